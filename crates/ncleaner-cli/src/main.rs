@@ -1,0 +1,40 @@
+//! The `ncleaner` command: argument parsing only; the work is in the library.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Remove boilerplate (navigation, link lists, ads, footers) from web pages
+/// and web-text dumps with character n-gram models (Evert's NCleaner).
+#[derive(Parser)]
+#[command(name = "ncleaner", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Clean pages: keep the running text, drop the boilerplate.
+    Clean(cmd::clean::Args),
+    /// Train a model from pages and their cleaned (gold) versions.
+    Train(cmd::train::Args),
+    /// Score cleaned pages against gold files (word-level P/R/F, segmentation).
+    Eval(cmd::eval::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Clean(a) => cmd::clean::run(a),
+        Command::Train(a) => cmd::train::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("ncleaner: {e:#}");
+        std::process::exit(match e.downcast_ref::<cmd::ExitCode>() {
+            Some(code) => code.0,
+            None => 1,
+        });
+    }
+}

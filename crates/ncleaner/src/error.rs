@@ -1,0 +1,46 @@
+//! The library's error type.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the library; each variant names its input.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An I/O error while reading or writing the named file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file that could not be read or written.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A model file that is not a valid ncleaner model.
+    #[error("{what}: not a valid ncleaner model: {reason}")]
+    BadModel {
+        /// The model's name or path.
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A request for an embedded model that does not exist.
+    #[error("no embedded model named {0:?} (embedded models: en, en-nonlex)")]
+    UnknownModel(String),
+    /// Training data that cannot train a model.
+    #[error("training data: {0}")]
+    Training(String),
+    /// Invalid parameters (n, q, threshold, …).
+    #[error("invalid parameter: {0}")]
+    Parameter(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with the path it happened on.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

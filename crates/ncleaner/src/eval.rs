@@ -1,0 +1,1 @@
+//! Word-level evaluation against CleanEval gold files (placeholder, being written).

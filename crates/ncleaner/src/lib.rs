@@ -1,0 +1,34 @@
+//! ncleaner: boilerplate removal for web pages and web-text dumps.
+//!
+//! The library is the pipeline of `DESIGN.md`, one module per stage, data
+//! flowing one way:
+//!
+//! ```text
+//! bytes ─► decode ─► html ─► segment ─► model/score ─► classify ─► format
+//! ```ignore
+//!
+//! Most users need one call: [`Cleaner::clean`] turns the bytes of one page
+//! (or one text dump) into segments with scores and keep/drop decisions.
+//!
+//! ```
+//! use ncleaner::{Cleaner, InputKind};
+//! let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
+//! let page = b"<html><body><p>The basics of portrait photography could fill many large books.</p>\
+//!              <ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul></body></html>";
+//! let cleaned = cleaner.clean(page, InputKind::Html, None);
+//! assert!(cleaned.text().contains("portrait photography"));
+//! ```
+
+pub mod classify;
+pub mod decode;
+pub mod error;
+pub mod eval;
+pub mod format;
+pub mod html;
+pub mod model;
+pub mod pipeline;
+pub mod segment;
+
+pub use error::Error;
+pub use pipeline::{Cleaned, Cleaner, InputKind, ScoredSegment};
+pub use segment::{Kind, Segment};
