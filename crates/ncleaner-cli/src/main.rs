@@ -21,6 +21,8 @@ enum Command {
     Train(cmd::train::Args),
     /// Score cleaned pages against gold files (word-level P/R/F, segmentation).
     Eval(cmd::eval::Args),
+    /// Cross-validate: train on K-1 folds, clean the held-out fold, for every fold.
+    Crossval(cmd::crossval::Args),
 }
 
 fn main() {
@@ -29,6 +31,7 @@ fn main() {
         Command::Clean(a) => cmd::clean::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Crossval(a) => cmd::crossval::run(a),
     };
     if let Err(e) = result {
         eprintln!("ncleaner: {e:#}");

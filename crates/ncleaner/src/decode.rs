@@ -1,1 +1,425 @@
-//! (being written)
+//! Stage 0: raw bytes → UTF-8 text.
+//!
+//! The order of evidence follows the WHATWG encoding sniffing algorithm that
+//! browsers use: a byte-order mark wins, then the transport's charset (the
+//! HTTP `Content-Type` header of a WARC record), then a `<meta charset>` or
+//! `<meta http-equiv="Content-Type">` found by a prescan of the page's start,
+//! then statistical detection (`chardetng`). Two deliberate departures, both
+//! for crawled pages rather than for browsers:
+//!
+//! - bytes that are valid UTF-8 and contain non-ASCII are read as UTF-8 even
+//!   when a header or `<meta>` names a legacy single-byte encoding: such
+//!   labels are wrong far more often than UTF-8 validity is an accident;
+//! - the prescan looks at the first [`PRESCAN_BYTES`] bytes, not 1024, since
+//!   2007-era pages put long comments and scripts before their `<meta>`.
+//!
+//! Decoding never fails: undecodable bytes become U+FFFD.
+//!
+//! CleanEval and CleanPortalEval pages start with a pseudo-tag line
+//! `<text id="URL" title="…" encoding="…">` that is not part of the page; it
+//! is removed here and its `id` becomes the document's URL.
+
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+
+/// How many leading bytes the `<meta>` prescan examines.
+pub const PRESCAN_BYTES: usize = 4096;
+
+/// Where the chosen encoding came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EncodingSource {
+    /// A byte-order mark.
+    Bom,
+    /// The transport (HTTP header) charset.
+    Transport,
+    /// A `<meta>` declaration in the page.
+    Meta,
+    /// The bytes are valid UTF-8 (overriding or lacking any declaration).
+    Utf8Valid,
+    /// Statistical detection.
+    Detected,
+}
+
+/// A decoded document: the page's text as UTF-8 and what is known about it.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The page's URL, from the caller or the CleanEval pseudo-tag.
+    pub url: Option<String>,
+    /// The decoded text (HTML or plain text), pseudo-tag line removed.
+    pub text: String,
+    /// The encoding the bytes were read in.
+    pub encoding: &'static Encoding,
+    /// Where that encoding came from.
+    pub encoding_source: EncodingSource,
+    /// Whether some bytes could not be decoded and became U+FFFD.
+    pub had_errors: bool,
+}
+
+/// Decodes the bytes of one document.
+///
+/// `url` is the document's URL when the caller knows it (a WARC record's
+/// target URI); `transport_charset` the charset label of its HTTP header.
+pub fn decode(bytes: &[u8], url: Option<&str>, transport_charset: Option<&str>) -> Document {
+    let (bytes, pseudo_url) = strip_pseudo_tag(bytes);
+    let url = url.map(str::to_owned).or(pseudo_url);
+
+    let (encoding, source, bom_len) = sniff(bytes, url.as_deref(), transport_charset);
+    let body = &bytes[bom_len..];
+    let (text, had_errors) = encoding.decode_without_bom_handling(body);
+    Document {
+        url,
+        text: text.into_owned(),
+        encoding,
+        encoding_source: source,
+        had_errors,
+    }
+}
+
+/// Chooses the encoding of `bytes`; returns it, its source and the BOM length.
+fn sniff(
+    bytes: &[u8],
+    url: Option<&str>,
+    transport_charset: Option<&str>,
+) -> (&'static Encoding, EncodingSource, usize) {
+    if let Some((enc, len)) = Encoding::for_bom(bytes) {
+        return (enc, EncodingSource::Bom, len);
+    }
+    let declared = transport_charset
+        .and_then(|l| label_to_encoding(l.as_bytes()))
+        .map(|e| (e, EncodingSource::Transport))
+        .or_else(|| meta_charset(bytes).map(|e| (e, EncodingSource::Meta)));
+    let utf8 = std::str::from_utf8(bytes).is_ok();
+    match declared {
+        Some((enc, src)) if !utf8 || !enc.is_single_byte() || bytes.is_ascii() => (enc, src, 0),
+        Some(_) => (UTF_8, EncodingSource::Utf8Valid, 0),
+        None if utf8 => (UTF_8, EncodingSource::Utf8Valid, 0),
+        None => {
+            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            det.feed(bytes, true);
+            let tld = url.and_then(tld_of);
+            let enc = det.guess(
+                tld.as_deref().map(str::as_bytes),
+                chardetng::Utf8Detection::Allow,
+            );
+            (enc, EncodingSource::Detected, 0)
+        }
+    }
+}
+
+/// Maps a charset label to an encoding, as browsers do: UTF-16 labels in a
+/// `<meta>` mean UTF-8 (the bytes were ASCII-compatible to be read at all),
+/// and `x-user-defined` means windows-1252.
+fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    let enc = Encoding::for_label(label)?;
+    if enc == encoding_rs::UTF_16BE || enc == encoding_rs::UTF_16LE {
+        return Some(UTF_8);
+    }
+    if enc == encoding_rs::X_USER_DEFINED {
+        return Some(WINDOWS_1252);
+    }
+    if enc == encoding_rs::REPLACEMENT {
+        return None;
+    }
+    Some(enc)
+}
+
+/// The top-level domain of a URL, lower-case ASCII, as chardetng wants it.
+fn tld_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.split(['/', '?', '#', ':']).next()?;
+    let tld = host.rsplit('.').next()?.to_ascii_lowercase();
+    let ok = !tld.is_empty() && tld.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    ok.then_some(tld)
+}
+
+/// Finds a charset declared by a `<meta>` element in the page's first bytes.
+///
+/// A byte-level scan in the spirit of the WHATWG prescan: it skips comments,
+/// reads the attributes of each `<meta …>` and looks for `charset=…` or an
+/// `http-equiv` `content="…; charset=…"`.
+pub fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(PRESCAN_BYTES)];
+    let mut i = 0;
+    while i < head.len() {
+        if head[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        if head[i..].starts_with(b"<!--") {
+            i = find(head, i + 4, b"-->").map_or(head.len(), |e| e + 3);
+            continue;
+        }
+        let after = i + 1;
+        if head.len() >= after + 5
+            && head[after..after + 4].eq_ignore_ascii_case(b"meta")
+            && (head[after + 4].is_ascii_whitespace() || head[after + 4] == b'/')
+        {
+            let (attrs, end) = read_attributes(head, after + 4);
+            if let Some(enc) = charset_from_meta_attributes(&attrs) {
+                return Some(enc);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
+}
+
+/// Reads `name=value` attributes up to the closing `>`; returns them
+/// (names lower-cased) and the index after the tag.
+fn read_attributes(s: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) {
+    let mut attrs = Vec::new();
+    loop {
+        while i < s.len() && (s[i].is_ascii_whitespace() || s[i] == b'/') {
+            i += 1;
+        }
+        if i >= s.len() || s[i] == b'>' {
+            return (attrs, i + 1);
+        }
+        let start = i;
+        while i < s.len() && !s[i].is_ascii_whitespace() && !matches!(s[i], b'=' | b'>' | b'/') {
+            i += 1;
+        }
+        let name = s[start..i].to_ascii_lowercase();
+        while i < s.len() && s[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut value = Vec::new();
+        if i < s.len() && s[i] == b'=' {
+            i += 1;
+            while i < s.len() && s[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < s.len() && (s[i] == b'"' || s[i] == b'\'') {
+                let q = s[i];
+                let vs = i + 1;
+                let ve = s[vs..]
+                    .iter()
+                    .position(|&b| b == q)
+                    .map_or(s.len(), |p| vs + p);
+                value = s[vs..ve].to_vec();
+                i = (ve + 1).min(s.len());
+            } else {
+                let vs = i;
+                while i < s.len() && !s[i].is_ascii_whitespace() && s[i] != b'>' {
+                    i += 1;
+                }
+                value = s[vs..i].to_vec();
+            }
+        }
+        if name.is_empty() {
+            i += 1;
+        } else {
+            attrs.push((name, value));
+        }
+    }
+}
+
+fn charset_from_meta_attributes(attrs: &[(Vec<u8>, Vec<u8>)]) -> Option<&'static Encoding> {
+    let get = |n: &[u8]| {
+        attrs
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_slice())
+    };
+    if let Some(label) = get(b"charset") {
+        return label_to_encoding(trim(label));
+    }
+    let content = get(b"content")?;
+    let equiv = get(b"http-equiv")?;
+    if !equiv.eq_ignore_ascii_case(b"content-type") {
+        return None;
+    }
+    charset_from_content_type(content)
+}
+
+/// Extracts the charset of a `Content-Type` value such as `text/html; charset=utf-8`.
+pub fn charset_from_content_type(value: &[u8]) -> Option<&'static Encoding> {
+    let lower = value.to_ascii_lowercase();
+    let pos = find(&lower, 0, b"charset")?;
+    let mut rest = &value[pos + 7..];
+    rest = trim_start(rest);
+    rest = rest.strip_prefix(b"=")?;
+    rest = trim_start(rest);
+    let label = match rest.first() {
+        Some(&q @ (b'"' | b'\'')) => {
+            let r = &rest[1..];
+            &r[..r.iter().position(|&b| b == q).unwrap_or(r.len())]
+        }
+        _ => {
+            let end = rest
+                .iter()
+                .position(|&b| b == b';' || b.is_ascii_whitespace())
+                .unwrap_or(rest.len());
+            &rest[..end]
+        }
+    };
+    label_to_encoding(label)
+}
+
+fn trim_start(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &s[n..]
+}
+
+fn trim(s: &[u8]) -> &[u8] {
+    let s = trim_start(s);
+    let n = s
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    &s[..s.len() - n]
+}
+
+/// Removes a leading CleanEval pseudo-tag line `<text id="URL" …>` and
+/// returns the rest with the URL it names.
+fn strip_pseudo_tag(bytes: &[u8]) -> (&[u8], Option<String>) {
+    let lead = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let rest = &bytes[lead..];
+    if rest.len() < 6 || !rest[..6].eq_ignore_ascii_case(b"<text ") {
+        return (bytes, None);
+    }
+    let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    let line = &rest[..line_end];
+    if !line.ends_with(b">") && !line.ends_with(b">\r") {
+        return (bytes, None);
+    }
+    let (attrs, _) = read_attributes(line, 5);
+    let url = attrs
+        .iter()
+        .find(|(k, _)| k == b"id")
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+        .filter(|u| !u.is_empty());
+    let after = (lead + line_end + 1).min(bytes.len());
+    (&bytes[after..], url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pseudo_tag_gives_url_and_is_removed() {
+        let page =
+            b"<text id=\"http://example.com/a\" title=\"T\" encoding=\"unset\">\n<html><p>Hi</p>";
+        let d = decode(page, None, None);
+        assert_eq!(d.url.as_deref(), Some("http://example.com/a"));
+        assert_eq!(d.text, "<html><p>Hi</p>");
+    }
+
+    #[test]
+    fn caller_url_wins_over_pseudo_tag() {
+        let page = b"<text id=\"http://a/\">\nx";
+        let d = decode(page, Some("http://b/"), None);
+        assert_eq!(d.url.as_deref(), Some("http://b/"));
+        assert_eq!(d.text, "x");
+    }
+
+    #[test]
+    fn utf8_bom() {
+        let d = decode(b"\xEF\xBB\xBFcaf\xC3\xA9", None, None);
+        assert_eq!(d.text, "café");
+        assert_eq!(d.encoding_source, EncodingSource::Bom);
+    }
+
+    #[test]
+    fn utf16_bom() {
+        let d = decode(b"\xFF\xFEh\x00i\x00", None, None);
+        assert_eq!(d.text, "hi");
+        assert_eq!(d.encoding, encoding_rs::UTF_16LE);
+    }
+
+    #[test]
+    fn meta_charset_latin1() {
+        let page = b"<html><head><meta charset=\"iso-8859-1\"></head><body>caf\xE9</body>";
+        let d = decode(page, None, None);
+        assert!(d.text.contains("café"), "{}", d.text);
+        assert_eq!(d.encoding_source, EncodingSource::Meta);
+        assert_eq!(d.encoding, WINDOWS_1252); // WHATWG: latin1 labels mean windows-1252
+    }
+
+    #[test]
+    fn meta_http_equiv_cp1252() {
+        let page = b"<META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=windows-1252'>\x93quoted\x94";
+        let d = decode(page, None, None);
+        assert!(d.text.contains("\u{201C}quoted\u{201D}"), "{}", d.text);
+    }
+
+    #[test]
+    fn meta_inside_comment_is_ignored() {
+        let page = b"<!-- <meta charset=koi8-r> --><p>caf\xE9";
+        let d = decode(page, None, None);
+        assert_ne!(d.encoding, encoding_rs::KOI8_R);
+    }
+
+    #[test]
+    fn transport_charset_wins_over_meta() {
+        let page = b"<meta charset=utf-8><p>caf\xE9";
+        let d = decode(page, None, Some("iso-8859-1"));
+        assert_eq!(d.encoding_source, EncodingSource::Transport);
+        assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn valid_utf8_overrides_wrong_latin1_label() {
+        let page = "<meta charset=iso-8859-1><p>café</p>".as_bytes();
+        let d = decode(page, None, None);
+        assert_eq!(d.encoding, UTF_8);
+        assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn undeclared_utf8() {
+        let d = decode("<p>naïve café</p>".as_bytes(), None, None);
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(d.encoding_source, EncodingSource::Utf8Valid);
+    }
+
+    #[test]
+    fn undeclared_latin1_is_detected() {
+        let page = b"<p>Le caf\xE9 est tr\xE8s bon, et la cr\xE8me br\xFBl\xE9e aussi. \
+                     Nous avons d\xE9j\xE0 mang\xE9 \xE0 la fen\xEAtre.</p>";
+        let d = decode(page, Some("http://exemple.fr/"), None);
+        assert_eq!(d.encoding_source, EncodingSource::Detected);
+        assert!(d.text.contains("café"), "{}", d.text);
+        assert!(!d.had_errors);
+    }
+
+    #[test]
+    fn invalid_bytes_become_replacement_characters() {
+        let page = b"<meta charset=utf-8>ok \xFF\xFE\xFD bad";
+        let d = decode(page, None, None);
+        assert!(d.text.contains('\u{FFFD}'));
+        assert!(d.had_errors);
+    }
+
+    #[test]
+    fn content_type_parsing() {
+        assert_eq!(
+            charset_from_content_type(b"text/html; charset=\"UTF-8\""),
+            Some(UTF_8)
+        );
+        assert_eq!(
+            charset_from_content_type(b"text/html;charset=utf-8;q=1"),
+            Some(UTF_8)
+        );
+        assert_eq!(charset_from_content_type(b"text/html"), None);
+        assert_eq!(charset_from_content_type(b"text/html; charset=bogus"), None);
+    }
+
+    #[test]
+    fn tld_extraction() {
+        assert_eq!(tld_of("http://www.Example.FR:80/x").as_deref(), Some("fr"));
+        assert_eq!(tld_of("nohost").as_deref(), Some("nohost"));
+        assert_eq!(tld_of("http://bad_tld.x!y/").as_deref(), None);
+    }
+}

@@ -1,1 +1,333 @@
-//! (being written)
+//! Writing cleaned documents out, and reading the CleanEval format back in.
+//!
+//! - [`Format::Cleaneval`]: `URL: <url>` first when the URL is known, a blank
+//!   line, then one kept segment per line, each starting `<p> `, `<h> ` or
+//!   `<l> `: the format of the CleanEval gold files and of `eval`.
+//! - [`Format::Text`]: the kept segments, one per line.
+//! - [`Format::Jsonl`]: one JSON object per document on one line: `url`,
+//!   `text`, `words_in`, `words_out`, and with segments requested every
+//!   segment's `kind`, `text`, `keep` and `score`.
+
+use std::io::Write;
+
+use crate::pipeline::Cleaned;
+use crate::segment::Kind;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// CleanEval: `URL:` line, then `<p>`/`<h>`/`<l>` segments.
+    Cleaneval,
+    /// Plain text: kept segments, one per line.
+    Text,
+    /// JSON Lines: one object per document.
+    Jsonl,
+}
+
+impl Format {
+    /// The file extension for outputs in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Cleaneval | Format::Text => "txt",
+            Format::Jsonl => "jsonl",
+        }
+    }
+}
+
+/// Options of the JSON Lines writer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonOptions {
+    /// Include every segment with its kind, score and decision.
+    pub segments: bool,
+}
+
+/// Writes one cleaned document in the CleanEval format.
+pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
+    if let Some(url) = &doc.url {
+        writeln!(w, "URL: {url}\n")?;
+    }
+    for s in doc.kept() {
+        writeln!(w, "{} {}", s.segment.kind.marker(), s.segment.text)?;
+    }
+    Ok(())
+}
+
+/// Writes the kept text of one document, one segment per line.
+pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
+    for s in doc.kept() {
+        writeln!(w, "{}", s.segment.text)?;
+    }
+    Ok(())
+}
+
+/// The JSON record of one document; `id` names it (a file path, a record id).
+pub fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
+    let mut obj = serde_json::Map::new();
+    if let Some(id) = id {
+        obj.insert("id".into(), id.into());
+    }
+    obj.insert("url".into(), doc.url.clone().into());
+    obj.insert("text".into(), doc.text().trim_end().into());
+    obj.insert("words_in".into(), doc.words_in().into());
+    obj.insert("words_out".into(), doc.words_out().into());
+    if opts.segments {
+        let segs: Vec<serde_json::Value> = doc
+            .segments
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "kind": s.segment.kind.letter(),
+                    "text": s.segment.text,
+                    "keep": s.keep(),
+                    "score": s.score,
+                    "reason": s.decision.reason,
+                })
+            })
+            .collect();
+        obj.insert("segments".into(), segs.into());
+    }
+    serde_json::Value::Object(obj)
+}
+
+/// Writes one document as a JSON line.
+pub fn write_jsonl(
+    w: &mut impl Write,
+    doc: &Cleaned,
+    id: Option<&str>,
+    opts: JsonOptions,
+) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *w, &json_record(doc, id, opts))?;
+    w.write_all(b"\n")
+}
+
+/// Writes one document in `format`.
+pub fn write(
+    w: &mut impl Write,
+    format: Format,
+    doc: &Cleaned,
+    id: Option<&str>,
+    opts: JsonOptions,
+) -> std::io::Result<()> {
+    match format {
+        Format::Cleaneval => write_cleaneval(w, doc),
+        Format::Text => write_text(w, doc),
+        Format::Jsonl => write_jsonl(w, doc, id, opts),
+    }
+}
+
+/// Reads the segments of a gold (or cleaned) file.
+///
+/// With segment markers (CleanEval): every line that starts with `URL` is
+/// skipped (as the scorer does), a segment starts at each `<p>`, `<h>` or
+/// `<l>` (any case) and runs until the next marker, whitespace inside it
+/// collapsed; text before the first marker is a paragraph. Without any marker
+/// (Dragnet's plain-text gold), every non-empty line is a paragraph.
+pub fn read_segments(text: &str) -> Vec<(Kind, String)> {
+    let body: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("URL"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let marker_at = |s: &str, i: usize| -> Option<Kind> {
+        let b = s.as_bytes();
+        if b.len() >= i + 3 && b[i] == b'<' && b[i + 2] == b'>' {
+            match b[i + 1].to_ascii_lowercase() {
+                b'p' => Some(Kind::P),
+                b'h' => Some(Kind::H),
+                b'l' => Some(Kind::L),
+                _ => None,
+            }
+        } else {
+            None
+        }
+    };
+    let has_markers = (0..body.len()).any(|i| marker_at(&body, i).is_some());
+    if !has_markers {
+        return body
+            .lines()
+            .map(collapse)
+            .filter(|l| !l.is_empty())
+            .map(|l| (Kind::P, l))
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut kind = Kind::P;
+    let mut start = 0;
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'<'
+            && let Some(k) = marker_at(&body, i)
+        {
+            push_segment(&mut out, kind, &body[start..i]);
+            kind = k;
+            i += 3;
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    push_segment(&mut out, kind, &body[start..]);
+    out
+}
+
+fn push_segment(out: &mut Vec<(Kind, String)>, kind: Kind, text: &str) {
+    let t = collapse(text);
+    if !t.is_empty() {
+        out.push((kind, t));
+    }
+}
+
+/// Column at which [`text_dump`] wraps lines, as Lynx's dumps do.
+pub const DUMP_WIDTH: usize = 76;
+
+/// A plain-text dump of segments in the style of the Lynx dumps that the
+/// paper's text mode cleaned: paragraphs and headings separated by blank
+/// lines, consecutive list items on lines of their own marked `* `, and every
+/// line word-wrapped at [`DUMP_WIDTH`] columns.
+pub fn text_dump(segments: &[crate::segment::Segment]) -> String {
+    let mut out = String::new();
+    let mut prev: Option<Kind> = None;
+    for s in segments {
+        let list = s.kind == Kind::L;
+        if prev.is_some() && !(list && prev == Some(Kind::L)) {
+            out.push('\n');
+        }
+        let (first, rest) = if list { ("* ", "  ") } else { ("", "") };
+        wrap_into(&mut out, &s.text, first, rest);
+        prev = Some(s.kind);
+    }
+    out
+}
+
+fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str) {
+    out.push_str(first);
+    let mut col = first.chars().count();
+    let mut has_word = false;
+    for word in text.split(' ') {
+        let w = word.chars().count();
+        if has_word && col + 1 + w > DUMP_WIDTH {
+            out.push('\n');
+            out.push_str(rest);
+            col = rest.chars().count();
+            has_word = false;
+        }
+        if has_word {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += w;
+        has_word = true;
+    }
+    out.push('\n');
+}
+
+/// Collapses runs of whitespace to one space and trims.
+pub fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::{Decision, Reason};
+    use crate::pipeline::{InputKind, ScoredSegment};
+    use crate::segment::Segment;
+
+    fn doc() -> Cleaned {
+        let seg = |k, t: &str, keep| ScoredSegment {
+            segment: Segment::plain(k, t.to_string()),
+            score: Some(if keep { 1.0 } else { -1.0 }),
+            decision: Decision {
+                keep,
+                reason: Reason::Score,
+            },
+        };
+        Cleaned {
+            url: Some("http://x/".into()),
+            input: InputKind::Html,
+            encoding: "UTF-8",
+            had_decode_errors: false,
+            segments: vec![
+                seg(Kind::H, "Title", true),
+                seg(Kind::P, "Home", false),
+                seg(Kind::L, "item one", true),
+            ],
+        }
+    }
+
+    #[test]
+    fn cleaneval_output() {
+        let mut out = Vec::new();
+        write_cleaneval(&mut out, &doc()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "URL: http://x/\n\n<h> Title\n<l> item one\n"
+        );
+    }
+
+    #[test]
+    fn jsonl_output() {
+        let mut out = Vec::new();
+        write_jsonl(
+            &mut out,
+            &doc(),
+            Some("a.html"),
+            JsonOptions { segments: true },
+        )
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["text"], "Title\nitem one");
+        assert_eq!(v["segments"][1]["keep"], false);
+        assert_eq!(v["segments"][2]["kind"], "l");
+        assert_eq!(v["words_in"], 4);
+        assert_eq!(v["words_out"], 3);
+    }
+
+    #[test]
+    fn gold_reading() {
+        let gold =
+            "URL: http://a/\n\n<p>First para\nwrapped.\n<h>  Head\n   continued text\n<L>item<p>x";
+        assert_eq!(
+            read_segments(gold),
+            vec![
+                (Kind::P, "First para wrapped.".into()),
+                (Kind::H, "Head continued text".into()),
+                (Kind::L, "item".into()),
+                (Kind::P, "x".into())
+            ]
+        );
+        assert_eq!(
+            read_segments("plain line\n\nsecond\n"),
+            vec![(Kind::P, "plain line".into()), (Kind::P, "second".into())]
+        );
+        // the cleaneval output roundtrips
+        let mut out = Vec::new();
+        write_cleaneval(&mut out, &doc()).unwrap();
+        assert_eq!(read_segments(std::str::from_utf8(&out).unwrap()).len(), 2);
+    }
+
+    #[test]
+    fn text_dump_roundtrips_through_text_segmentation() {
+        let long = "word ".repeat(40).trim_end().to_string();
+        let segs = vec![
+            Segment::plain(Kind::H, "A Heading".into()),
+            Segment::plain(Kind::P, long.clone()),
+            Segment::plain(Kind::L, "first item".into()),
+            Segment::plain(Kind::L, format!("second item {long}")),
+            Segment::plain(Kind::P, "Last paragraph.".into()),
+        ];
+        let dump = text_dump(&segs);
+        assert!(
+            dump.lines().all(|l| l.chars().count() <= DUMP_WIDTH),
+            "{dump}"
+        );
+        assert!(dump.contains("\n\n* first item\n* second item"), "{dump}");
+        let back = crate::segment::from_text(&dump);
+        let got: Vec<(Kind, &str)> = back.iter().map(|s| (s.kind, s.text.as_str())).collect();
+        let want: Vec<(Kind, &str)> = segs.iter().map(|s| (s.kind, s.text.as_str())).collect();
+        assert_eq!(got, want);
+    }
+}

@@ -20,6 +20,8 @@
 //! ```
 
 pub mod classify;
+pub mod corpus;
+pub mod crossval;
 pub mod decode;
 pub mod error;
 pub mod eval;
@@ -28,6 +30,7 @@ pub mod html;
 pub mod model;
 pub mod pipeline;
 pub mod segment;
+pub mod train;
 
 pub use error::Error;
 pub use pipeline::{Cleaned, Cleaner, InputKind, ScoredSegment};

@@ -1,9 +1,229 @@
-//! (being written)
-/// Cleaner.
-pub struct Cleaner;
-/// Cleaned.
-pub struct Cleaned;
-/// Input kind.
-pub enum InputKind { Html, Text }
-/// Scored segment.
-pub struct ScoredSegment;
+//! The whole pipeline for one document: bytes in, decided segments out.
+
+use std::sync::Arc;
+
+use crate::classify::{self, Decision, Method};
+use crate::decode::{self, Document};
+use crate::html;
+use crate::model::Model;
+use crate::segment::{self, Segment};
+
+/// What kind of input a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputKind {
+    /// An HTML page.
+    Html,
+    /// A plain-text dump of a page.
+    Text,
+    /// Decide by looking at the document ([`looks_like_html`]).
+    Auto,
+}
+
+/// Whether a decoded document looks like HTML: it has one of the tags that
+/// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
+/// `<a href`, a doctype) in its first 64 KiB.
+pub fn looks_like_html(text: &str) -> bool {
+    let head = &text.as_bytes()[..text.len().min(64 * 1024)];
+    const TAGS: [&[u8]; 12] = [
+        b"<html",
+        b"<body",
+        b"<head",
+        b"<p>",
+        b"<p ",
+        b"<div",
+        b"<br",
+        b"<table",
+        b"<a href",
+        b"<!doctype",
+        b"<title",
+        b"<span",
+    ];
+    (0..head.len()).any(|i| {
+        head[i] == b'<'
+            && TAGS.iter().any(|t| {
+                head.get(i..i + t.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(t))
+            })
+    })
+}
+
+/// A segment with its score and the decision about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredSegment {
+    /// The segment.
+    pub segment: Segment,
+    /// Its log-odds score in bits (`None` when no model was run).
+    pub score: Option<f64>,
+    /// Keep or drop, and why.
+    pub decision: Decision,
+}
+
+impl ScoredSegment {
+    /// Whether the segment is kept.
+    pub fn keep(&self) -> bool {
+        self.decision.keep
+    }
+}
+
+/// One cleaned document.
+#[derive(Debug, Clone)]
+pub struct Cleaned {
+    /// The document's URL, if known.
+    pub url: Option<String>,
+    /// Whether it was read as HTML or text.
+    pub input: InputKind,
+    /// The encoding it was decoded with.
+    pub encoding: &'static str,
+    /// Whether undecodable bytes were replaced.
+    pub had_decode_errors: bool,
+    /// All segments in page order, kept and dropped.
+    pub segments: Vec<ScoredSegment>,
+}
+
+impl Cleaned {
+    /// The kept segments.
+    pub fn kept(&self) -> impl Iterator<Item = &ScoredSegment> {
+        self.segments.iter().filter(|s| s.keep())
+    }
+
+    /// The cleaned text: kept segments, one per line.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for s in self.kept() {
+            out.push_str(&s.segment.text);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Words before cleaning (all segments).
+    pub fn words_in(&self) -> usize {
+        self.segments.iter().map(|s| s.segment.words()).sum()
+    }
+
+    /// Words after cleaning (kept segments).
+    pub fn words_out(&self) -> usize {
+        self.kept().map(|s| s.segment.words()).sum()
+    }
+}
+
+/// A configured cleaner: a model, a method and a threshold. Cheap to clone
+/// and safe to share between threads.
+#[derive(Debug, Clone)]
+pub struct Cleaner {
+    model: Arc<Model>,
+    method: Method,
+    threshold: f64,
+}
+
+impl Cleaner {
+    /// A cleaner with the paper's rule (NCleaner, threshold 0).
+    pub fn new(model: Model) -> Cleaner {
+        Cleaner::from_shared(Arc::new(model))
+    }
+
+    /// A cleaner sharing an already loaded model.
+    pub fn from_shared(model: Arc<Model>) -> Cleaner {
+        Cleaner {
+            model,
+            method: Method::NCleaner,
+            threshold: 0.0,
+        }
+    }
+
+    /// The same cleaner with another method.
+    pub fn with_method(mut self, method: Method) -> Cleaner {
+        self.method = method;
+        self
+    }
+
+    /// The same cleaner with another decision threshold (bits of log-odds).
+    pub fn with_threshold(mut self, threshold: f64) -> Cleaner {
+        self.threshold = threshold;
+        self
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Cleans the bytes of one document. `url` is its URL if the caller knows it.
+    pub fn clean(&self, bytes: &[u8], input: InputKind, url: Option<&str>) -> Cleaned {
+        self.clean_with_charset(bytes, input, url, None)
+    }
+
+    /// Cleans one document whose transport (HTTP) charset label is known.
+    pub fn clean_with_charset(
+        &self,
+        bytes: &[u8],
+        input: InputKind,
+        url: Option<&str>,
+        charset: Option<&str>,
+    ) -> Cleaned {
+        let doc = decode::decode(bytes, url, charset);
+        self.clean_document(doc, input)
+    }
+
+    /// Cleans an already decoded document.
+    pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
+        let (input, segments) = segments_of(&doc.text, input);
+        let segments = self.decide(segments);
+        Cleaned {
+            url: doc.url,
+            input,
+            encoding: doc.encoding.name(),
+            had_decode_errors: doc.had_errors,
+            segments,
+        }
+    }
+
+    /// Scores and decides segments.
+    pub fn decide(&self, segments: Vec<Segment>) -> Vec<ScoredSegment> {
+        let scorer = self.method.uses_model().then(|| self.model.scorer());
+        segments
+            .into_iter()
+            .map(|segment| {
+                let score = match (scorer, segment.heuristic) {
+                    (Some(s), None) => Some(s.score(&segment.text)),
+                    _ => None,
+                };
+                let decision = classify::decide(self.method, &segment, score, self.threshold);
+                ScoredSegment {
+                    segment,
+                    score,
+                    decision,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The segments of a decoded document, and the input kind it was read as.
+pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
+    let input = match input {
+        InputKind::Auto if looks_like_html(text) => InputKind::Html,
+        InputKind::Auto => InputKind::Text,
+        k => k,
+    };
+    let segments = match input {
+        InputKind::Text => segment::from_text(text),
+        _ => segment::from_blocks(html::blocks(text)),
+    };
+    (input, segments)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_detection() {
+        assert!(looks_like_html("<!DOCTYPE html><html>"));
+        assert!(looks_like_html("junk\n<P>para"));
+        assert!(!looks_like_html(
+            "Just some text.\n\nWith a <b> in it? No: 3 < 4."
+        ));
+    }
+}

@@ -1,6 +1,383 @@
-//! (being written)
-/// The kind of a segment, as CleanEval labels it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind { P, H, L }
-/// A segment.
-pub struct Segment;
+//! Stage 3 of the paper: text → segments, the units that are kept or dropped.
+//!
+//! From HTML, each [`Block`](crate::html::Block) is one segment. From a plain
+//! text dump (`--input text`), segments are found the way the paper's Lynx
+//! post-processing found them, extended to the dumps people have today:
+//!
+//! - a blank line ends a paragraph;
+//! - a line that starts with a bullet (`*`, `•`, `·`, `o`, `+`, `-`, `–`) or
+//!   an enumeration (`1.`, `2)`, `a.`) is a list item ([`Kind::L`]); symbol
+//!   bullets are removed, enumerations kept (the CleanEval gold keeps them);
+//! - inside a paragraph, a line continues the previous one only when the text
+//!   looks word-wrapped (Lynx's 80-column dumps) and the line's first word
+//!   would not have fit on the previous line; otherwise every line is its own
+//!   segment, as in Common Crawl WET files, which put one block per line;
+//! - a paragraph of one short line (at most [`HEADING_MAX_WORDS`] words) that
+//!   does not end in sentence punctuation and is followed by a blank line is
+//!   read as a heading ([`Kind::H`]).
+//!
+//! Both paths remove control and other invalid characters and mark segments
+//! that the paper's regular expressions deleted outright ([`Heuristic`]):
+//! navigation bars whose fields are separated by vertical bars, and segments
+//! without a single letter or digit.
+
+use crate::html::{Block, Context, Tag};
+
+/// The kind of a segment, as the CleanEval guidelines label it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Kind {
+    /// A paragraph (`<p>`).
+    #[serde(rename = "p")]
+    P,
+    /// A heading (`<h>`).
+    #[serde(rename = "h")]
+    H,
+    /// A list item (`<l>`).
+    #[serde(rename = "l")]
+    L,
+}
+
+impl Kind {
+    /// The CleanEval marker of the kind: `<p>`, `<h>` or `<l>`.
+    pub fn marker(self) -> &'static str {
+        match self {
+            Kind::P => "<p>",
+            Kind::H => "<h>",
+            Kind::L => "<l>",
+        }
+    }
+
+    /// The one-letter name of the kind: `p`, `h` or `l`.
+    pub fn letter(self) -> &'static str {
+        &self.marker()[1..2]
+    }
+}
+
+/// Boilerplate that the paper's post-processing recognised without a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Heuristic {
+    /// Several short fields separated by vertical bars: a navigation bar.
+    PipeNavBar,
+    /// No letter and no digit at all.
+    NoAlphanumeric,
+}
+
+/// A unit of text that is kept or dropped as a whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    /// Paragraph, heading or list item.
+    pub kind: Kind,
+    /// The text: one line, whitespace collapsed, never empty.
+    pub text: String,
+    /// Characters inside links (HTML input only).
+    pub link_chars: u32,
+    /// The block-level element the text came from (HTML input only).
+    pub tag: Option<Tag>,
+    /// Enclosing structure (HTML input only).
+    pub context: Context,
+    /// Set when a heuristic rule recognises the segment as boilerplate.
+    pub heuristic: Option<Heuristic>,
+}
+
+impl Segment {
+    /// A segment of text with no HTML information.
+    pub fn plain(kind: Kind, text: String) -> Segment {
+        let heuristic = heuristic(&text);
+        Segment {
+            kind,
+            text,
+            link_chars: 0,
+            tag: None,
+            context: Context::default(),
+            heuristic,
+        }
+    }
+
+    /// The number of whitespace-separated words.
+    pub fn words(&self) -> usize {
+        self.text.split_ascii_whitespace().count()
+    }
+}
+
+/// Segments of HTML-derived blocks.
+pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
+    blocks
+        .into_iter()
+        .map(|b| {
+            let heuristic = heuristic(&b.text);
+            Segment {
+                kind: b.kind,
+                text: b.text,
+                link_chars: b.link_chars,
+                tag: Some(b.tag),
+                context: b.context,
+                heuristic,
+            }
+        })
+        .collect()
+}
+
+/// Most words a one-line paragraph may have to be read as a heading.
+pub const HEADING_MAX_WORDS: usize = 12;
+
+/// Segments of a plain-text dump.
+pub fn from_text(text: &str) -> Vec<Segment> {
+    let lines: Vec<&str> = text.lines().collect();
+    let wrap = wrap_width(&lines);
+    let mut out = Vec::new();
+    // The paragraph being built: its kind, text, and its number of lines.
+    let mut cur: Option<(Kind, String, usize)> = None;
+    let mut prev_len = 0usize;
+    let mut para_start = out.len();
+
+    let flush = |cur: &mut Option<(Kind, String, usize)>, out: &mut Vec<Segment>| {
+        if let Some((kind, text, _)) = cur.take()
+            && !text.is_empty()
+        {
+            out.push(Segment::plain(kind, text));
+        }
+    };
+
+    for line in lines {
+        let clean = clean_line(line);
+        if clean.is_empty() {
+            flush(&mut cur, &mut out);
+            mark_heading(&mut out, para_start);
+            para_start = out.len();
+            prev_len = 0;
+            continue;
+        }
+        let (kind, body) = match list_item(&clean) {
+            Some(body) => (Kind::L, body),
+            None => (Kind::P, clean.as_str()),
+        };
+        let display_len = line.trim_end().chars().count();
+        let first_word = body.split(' ').next().unwrap_or("").chars().count();
+        let continues =
+            kind == Kind::P && cur.is_some() && wrap.is_some_and(|w| prev_len + 1 + first_word > w);
+        if continues {
+            let (_, text, n) = cur.as_mut().expect("checked above");
+            text.push(' ');
+            text.push_str(body);
+            *n += 1;
+        } else {
+            flush(&mut cur, &mut out);
+            cur = Some((kind, body.to_string(), 1));
+        }
+        prev_len = display_len;
+    }
+    flush(&mut cur, &mut out);
+    mark_heading(&mut out, para_start);
+    out
+}
+
+/// Reads the one-segment paragraph `out[start..]` as a heading if it looks like one.
+fn mark_heading(out: &mut [Segment], start: usize) {
+    if out.len() != start + 1 {
+        return;
+    }
+    let seg = &mut out[start];
+    let words = seg.words();
+    let last = seg.text.chars().last().unwrap_or('.');
+    let first = seg.text.chars().next().unwrap_or('a');
+    if seg.kind == Kind::P
+        && words <= HEADING_MAX_WORDS
+        && !matches!(last, '.' | '!' | '?' | ',' | ';' | ':' | '"' | ')')
+        && (first.is_uppercase() || first.is_ascii_digit())
+    {
+        seg.kind = Kind::H;
+    }
+}
+
+/// The column width a dump was word-wrapped at, if it looks wrapped: almost
+/// all lines short, and some lines close to the longest.
+fn wrap_width(lines: &[&str]) -> Option<usize> {
+    let mut lens: Vec<usize> = lines
+        .iter()
+        .map(|l| l.trim_end().chars().count())
+        .filter(|&n| n > 0)
+        .collect();
+    if lens.len() < 4 {
+        return None;
+    }
+    lens.sort_unstable();
+    let p98 = lens[(lens.len() - 1) * 98 / 100];
+    let max = *lens.last().expect("non-empty");
+    let near_max = lens.iter().filter(|&&n| n + 10 >= p98).count();
+    (p98 <= 120 && max <= p98 + 20 && near_max * 5 >= lens.len()).then_some(p98)
+}
+
+/// A bullet or enumeration at the start of a line: returns the item's text
+/// (symbol bullets removed, enumerations kept).
+fn list_item(line: &str) -> Option<&str> {
+    let mut chars = line.char_indices();
+    let (_, c) = chars.next()?;
+    if matches!(
+        c,
+        '*' | '•' | '·' | 'o' | '+' | '-' | '–' | '▪' | '◦' | '►' | '▶'
+    ) {
+        let rest = &line[c.len_utf8()..];
+        let body = rest.strip_prefix(' ')?;
+        return (!body.is_empty()).then_some(body);
+    }
+    // Enumerations: up to three digits or one letter, then `.` or `)`, then a space.
+    let head: String = line.chars().take(5).collect();
+    let digits = head.chars().take_while(|c| c.is_ascii_digit()).count();
+    let marker_len = if (1..=3).contains(&digits) {
+        digits
+    } else if head.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+        1
+    } else {
+        return None;
+    };
+    let after = &line[marker_len..];
+    let rest = after
+        .strip_prefix('.')
+        .or_else(|| after.strip_prefix(')'))?;
+    let body = rest.strip_prefix(' ')?;
+    (!body.trim().is_empty()).then_some(line)
+}
+
+/// Collapses whitespace and removes invalid characters of one line.
+fn clean_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut space = false;
+    for c in line.chars() {
+        match c {
+            c if c.is_whitespace() => space = true,
+            '\u{AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
+            c if c.is_control() => {}
+            c => {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Most words a field of a vertical-bar navigation bar has on average.
+const NAV_FIELD_MAX_WORDS: f64 = 4.0;
+
+/// The paper's regular-expression heuristics for boilerplate.
+pub fn heuristic(text: &str) -> Option<Heuristic> {
+    if !text.chars().any(char::is_alphanumeric) {
+        return Some(Heuristic::NoAlphanumeric);
+    }
+    let bars = text.matches('|').count();
+    if bars >= 2 {
+        let fields = text
+            .split('|')
+            .filter(|f| !f.trim().is_empty())
+            .count()
+            .max(1);
+        let words = text.split_whitespace().filter(|w| *w != "|").count();
+        if words as f64 / fields as f64 <= NAV_FIELD_MAX_WORDS {
+            return Some(Heuristic::PipeNavBar);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds_texts(segs: &[Segment]) -> Vec<(Kind, &str)> {
+        segs.iter().map(|s| (s.kind, s.text.as_str())).collect()
+    }
+
+    #[test]
+    fn blank_line_paragraphs_and_lists() {
+        let text = "Intro paragraph that is a sentence.\n\n  * first item\n  * second item\n\n1. numbered\n2) also\n";
+        let segs = from_text(text);
+        assert_eq!(
+            kinds_texts(&segs),
+            vec![
+                (Kind::P, "Intro paragraph that is a sentence."),
+                (Kind::L, "first item"),
+                (Kind::L, "second item"),
+                (Kind::L, "1. numbered"),
+                (Kind::L, "2) also"),
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_are_joined() {
+        let para = "The basics of portrait photography could fill many large books. We have decided to \
+                    concentrate on one application with a few variations on the theme for this lesson. \
+                    For our backdrop, we draped a black muslin drop cloth on a Boom attached to a Litestand.";
+        // wrap at 60 columns
+        let mut wrapped = String::new();
+        let mut line = String::new();
+        for w in para.split(' ') {
+            if !line.is_empty() && line.len() + 1 + w.len() > 60 {
+                wrapped.push_str(&line);
+                wrapped.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(w);
+        }
+        wrapped.push_str(&line);
+        let text = format!("{wrapped}\n\n{wrapped}\n");
+        let segs = from_text(&text);
+        assert_eq!(segs.len(), 2, "{segs:?}");
+        assert_eq!(segs[0].text, para);
+    }
+
+    #[test]
+    fn unwrapped_lines_are_segments() {
+        let text = "Home\nNews\nA long paragraph of running text that goes well beyond any wrap width, as WET files have them, one block per line, without any line breaks inside.\nAnother paragraph on its own line, also long enough not to look wrapped at all, because it goes on and on and on for a while.\n";
+        let segs = from_text(text);
+        assert_eq!(segs.len(), 4, "{segs:?}");
+    }
+
+    #[test]
+    fn short_isolated_line_is_heading() {
+        let segs = from_text(
+            "Basic Studio Portraiture\n\nThe basics of portrait photography could fill many large books.\n",
+        );
+        assert_eq!(segs[0].kind, Kind::H);
+        assert_eq!(segs[1].kind, Kind::P);
+    }
+
+    #[test]
+    fn nav_bar_heuristic() {
+        assert_eq!(
+            heuristic("Home | News | Sport | Contact us"),
+            Some(Heuristic::PipeNavBar)
+        );
+        assert_eq!(heuristic("» | «"), Some(Heuristic::NoAlphanumeric));
+        assert_eq!(
+            heuristic(
+                "He said | that the | operator in shells pipes output from one program to another program."
+            ),
+            None
+        );
+        assert_eq!(heuristic("A normal sentence."), None);
+    }
+
+    #[test]
+    fn list_item_detection() {
+        assert_eq!(list_item("* Fast"), Some("Fast"));
+        assert_eq!(list_item("12. Twelve"), Some("12. Twelve"));
+        assert_eq!(list_item("a) first"), Some("a) first"));
+        assert_eq!(list_item("1999. A year"), None);
+        assert_eq!(list_item("ordinary line"), None);
+        assert_eq!(list_item("*bold*"), None);
+    }
+
+    #[test]
+    fn invalid_characters_removed() {
+        let segs = from_text("a\u{0007}b\u{200B}c  d\u{00A0}e\n");
+        assert_eq!(segs[0].text, "abc d e");
+    }
+}

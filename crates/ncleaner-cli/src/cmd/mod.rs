@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod clean;
+pub mod common;
+pub mod crossval;
 pub mod eval;
 pub mod train;
 

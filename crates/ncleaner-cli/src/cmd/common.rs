@@ -1,0 +1,42 @@
+//! Arguments and helpers shared by several subcommands.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use ncleaner::model::{self, Model};
+
+/// `--model`: an embedded model's name or a model file.
+#[derive(clap::Args, Clone)]
+pub struct ModelArg {
+    /// The model: `en` (lexical, embedded), `en-nonlex` (non-lexical, embedded), or a model file's path.
+    #[arg(
+        long = "model",
+        short = 'm',
+        default_value = "en",
+        value_name = "en|en-nonlex|PATH"
+    )]
+    pub model: String,
+}
+
+/// Loads the model that `--model` names.
+pub fn load_model(arg: &ModelArg) -> Result<Model> {
+    let name = arg.model.as_str();
+    if model::EMBEDDED.iter().any(|(n, _)| *n == name) {
+        return Ok(model::embedded(name)?);
+    }
+    let path = Path::new(name);
+    if !path.exists() {
+        anyhow::bail!("--model {name}: no such file, and not an embedded model (en, en-nonlex)");
+    }
+    Model::load(path).with_context(|| format!("loading --model {name}"))
+}
+
+/// A rayon pool with `jobs` threads (all cores when `None`).
+pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(j) = jobs {
+        anyhow::ensure!(j > 0, "-j must be at least 1");
+        b = b.num_threads(j);
+    }
+    b.build().context("starting worker threads")
+}

@@ -1,0 +1,324 @@
+//! Cross-validation: train on K−1 folds of a pool of pages, clean the held-out
+//! fold, for every fold; the outputs are then scored against the gold files.
+//!
+//! Every page is decoded and segmented once; its n-gram counts are computed
+//! once; a fold's model is the pool's total counts minus the held-out pages'
+//! counts, which is exactly the model `train` would build from the other
+//! folds, without re-reading anything.
+//!
+//! Folds: the pages are sorted by their key (relative path), shuffled with a
+//! seeded generator (SplitMix64, so the folds are the same on every machine
+//! and in every version), and page i of the shuffled order goes to fold i mod K.
+
+use rayon::prelude::*;
+
+use crate::classify::Method;
+use crate::error::{Error, Result};
+use crate::format::{read_segments, text_dump};
+use crate::model::{self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainingPage};
+use crate::pipeline::{Cleaned, Cleaner, InputKind};
+use crate::segment::{self, Segment};
+use crate::train::Pair;
+
+/// One page of a cross-validation pool, decoded and segmented.
+#[derive(Debug, Clone)]
+pub struct PoolPage {
+    /// Relative path without extension (the pairing key).
+    pub key: String,
+    /// The page's URL, if known.
+    pub url: Option<String>,
+    /// Segments of the HTML.
+    pub html_segments: Vec<Segment>,
+    /// Segments of the page's plain-text dump ([`text_dump`] of its HTML).
+    pub text_segments: Vec<Segment>,
+    /// The gold file's text.
+    pub gold: String,
+}
+
+impl PoolPage {
+    /// Reads and segments one page and its gold file.
+    pub fn load(pair: &Pair) -> Result<PoolPage> {
+        let bytes = std::fs::read(&pair.page).map_err(|e| Error::io(&pair.page, e))?;
+        let gold = std::fs::read(&pair.gold).map_err(|e| Error::io(&pair.gold, e))?;
+        Ok(PoolPage::from_bytes(
+            &pair.key,
+            &bytes,
+            String::from_utf8_lossy(&gold).into_owned(),
+        ))
+    }
+
+    /// Segments one page given its bytes and its gold text.
+    pub fn from_bytes(key: &str, bytes: &[u8], gold: String) -> PoolPage {
+        let doc = crate::decode::decode(bytes, None, None);
+        let html_segments = segment::from_blocks(crate::html::blocks(&doc.text));
+        let dump = text_dump(&html_segments);
+        let text_segments = segment::from_text(&dump);
+        PoolPage {
+            key: key.to_string(),
+            url: doc.url,
+            html_segments,
+            text_segments,
+            gold,
+        }
+    }
+
+    /// The segments of the given input kind.
+    pub fn segments(&self, input: InputKind) -> &[Segment] {
+        match input {
+            InputKind::Text => &self.text_segments,
+            _ => &self.html_segments,
+        }
+    }
+
+    /// The page as training data (raw side from the HTML segments).
+    pub fn training_page(&self) -> TrainingPage {
+        TrainingPage {
+            name: self.key.clone(),
+            raw: self.html_segments.iter().map(|s| s.text.clone()).collect(),
+            clean: read_segments(&self.gold)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect(),
+        }
+    }
+}
+
+/// Loads a pool of pages (in parallel).
+pub fn load_pool(pairs: &[Pair]) -> Result<Vec<PoolPage>> {
+    pairs.par_iter().map(PoolPage::load).collect()
+}
+
+/// Assigns each of `n` pages (in key order) to one of `k` folds.
+pub fn folds(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = SplitMix64(seed);
+    for i in (1..n).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    let mut fold = vec![0; n];
+    for (pos, &page) in order.iter().enumerate() {
+        fold[page] = pos % k;
+    }
+    fold
+}
+
+/// A small, well-known generator whose output never changes between versions.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Per-page n-gram counts of a pool, for building fold models by subtraction.
+pub struct PoolCounts {
+    /// The highest order counted.
+    pub n: usize,
+    /// The alphabet counted in.
+    pub alphabet: Alphabet,
+    /// (clean, raw) counts per page.
+    pub pages: Vec<(Counts, Counts)>,
+    /// The sums over all pages.
+    pub total: (Counts, Counts),
+}
+
+impl PoolCounts {
+    /// Counts every page of the pool up to order `n`.
+    pub fn new(pool: &[PoolPage], n: usize, alphabet: Alphabet) -> PoolCounts {
+        let pages: Vec<(Counts, Counts)> = pool
+            .par_iter()
+            .map(|p| model::count_pages(std::slice::from_ref(&p.training_page()), n, alphabet))
+            .collect();
+        let mut total = (Counts::new(n), Counts::new(n));
+        for (c, r) in &pages {
+            total.0.merge(c);
+            total.1.merge(r);
+        }
+        PoolCounts {
+            n,
+            alphabet,
+            pages,
+            total,
+        }
+    }
+
+    /// The model trained on every page for which `train(i)` holds.
+    pub fn model(
+        &self,
+        n: usize,
+        q: f64,
+        train: impl Fn(usize) -> bool,
+        provenance: &str,
+    ) -> Result<Model> {
+        let held_out: Vec<usize> = (0..self.pages.len()).filter(|&i| !train(i)).collect();
+        let (mut clean, mut raw) = self.total.clone();
+        if held_out.len() * 2 > self.pages.len() {
+            // Fewer pages to add than to take away: sum the training pages instead.
+            clean = Counts::new(self.n);
+            raw = Counts::new(self.n);
+            for i in (0..self.pages.len()).filter(|&i| train(i)) {
+                clean.merge(&self.pages[i].0);
+                raw.merge(&self.pages[i].1);
+            }
+        } else {
+            for &i in &held_out {
+                subtract(&mut clean, &self.pages[i].0);
+                subtract(&mut raw, &self.pages[i].1);
+            }
+        }
+        let meta = ModelMeta {
+            n: self.n,
+            q,
+            alphabet: self.alphabet,
+            dirty: DirtyEstimate::Differential,
+            provenance: provenance.to_string(),
+        };
+        let m = Model::from_parts(meta, clean, raw)?;
+        if n == self.n {
+            Ok(m)
+        } else {
+            m.with_parameters(n, q)
+        }
+    }
+}
+
+fn subtract(a: &mut Counts, b: &Counts) {
+    for (mine, theirs) in a.orders.iter_mut().zip(&b.orders) {
+        for (k, v) in theirs {
+            if let Some(x) = mine.get_mut(k) {
+                *x -= v;
+                if *x == 0 {
+                    mine.remove(k);
+                }
+            }
+        }
+    }
+}
+
+/// One configuration to cross-validate: how pages are read and decided.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// A name for reports (`ncleaner-html`, `baseline-text`, …).
+    pub name: String,
+    /// HTML segments or text-dump segments.
+    pub input: InputKind,
+    /// What decides.
+    pub method: Method,
+    /// The model's alphabet, order and q (ignored by methods without a model).
+    pub alphabet: Alphabet,
+    /// The n-gram order.
+    pub n: usize,
+    /// The interpolation parameter.
+    pub q: f64,
+    /// The decision threshold.
+    pub threshold: f64,
+}
+
+/// Cross-validates one variant: the cleaned output of every page, in pool
+/// order, each cleaned by the model trained on the other folds.
+pub fn run(
+    pool: &[PoolPage],
+    counts: &PoolCounts,
+    fold: &[usize],
+    k: usize,
+    v: &Variant,
+) -> Result<Vec<Cleaned>> {
+    let mut out: Vec<Option<Cleaned>> = vec![None; pool.len()];
+    let results: Vec<Result<Vec<(usize, Cleaned)>>> = (0..k)
+        .into_par_iter()
+        .map(|f| {
+            let model = if v.method.uses_model() {
+                counts.model(
+                    v.n,
+                    v.q,
+                    |i| fold[i] != f,
+                    &format!("cross-validation fold {f}"),
+                )?
+            } else {
+                // Methods without a model never score; any small model will do.
+                counts.model(1, 0.5, |i| fold[i] != f, "unused")?
+            };
+            let cleaner = Cleaner::new(model)
+                .with_method(v.method)
+                .with_threshold(v.threshold);
+            Ok((0..pool.len())
+                .filter(|&i| fold[i] == f)
+                .map(|i| (i, clean_segments(&cleaner, &pool[i], v.input)))
+                .collect())
+        })
+        .collect();
+    for r in results {
+        for (i, c) in r? {
+            out[i] = Some(c);
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|c| c.expect("every page is in one fold"))
+        .collect())
+}
+
+/// Cleans a pool page's already computed segments.
+pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> Cleaned {
+    Cleaned {
+        url: page.url.clone(),
+        input,
+        encoding: "",
+        had_decode_errors: false,
+        segments: cleaner.decide(page.segments(input).to_vec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_are_balanced_and_stable() {
+        let f = folds(398, 10, 1);
+        for k in 0..10 {
+            let c = f.iter().filter(|&&x| x == k).count();
+            assert!(c == 39 || c == 40, "{c}");
+        }
+        assert_eq!(f, folds(398, 10, 1));
+        assert_ne!(f, folds(398, 10, 2));
+    }
+
+    #[test]
+    fn fold_model_equals_model_trained_on_the_other_pages() {
+        let mk = |i: usize| {
+            PoolPage::from_bytes(
+                &format!("p{i}"),
+                format!(
+                    "<p>Clean text number {i}, quite long.</p><p>Home | About | Contact {}</p>",
+                    i % 3
+                )
+                .as_bytes(),
+                format!("<p>Clean text number {i}, quite long."),
+            )
+        };
+        let pool: Vec<PoolPage> = (0..6).map(mk).collect();
+        let counts = PoolCounts::new(&pool, 3, Alphabet::Lexical);
+        let fold_model = counts.model(3, 0.5, |i| i != 2, "x").unwrap();
+        let pages: Vec<TrainingPage> = pool
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 2)
+            .map(|(_, p)| p.training_page())
+            .collect();
+        let direct = model::train(&pages, &model::TrainOptions::lexical(), "x").unwrap();
+        assert_eq!(fold_model.clean, direct.clean);
+        assert_eq!(fold_model.raw, direct.raw);
+        // and when most pages are held out
+        let small = counts.model(3, 0.5, |i| i == 0, "x").unwrap();
+        let direct0 = model::train(&pages[..1], &model::TrainOptions::lexical(), "x").unwrap();
+        assert_eq!(small.clean, direct0.clean);
+    }
+}

@@ -1,0 +1,416 @@
+//! Model files: a human-readable text form and a compact binary form.
+//!
+//! Both hold the same data: a header (format version, n, q, alphabet, how the
+//! dirty model is estimated, provenance) and the count tables from which the
+//! models are estimated (`clean`: gold text; `raw`: raw dumps). Counts, not
+//! probabilities, are stored so that a model can be re-estimated with other
+//! parameters (a smaller n, another q) and so that the file says what it was
+//! trained on. Tables are written sorted, so that training the same data twice
+//! gives the same bytes.
+//!
+//! Text form (`.txt` by convention):
+//!
+//! ```text
+//! ncleaner-model 1
+//! n 3
+//! q 0.5
+//! alphabet lexical
+//! dirty differential
+//! provenance trained by `ncleaner train` on 398 pages …
+//! table clean
+//! 1	e	123456
+//! 3	\nTh	789
+//! …
+//! end
+//! ```
+//!
+//! One line per k-gram: order, the k-gram's characters (the boundary symbol
+//! written `\n`, a backslash `\\`), count, separated by tabs.
+//!
+//! Binary form (`.nclm`): the magic `NCLM`, a little-endian u32 version, the
+//! header lines as a length-prefixed UTF-8 string, then per table and order
+//! the number of entries and the entries as LEB128 varints: the key delta from
+//! the previous key (keys ascending) and the count. The embedded models load in
+//! about a millisecond.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta, pack, unpack};
+use crate::error::{Error, Result};
+
+/// The model file format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+const MAGIC: &[u8; 4] = b"NCLM";
+const TEXT_MAGIC: &str = "ncleaner-model";
+
+/// The models embedded in the library: (name, binary model file).
+pub const EMBEDDED: &[(&str, &[u8])] = &[
+    ("en", include_bytes!("../../../../models/en.nclm")),
+    (
+        "en-nonlex",
+        include_bytes!("../../../../models/en-nonlex.nclm"),
+    ),
+];
+
+/// Loads an embedded model by name (`en`, `en-nonlex`).
+pub fn embedded(name: &str) -> Result<Model> {
+    let (_, bytes) = EMBEDDED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| Error::UnknownModel(name.to_string()))?;
+    Model::from_bytes(bytes, &format!("embedded model {name}"))
+}
+
+impl Model {
+    /// Reads a model file (text or binary form, recognised by its first bytes).
+    pub fn load(path: &Path) -> Result<Model> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Model::from_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// Reads a model from the bytes of a file; `what` names it in errors.
+    pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Model> {
+        let bad = |reason: String| Error::BadModel {
+            what: what.to_string(),
+            reason,
+        };
+        if bytes.starts_with(MAGIC) {
+            read_binary(bytes).map_err(bad)
+        } else if bytes.starts_with(TEXT_MAGIC.as_bytes()) {
+            let text =
+                std::str::from_utf8(bytes).map_err(|_| bad("the text form is not UTF-8".into()))?;
+            read_text(text).map_err(bad)
+        } else {
+            Err(bad(
+                "unknown format (neither the NCLM binary nor the text form)".into(),
+            ))
+        }
+    }
+
+    /// Writes the model, in text form if the file name ends in `.txt`, else binary.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = if path.extension().is_some_and(|e| e == "txt") {
+            self.to_text().into_bytes()
+        } else {
+            self.to_binary()
+        };
+        std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+    }
+
+    fn header(&self) -> String {
+        let m = &self.meta;
+        format!(
+            "{TEXT_MAGIC} {FORMAT_VERSION}\nn {}\nq {}\nalphabet {}\ndirty {}\nprovenance {}\n",
+            m.n,
+            m.q,
+            m.alphabet.name(),
+            m.dirty.name(),
+            m.provenance.replace('\n', " ")
+        )
+    }
+
+    fn tables(&self) -> [(&'static str, &Counts); 2] {
+        [("clean", &self.clean), ("raw", &self.raw)]
+    }
+
+    /// The text form of the model.
+    pub fn to_text(&self) -> String {
+        let syms = self.meta.alphabet.symbols();
+        let mut out = self.header();
+        for (name, counts) in self.tables() {
+            out.push_str(&format!("table {name}\n"));
+            for (k, table) in counts.orders.iter().enumerate() {
+                for (key, count) in sorted(table) {
+                    let gram: String = unpack(key, k + 1)
+                        .into_iter()
+                        .map(|s| match syms.get(s as usize) {
+                            Some(b'\n') => "\\n".to_string(),
+                            Some(b'\\') => "\\\\".to_string(),
+                            Some(&c) => (c as char).to_string(),
+                            None => "\\?".to_string(),
+                        })
+                        .collect();
+                    out.push_str(&format!("{}\t{gram}\t{count}\n", k + 1));
+                }
+            }
+        }
+        out.push_str("end\n");
+        out
+    }
+
+    /// The binary form of the model.
+    pub fn to_binary(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let header = self.header();
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        for (_, counts) in self.tables() {
+            for table in &counts.orders {
+                put_varint(&mut out, table.len() as u64);
+                let mut prev = 0u64;
+                for (key, count) in sorted(table) {
+                    put_varint(&mut out, key - prev);
+                    put_varint(&mut out, count);
+                    prev = key;
+                }
+            }
+        }
+        out
+    }
+}
+
+fn sorted(table: &HashMap<u64, u64>) -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = table.iter().map(|(&k, &c)| (k, c)).collect();
+    v.sort_unstable();
+    v
+}
+
+fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+fn get_varint(bytes: &[u8], pos: &mut usize) -> std::result::Result<u64, String> {
+    let mut x = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*pos).ok_or("truncated")?;
+        *pos += 1;
+        x |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Ok(x);
+        }
+    }
+    Err("varint too long".into())
+}
+
+/// Parses the header lines; returns the metadata.
+fn parse_header<'a>(
+    lines: &mut impl Iterator<Item = &'a str>,
+) -> std::result::Result<ModelMeta, String> {
+    let first = lines.next().ok_or("empty file")?;
+    let version = first
+        .strip_prefix(TEXT_MAGIC)
+        .map(str::trim)
+        .ok_or("missing the `ncleaner-model` line")?;
+    if version != FORMAT_VERSION.to_string() {
+        return Err(format!(
+            "format version {version}; this ncleaner reads version {FORMAT_VERSION}"
+        ));
+    }
+    let mut fields: HashMap<&str, &str> = HashMap::new();
+    for line in lines {
+        let (k, v) = line.split_once(' ').unwrap_or((line, ""));
+        fields.insert(k, v);
+        if k == "provenance" {
+            break;
+        }
+    }
+    let get = |k: &str| fields.get(k).copied().ok_or(format!("header has no `{k}`"));
+    let n: usize = get("n")?.parse().map_err(|_| "n is not a number")?;
+    let q: f64 = get("q")?.parse().map_err(|_| "q is not a number")?;
+    let alphabet = Alphabet::from_name(get("alphabet")?).ok_or("unknown alphabet")?;
+    let dirty = DirtyEstimate::from_name(get("dirty")?).ok_or("unknown dirty-model estimate")?;
+    super::check_parameters(n, q).map_err(|e| e.to_string())?;
+    Ok(ModelMeta {
+        n,
+        q,
+        alphabet,
+        dirty,
+        provenance: get("provenance")?.to_string(),
+    })
+}
+
+fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
+    let u32_at = |p: usize| -> std::result::Result<u32, String> {
+        let b = bytes.get(p..p + 4).ok_or("truncated header")?;
+        Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    let version = u32_at(4)?;
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "binary format version {version}; this ncleaner reads version {FORMAT_VERSION}"
+        ));
+    }
+    let hlen = u32_at(8)? as usize;
+    let header = bytes.get(12..12 + hlen).ok_or("truncated header")?;
+    let header = std::str::from_utf8(header).map_err(|_| "header is not UTF-8")?;
+    let meta = parse_header(&mut header.lines())?;
+    let v = meta.alphabet.size() as u64;
+    let mut pos = 12 + hlen;
+    let read_counts = |pos: &mut usize| -> std::result::Result<Counts, String> {
+        let mut counts = Counts::new(meta.n);
+        for (k, table) in counts.orders.iter_mut().enumerate() {
+            let len = get_varint(bytes, pos)?;
+            if len > bytes.len() as u64 {
+                return Err("table length exceeds the file".into());
+            }
+            table.reserve(len as usize);
+            let mut key = 0u64;
+            for _ in 0..len {
+                key = key
+                    .checked_add(get_varint(bytes, pos)?)
+                    .ok_or("key overflow")?;
+                check_key(key, k + 1, v)?;
+                table.insert(key, get_varint(bytes, pos)?);
+            }
+        }
+        Ok(counts)
+    };
+    let clean = read_counts(&mut pos)?;
+    let raw = read_counts(&mut pos)?;
+    if pos != bytes.len() {
+        return Err(format!("{} trailing bytes", bytes.len() - pos));
+    }
+    Model::from_parts(meta, clean, raw).map_err(|e| e.to_string())
+}
+
+/// Rejects keys with symbols outside the alphabet (a corrupt file would
+/// otherwise index past the scorer's tables).
+fn check_key(key: u64, k: usize, v: u64) -> std::result::Result<(), String> {
+    if k < 10 && key >> (7 * k) != 0 {
+        return Err(format!("a {k}-gram key out of range"));
+    }
+    for i in 0..k {
+        if (key >> (7 * i)) & 0x7f >= v {
+            return Err(format!("a {k}-gram with a symbol outside the alphabet"));
+        }
+    }
+    Ok(())
+}
+
+fn read_text(text: &str) -> std::result::Result<Model, String> {
+    let mut lines = text.lines();
+    let meta = parse_header(&mut lines)?;
+    let syms = meta.alphabet.symbols();
+    let sym_of = |c: u8| syms.iter().position(|&s| s == c).map(|p| p as u8);
+    let mut tables: HashMap<String, Counts> = HashMap::new();
+    let mut current: Option<String> = None;
+    for (i, line) in lines.enumerate() {
+        let lineno = i + 8;
+        if line == "end" {
+            break;
+        }
+        if let Some(name) = line.strip_prefix("table ") {
+            tables.insert(name.to_string(), Counts::new(meta.n));
+            current = Some(name.to_string());
+            continue;
+        }
+        let table = current
+            .as_ref()
+            .and_then(|c| tables.get_mut(c))
+            .ok_or(format!("line {lineno}: an entry before any `table` line"))?;
+        let mut parts = line.splitn(3, '\t');
+        let (Some(k), Some(gram), Some(count)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!(
+                "line {lineno}: expected `order<TAB>k-gram<TAB>count`"
+            ));
+        };
+        let k: usize = k.parse().map_err(|_| format!("line {lineno}: bad order"))?;
+        let count: u64 = count
+            .parse()
+            .map_err(|_| format!("line {lineno}: bad count"))?;
+        let mut ids = Vec::new();
+        let mut chars = gram.bytes();
+        while let Some(c) = chars.next() {
+            let c = if c == b'\\' {
+                match chars.next() {
+                    Some(b'n') => b'\n',
+                    Some(b'\\') => b'\\',
+                    _ => return Err(format!("line {lineno}: bad escape")),
+                }
+            } else {
+                c
+            };
+            ids.push(sym_of(c).ok_or(format!(
+                "line {lineno}: character {:?} not in the alphabet",
+                c as char
+            ))?);
+        }
+        if k == 0 || k > meta.n || ids.len() != k {
+            return Err(format!(
+                "line {lineno}: a {}-gram given as order {k}",
+                ids.len()
+            ));
+        }
+        table.orders[k - 1].insert(pack(&ids), count);
+    }
+    let clean = tables.remove("clean").ok_or("no `table clean`")?;
+    let raw = tables.remove("raw").ok_or("no `table raw`")?;
+    Model::from_parts(meta, clean, raw).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+
+    fn toy() -> Model {
+        let pages = vec![TrainingPage {
+            name: "a".into(),
+            raw: vec!["Some text, here.".into(), "Home | Back\\slash".into()],
+            clean: vec!["Some text, here.".into()],
+        }];
+        train(
+            &pages,
+            &TrainOptions {
+                n: 4,
+                q: 0.3,
+                alphabet: Alphabet::Lexical,
+            },
+            "toy model",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn binary_roundtrip() {
+        let m = toy();
+        let b = m.to_binary();
+        let m2 = Model::from_bytes(&b, "x").unwrap();
+        assert_eq!(m2.meta, m.meta);
+        assert_eq!(m2.clean, m.clean);
+        assert_eq!(m2.raw, m.raw);
+        assert_eq!(m2.to_binary(), b, "deterministic bytes");
+    }
+
+    #[test]
+    fn text_roundtrip() {
+        let m = toy();
+        let t = m.to_text();
+        assert!(t.contains("table clean\n"));
+        assert!(t.contains("\\\\"));
+        let m2 = Model::from_bytes(t.as_bytes(), "x").unwrap();
+        assert_eq!(m2.meta, m.meta);
+        assert_eq!(m2.clean, m.clean);
+        assert_eq!(m2.raw, m.raw);
+    }
+
+    #[test]
+    fn corrupt_files_are_errors() {
+        let b = toy().to_binary();
+        for cut in [0, 3, 8, 20, b.len() / 2, b.len() - 1] {
+            assert!(Model::from_bytes(&b[..cut], "x").is_err(), "cut {cut}");
+        }
+        let mut bad = b.clone();
+        bad[4] = 9;
+        let e = Model::from_bytes(&bad, "m.nclm").unwrap_err().to_string();
+        assert!(e.contains("m.nclm") && e.contains("version"), "{e}");
+        assert!(Model::from_bytes(b"hello", "x").is_err());
+        assert!(Model::from_bytes(b"ncleaner-model 1\nn 99\n", "x").is_err());
+    }
+
+    #[test]
+    fn embedded_models_load() {
+        for (name, _) in EMBEDDED {
+            let m = embedded(name).unwrap();
+            assert!(m.clean.total() > 100_000, "{name}");
+        }
+        assert!(embedded("xx").is_err());
+    }
+}

@@ -1,0 +1,347 @@
+//! Fast scoring: per-character log-odds from precomputed tables.
+//!
+//! Write S_k(c | h) = Σ_{j=1..k} q^{k−j} P_j(c | h_j) for the un-normalised
+//! interpolation of orders 1 … k, so that S_k = P_k + q · S_{k−1} and the
+//! interpolated probability is (1−q)/(1−q^n) · S_n. The normalising factor is
+//! the same for the clean and the dirty model and cancels in the log-odds
+//! L_n(c | h) = log2 S_n^clean − log2 S_n^dirty. Where neither model has seen
+//! the n-gram hc, P_n = 0 in both and L_n(c | h) = L_{n−1}(c | h without its
+//! oldest symbol): the log-odds of an unseen n-gram are those of its longest
+//! seen suffix. So the scorer keeps
+//!
+//! - a dense table of L_d over all V^d d-grams, d = min(n, 3) (for the
+//!   lexical trigram model that is the whole model: 96³ × 4 bytes = 3.5 MB);
+//! - for each order k in d+1 … n, a hash map of L_k for the k-grams seen by
+//!   either model;
+//!
+//! and scores a character with at most n − d + 1 lookups, exactly.
+
+use std::collections::HashMap;
+
+use super::{Estimates, Model, Sym};
+
+/// Highest order tabulated densely.
+const DENSE_MAX: usize = 3;
+
+/// Precomputed log-odds tables of a model; see the module documentation.
+#[derive(Debug)]
+pub struct Scorer {
+    n: usize,
+    d: usize,
+    v: usize,
+    alphabet: super::Alphabet,
+    /// L_d indexed by the base-V number of the last d symbols.
+    dense: Vec<f32>,
+    /// `sparse[k - d - 1]`: L_k by packed k-gram, orders d+1 … n.
+    sparse: Vec<HashMap<u64, f32>>,
+}
+
+impl Scorer {
+    /// Builds the tables of a model.
+    pub fn build(model: &Model) -> Scorer {
+        let (clean, dirty) = model.estimates();
+        let n = model.meta.n;
+        let q = model.meta.q;
+        let v = model.meta.alphabet.size();
+        let d = n.min(DENSE_MAX);
+        let sc = dense_s(&clean, d, v, q);
+        let sd = dense_s(&dirty, d, v, q);
+        let dense: Vec<f32> = sc
+            .iter()
+            .zip(&sd)
+            .map(|(c, d)| (c.log2() - d.log2()) as f32)
+            .collect();
+
+        let mut sparse = Vec::new();
+        // S_k of both models for the k-grams seen by either, built upwards;
+        // `s_c[k - d - 1]` holds order k.
+        let mut s_c: Vec<HashMap<u64, f64>> = Vec::new();
+        let mut s_d: Vec<HashMap<u64, f64>> = Vec::new();
+        for k in (d + 1)..=n {
+            let mut keys: Vec<u64> = clean.orders[k - 1].keys().copied().collect();
+            keys.extend(dirty.orders[k - 1].keys().copied());
+            keys.sort_unstable();
+            keys.dedup();
+            let mut cur_c = HashMap::with_capacity(keys.len());
+            let mut cur_d = HashMap::with_capacity(keys.len());
+            let mut l = HashMap::with_capacity(keys.len());
+            for key in keys {
+                let c = Interp {
+                    est: &clean,
+                    q,
+                    d,
+                    v,
+                    dense: &sc,
+                    seen: &s_c,
+                };
+                let dd = Interp {
+                    est: &dirty,
+                    q,
+                    d,
+                    v,
+                    dense: &sd,
+                    seen: &s_d,
+                };
+                let (a, b) = (c.s(key, k), dd.s(key, k));
+                cur_c.insert(key, a);
+                cur_d.insert(key, b);
+                l.insert(key, (a.log2() - b.log2()) as f32);
+            }
+            sparse.push(l);
+            s_c.push(cur_c);
+            s_d.push(cur_d);
+        }
+        Scorer {
+            n,
+            d,
+            v,
+            alphabet: model.meta.alphabet,
+            dense,
+            sparse,
+        }
+    }
+
+    /// The log-odds of a whole segment in bits (boundaries included).
+    pub fn score(&self, text: &str) -> f64 {
+        self.score_with_len(text).0
+    }
+
+    /// The log-odds of a segment and the number of predicted symbols.
+    pub fn score_with_len(&self, text: &str) -> (f64, usize) {
+        let b = self.alphabet.boundary();
+        let vd = self.v.pow(self.d as u32);
+        let mut key: u64 = 0;
+        let mut idx: usize = 0;
+        for _ in 0..self.n - 1 {
+            key = (key << 7) | b as u64;
+            idx = (idx * self.v + b as usize) % vd;
+        }
+        let mut total = 0.0f64;
+        let mut count = 0usize;
+        let mut step = |s: Sym| {
+            key = (key << 7) | s as u64;
+            idx = (idx * self.v + s as usize) % vd;
+            total += self.lookup(key, idx) as f64;
+            count += 1;
+        };
+        for c in text.chars() {
+            step(self.alphabet.symbol(c));
+        }
+        step(b);
+        (total, count)
+    }
+
+    #[inline]
+    fn lookup(&self, key: u64, idx: usize) -> f32 {
+        for k in (self.d + 1..=self.n).rev() {
+            let kk = key & ((1u64 << (7 * k)) - 1);
+            if let Some(&l) = self.sparse[k - self.d - 1].get(&kk) {
+                return l;
+            }
+        }
+        self.dense[idx]
+    }
+}
+
+/// Dense S_d over all V^d d-grams (index: base-V number, oldest symbol first).
+fn dense_s(est: &Estimates, d: usize, v: usize, q: f64) -> Vec<f64> {
+    let mut s: Vec<f64> = est.unigram.clone();
+    for k in 2..=d {
+        let size = v.pow(k as u32);
+        let lower = v.pow(k as u32 - 1);
+        let mut next = vec![0.0; size];
+        for (idx, slot) in next.iter_mut().enumerate() {
+            // The suffix without the oldest symbol.
+            let suffix = idx % lower;
+            *slot = q * s[suffix];
+        }
+        for (&key, &p) in &est.orders[k - 1] {
+            next[dense_index(key, k, v)] += p;
+        }
+        s = next;
+    }
+    s
+}
+
+/// The base-V index of a packed k-gram.
+fn dense_index(key: u64, k: usize, v: usize) -> usize {
+    let mut idx = 0usize;
+    for i in (0..k).rev() {
+        idx = idx * v + ((key >> (7 * i)) & 0x7f) as usize;
+    }
+    idx
+}
+
+/// The un-normalised interpolation S_k of one model, given the dense S_d
+/// and the S_k already computed for the seen k-grams of orders d+1 … k−1.
+struct Interp<'a> {
+    est: &'a Estimates,
+    q: f64,
+    d: usize,
+    v: usize,
+    dense: &'a [f64],
+    /// `seen[j - d - 1]`: S_j of the j-grams seen by either model.
+    seen: &'a [HashMap<u64, f64>],
+}
+
+impl Interp<'_> {
+    /// S_k of the packed k-gram `key` (k > d): P_k + q · S_{k−1} of its suffix.
+    fn s(&self, key: u64, k: usize) -> f64 {
+        let p = self.est.orders[k - 1].get(&key).copied().unwrap_or(0.0);
+        p + self.q * self.lower(key & ((1u64 << (7 * (k - 1))) - 1), k - 1)
+    }
+
+    /// S_k of a k-gram for k < the order being built.
+    fn lower(&self, key: u64, k: usize) -> f64 {
+        if k == self.d {
+            return self.dense[dense_index(key, k, self.v)];
+        }
+        match self.seen[k - self.d - 1].get(&key) {
+            Some(&s) => s,
+            // Seen by neither model at order k: P_k = 0 in both.
+            None => self.q * self.lower(key & ((1u64 << (7 * (k - 1))) - 1), k - 1),
+        }
+    }
+}
+
+/// The interpolated log2-probability of a text under one model's estimates,
+/// by direct evaluation of equation 1 (slow; for tests and cross-entropy).
+pub(crate) fn log2_prob(
+    est: &Estimates,
+    alphabet: super::Alphabet,
+    n: usize,
+    q: f64,
+    text: &str,
+) -> (f64, usize) {
+    let b = alphabet.boundary();
+    let mut seq: Vec<Sym> = vec![b; n - 1];
+    seq.extend(text.chars().map(|c| alphabet.symbol(c)));
+    seq.push(b);
+    let norm = (1.0 - q) / (1.0 - q.powi(n as i32));
+    let mut total = 0.0;
+    for i in (n - 1)..seq.len() {
+        let mut s = 0.0;
+        for k in 1..=n {
+            let p = if k == 1 {
+                est.unigram[seq[i] as usize]
+            } else {
+                est.orders[k - 1]
+                    .get(&super::pack(&seq[i + 1 - k..=i]))
+                    .copied()
+                    .unwrap_or(0.0)
+            };
+            s += q.powi((n - k) as i32) * p;
+        }
+        total += (norm * s).log2();
+    }
+    (total, seq.len() + 1 - n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use super::*;
+
+    fn toy(n: usize, alphabet: Alphabet) -> Model {
+        let pages = vec![
+            TrainingPage {
+                name: "a".into(),
+                raw: vec![
+                    "The quick brown fox jumps over the lazy dog.".into(),
+                    "Home | About us | Contact".into(),
+                    "Copyright 2007 Example Inc. All rights reserved.".into(),
+                    "It was the best of times, it was the worst of times.".into(),
+                ],
+                clean: vec![
+                    "The quick brown fox jumps over the lazy dog.".into(),
+                    "It was the best of times, it was the worst of times.".into(),
+                ],
+            },
+            TrainingPage {
+                name: "b".into(),
+                raw: vec![
+                    "Click here to subscribe!".into(),
+                    "A sentence of running text, with commas.".into(),
+                ],
+                clean: vec!["A sentence of running text, with commas.".into()],
+            },
+        ];
+        train(
+            &pages,
+            &TrainOptions {
+                n,
+                q: 0.45,
+                alphabet,
+            },
+            "toy",
+        )
+        .unwrap()
+    }
+
+    /// The table-driven scorer equals the direct evaluation of equation 1.
+    #[test]
+    fn scorer_matches_direct_formula() {
+        for (n, alpha) in [
+            (1, Alphabet::Lexical),
+            (2, Alphabet::Lexical),
+            (3, Alphabet::Lexical),
+            (5, Alphabet::Lexical),
+            (6, Alphabet::NonLexical),
+            (8, Alphabet::Lexical),
+        ] {
+            let m = toy(n, alpha);
+            let (c, d) = m.estimates();
+            for text in [
+                "Click here to subscribe!",
+                "the lazy dog",
+                "Copyright © 2008 ½",
+                "",
+                "zzzz qqq ~~~",
+                "It was the best",
+            ] {
+                let (lc, nc) = log2_prob(&c, alpha, n, m.meta.q, text);
+                let (ld, _) = log2_prob(&d, alpha, n, m.meta.q, text);
+                let (fast, nf) = m.scorer().score_with_len(text);
+                assert_eq!(nc, nf);
+                assert!(
+                    (fast - (lc - ld)).abs() < 1e-3 * (1.0 + (lc - ld).abs()),
+                    "n={n} {text:?}: {fast} vs {}",
+                    lc - ld
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn clean_text_scores_above_boilerplate() {
+        let m = toy(3, Alphabet::Lexical);
+        assert!(m.score("It was the worst of times.") > 0.0);
+        assert!(m.score("Home | Contact | About us") < 0.0);
+    }
+
+    #[test]
+    fn probabilities_are_normalised() {
+        // Σ_c P(c | h) = 1 for the clean model, for a few histories.
+        let m = toy(3, Alphabet::Lexical);
+        let (c, _) = m.estimates();
+        let a = Alphabet::Lexical;
+        let q = m.meta.q;
+        let norm = (1.0 - q) / (1.0 - q.powi(3));
+        for h in ["th", "e ", "zq"] {
+            let hs: Vec<Sym> = h.chars().map(|ch| a.symbol(ch)).collect();
+            let mut sum = 0.0;
+            for s in 0..a.size() as Sym {
+                let tri = pack(&[hs[0], hs[1], s]);
+                let bi = pack(&[hs[1], s]);
+                let p3 = c.orders[2].get(&tri).copied().unwrap_or(0.0);
+                let p2 = c.orders[1].get(&bi).copied().unwrap_or(0.0);
+                sum += norm * (p3 + q * p2 + q * q * c.unigram[s as usize]);
+            }
+            // histories never seen lose the mass of the unseen orders
+            assert!(sum <= 1.0 + 1e-9);
+            if h != "zq" {
+                assert!((sum - 1.0).abs() < 1e-9, "{h}: {sum}");
+            }
+        }
+    }
+}
