@@ -93,7 +93,7 @@ pub fn folds(n: usize, k: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut rng = SplitMix64(seed);
     for i in (1..n).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }
     let mut fold = vec![0; n];
@@ -108,7 +108,7 @@ pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -173,9 +173,12 @@ fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .map(|p| p + from)
 }
 
+/// An attribute's name and value.
+type Attribute = (Vec<u8>, Vec<u8>);
+
 /// Reads `name=value` attributes up to the closing `>`; returns them
 /// (names lower-cased) and the index after the tag.
-fn read_attributes(s: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) {
+fn read_attributes(s: &[u8], mut i: usize) -> (Vec<Attribute>, usize) {
     let mut attrs = Vec::new();
     loop {
         while i < s.len() && (s[i].is_ascii_whitespace() || s[i] == b'/') {
@@ -223,7 +226,7 @@ fn read_attributes(s: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) {
     }
 }
 
-fn charset_from_meta_attributes(attrs: &[(Vec<u8>, Vec<u8>)]) -> Option<&'static Encoding> {
+fn charset_from_meta_attributes(attrs: &[Attribute]) -> Option<&'static Encoding> {
     let get = |n: &[u8]| {
         attrs
             .iter()

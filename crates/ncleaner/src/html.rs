@@ -633,10 +633,8 @@ impl Walker {
                 |t| t == Option,
                 |t| matches!(t, Select | Datalist | Optgroup),
             ),
-            t if t.is_heading() => {
-                if self.stack.last().is_some_and(|o| o.tag.is_heading()) {
-                    self.pop();
-                }
+            t if t.is_heading() && self.stack.last().is_some_and(|o| o.tag.is_heading()) => {
+                self.pop();
             }
             _ => {}
         }

@@ -18,8 +18,8 @@
 //! dirty differential
 //! provenance trained by `ncleaner train` on 398 pages …
 //! table clean
-//! 1	e	123456
-//! 3	\nTh	789
+//! 1<TAB>e<TAB>123456
+//! 3<TAB>\nTh<TAB>789
 //! …
 //! end
 //! ```

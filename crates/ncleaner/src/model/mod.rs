@@ -607,10 +607,10 @@ mod tests {
 
     #[test]
     fn interpolation_weights_sum_to_one() {
-        for n in 1..=8 {
+        for n in 1..=8i32 {
             for q in [0.1, 0.5, 0.9] {
-                let norm = (1.0 - q) / (1.0 - f64::powi(q, n as i32));
-                let sum: f64 = (1..=n).map(|k| norm * q.powi((n - k) as i32)).sum();
+                let norm = (1.0 - q) / (1.0 - f64::powi(q, n));
+                let sum: f64 = (1..=n).map(|k| norm * q.powi(n - k)).sum();
                 assert!((sum - 1.0).abs() < 1e-12);
             }
         }

@@ -1,0 +1,68 @@
+//! Helpers shared by the CLI tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `ncleaner` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ncleaner"))
+}
+
+/// Runs `ncleaner ARGS` and returns its output.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("running ncleaner")
+}
+
+/// Runs `ncleaner ARGS`, asserting success; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "ncleaner {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repo root")
+}
+
+/// `../shared/data`, or `$NCLEANER_SHARED/data`; panics with a clear message
+/// when it is missing, so that tests needing it fail instead of passing silently.
+pub fn shared_data() -> PathBuf {
+    let shared = std::env::var_os("NCLEANER_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared"));
+    let data = shared.join("data");
+    assert!(
+        data.join("cleaneval").is_dir(),
+        "this test needs the shared evaluation data at {} (set NCLEANER_SHARED to the folder holding data/)",
+        data.display()
+    );
+    data
+}
+
+/// A fresh temporary directory.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// Number of regular files under a directory, recursively.
+pub fn count_files(dir: &Path) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).expect("read dir") {
+        let e = e.expect("entry");
+        if e.file_type().expect("type").is_dir() {
+            n += count_files(&e.path());
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
