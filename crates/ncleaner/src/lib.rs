@@ -10,7 +10,7 @@
 //! Most users need one call: [`Cleaner::clean`] turns the bytes of one page
 //! (or one text dump) into segments with scores and keep/drop decisions.
 //!
-//! ```ignore
+//! ```
 //! use ncleaner::{Cleaner, InputKind};
 //! let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
 //! let page = b"<html><body><p>The basics of portrait photography could fill many large books.</p>\

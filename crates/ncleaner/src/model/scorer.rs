@@ -205,7 +205,6 @@ impl Interp<'_> {
 }
 
 /// The interpolated log2-probability of a text under one model's estimates,
-/// (also the basis of cross-entropy tuning)
 /// by direct evaluation of equation 1 (slow; for tests and cross-entropy).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn log2_prob(
