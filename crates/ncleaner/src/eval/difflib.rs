@@ -6,7 +6,7 @@
 //! `__chain_b`, `find_longest_match` and `get_matching_blocks` for the case
 //! `isjunk=None`, not an optimal alignment.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 
 /// The id given to elements of `a` that never occur in `b`: they cannot match.
@@ -21,7 +21,7 @@ const ABSENT: u32 = u32::MAX;
 /// times cannot start a match (difflib's `autojunk`), so the result is not
 /// always a longest common subsequence: it is whatever difflib finds.
 pub fn matching_blocks<T: Eq + Hash>(a: &[T], b: &[T]) -> Vec<(usize, usize, usize)> {
-    let mut ids: HashMap<&T, u32> = HashMap::with_capacity(b.len());
+    let mut ids: HashMap<&T, u32> = HashMap::with_capacity_and_hasher(b.len(), Default::default());
     let b_ids: Vec<u32> = b
         .iter()
         .map(|t| {
@@ -168,9 +168,15 @@ impl<'s> Matcher<'s> {
         for (i, &x) in a.iter().enumerate().take(ahi).skip(alo) {
             self.row += 1;
             let (prev, cur) = (self.row - 1, self.row);
-            let js = self.b2j.get(x);
-            let js = &js[js.partition_point(|&j| (j as usize) < blo)..];
-            let js = &js[..js.partition_point(|&j| (j as usize) < bhi)];
+            let mut js = self.b2j.get(x);
+            // difflib skips positions outside blo..bhi one by one; a binary
+            // search, only when needed, gives the same positions.
+            if js.first().is_some_and(|&j| (j as usize) < blo) {
+                js = &js[js.partition_point(|&j| (j as usize) < blo)..];
+            }
+            if js.last().is_some_and(|&j| (j as usize) >= bhi) {
+                js = &js[..js.partition_point(|&j| (j as usize) < bhi)];
+            }
             // Going down the row, `j2len[j]` (for `b[j - 1]`) still holds the
             // previous row when `b[j]` reads it, so one array serves both rows.
             // difflib goes up and keeps the first `j` with a longer match than

@@ -18,7 +18,7 @@ mod tokens;
 
 pub use tokens::{is_marker, tokens};
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -162,7 +162,8 @@ pub struct PairScore {
 
 /// Token and marker counts of one alignment: the reference's `counts`.
 fn align(out: &[&str], gold: &[&str]) -> (Counts, Counts) {
-    let mut ids: HashMap<&str, u32> = HashMap::with_capacity(gold.len());
+    let mut ids: HashMap<&str, u32> =
+        HashMap::with_capacity_and_hasher(gold.len(), Default::default());
     let b: Vec<u32> = gold
         .iter()
         .map(|t| {

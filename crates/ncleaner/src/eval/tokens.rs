@@ -92,8 +92,17 @@ pub(crate) fn normalize(text: &str, ascii: bool, unlabelled: bool) -> String {
                 out.push(b' ');
                 pending_space = false;
             }
-            out.push(c);
+            // Copy the whole run of ordinary bytes at once.
+            let start = i;
             i += 1;
+            while i < n {
+                let c = bytes[i];
+                if c <= b' ' || c == b'<' || (ascii && c >= 0x80) {
+                    break;
+                }
+                i += 1;
+            }
+            out.extend_from_slice(&bytes[start..i]);
         }
     }
     if pending_space {
