@@ -16,6 +16,7 @@
 pub mod difflib;
 mod tokens;
 
+pub use difflib::matching_blocks;
 pub use tokens::{is_marker, tokens};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -231,7 +232,8 @@ pub fn score_pair(output: &str, gold: &str, opts: &EvalOptions) -> PairScore {
         tokens::normalize(gold, opts.ascii, true),
     );
     let (words_l, seg_l) = align(&split(&ol), &split(&gl));
-    // Texts with `<p>` markers only (most outputs) need no second alignment.
+    // When every marker of both texts is already `<p>` (gold files without
+    // labels, such as Google News'), the second alignment would be the same.
     let (words_u, seg_u) = if ol == ou && gl == gu {
         (words_l, seg_l)
     } else {
