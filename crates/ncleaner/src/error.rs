@@ -27,6 +27,12 @@ pub enum Error {
     /// Training data that cannot train a model.
     #[error("training data: {0}")]
     Training(String),
+    /// A path that should be a directory but is a file or something else.
+    #[error("{0}: not a directory")]
+    NotADirectory(PathBuf),
+    /// A gold directory without any `*.txt` file to score against.
+    #[error("{0}: no gold files (*.txt) under this directory")]
+    NoGoldFiles(PathBuf),
     /// Invalid parameters (n, q, threshold, …).
     #[error("invalid parameter: {0}")]
     Parameter(String),

@@ -1,1 +1,0 @@
-//! Word-level evaluation against CleanEval gold files (placeholder, being written).
