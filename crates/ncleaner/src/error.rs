@@ -6,12 +6,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An I/O error while reading or writing the named file.
-    #[error("{path}: {source}")]
+    // The cause is part of the message and deliberately not a `#[source]`:
+    // callers print error chains, which would repeat it.
+    #[error("{path}: {error}")]
     Io {
         /// The file that could not be read or written.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A model file that is not a valid ncleaner model.
     #[error("{what}: not a valid ncleaner model: {reason}")]
@@ -40,10 +42,10 @@ pub enum Error {
 
 impl Error {
     /// Wraps an I/O error with the path it happened on.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 }

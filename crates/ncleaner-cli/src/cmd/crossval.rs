@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use ncleaner::InputKind;
 use ncleaner::classify::Method;
 use ncleaner::crossval::{self, PoolCounts, Variant};
+use ncleaner::eval::{self, EvalOptions};
 use ncleaner::format;
 use ncleaner::model::Alphabet;
 use ncleaner::train;
@@ -28,9 +29,9 @@ pub struct Args {
     /// Decision threshold of the model rows.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub threshold: f64,
-    /// Write every row's cleaned pages under DIR/ROW/KEY.txt (CleanEval format).
+    /// Also write every row's cleaned pages under DIR/ROW/KEY.txt (CleanEval format).
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `ncleaner crossval`.
@@ -91,6 +92,10 @@ pub fn run(args: Args) -> Result<()> {
             0.4,
         ));
     }
+    println!(
+        "{:<18} {:>6} {:>6} {:>6}   {:>13} {:>13} {:>13}   {:>7} {:>7}",
+        "row", "F", "P", "R", "macro F", "macro P", "macro R", "seg-l F", "seg-u F"
+    );
     for v in &variants {
         let counts = if v.alphabet == Alphabet::Lexical {
             &lex
@@ -98,13 +103,46 @@ pub fn run(args: Args) -> Result<()> {
             &nonlex
         };
         let outputs = crossval::run(&pool, counts, &fold, args.folds, v)?;
-        for (page, cleaned) in pool.iter().zip(&outputs) {
-            let path = args.out.join(&v.name).join(format!("{}.txt", page.key));
-            std::fs::create_dir_all(path.parent().expect("has parent"))?;
-            let mut buf = Vec::new();
-            format::write_cleaneval(&mut buf, cleaned)?;
-            std::fs::write(&path, buf).with_context(|| format!("writing {}", path.display()))?;
+        let texts: Vec<(String, String, &str)> = pool
+            .iter()
+            .zip(&outputs)
+            .map(|(page, cleaned)| {
+                let mut buf = Vec::new();
+                format::write_cleaneval(&mut buf, cleaned).expect("writing to memory");
+                (
+                    page.key.clone(),
+                    String::from_utf8(buf).expect("UTF-8"),
+                    page.gold.as_str(),
+                )
+            })
+            .collect();
+        if let Some(out) = &args.out {
+            for (key, text, _) in &texts {
+                let path = out.join(&v.name).join(format!("{key}.txt"));
+                std::fs::create_dir_all(path.parent().expect("has parent"))?;
+                std::fs::write(&path, text)
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
         }
+        let report = eval::score_texts(texts, &EvalOptions::default());
+        let (mi, ma) = (report.micro(), report.macro_());
+        let pct = |x: f64| 100.0 * x;
+        let seg = |c: Option<eval::Counts>| c.map_or(0.0, |c| pct(c.prf().f));
+        println!(
+            "{:<18} {:>6.2} {:>6.2} {:>6.2}   {:>6.2}±{:<6.2} {:>6.2}±{:<6.2} {:>6.2}±{:<6.2}   {:>7.2} {:>7.2}",
+            v.name,
+            pct(mi.f),
+            pct(mi.precision),
+            pct(mi.recall),
+            pct(ma.f.mean),
+            pct(ma.f.sd),
+            pct(ma.precision.mean),
+            pct(ma.precision.sd),
+            pct(ma.recall.mean),
+            pct(ma.recall.sd),
+            seg(report.seg_labelled()),
+            seg(report.seg_unlabelled()),
+        );
     }
     eprintln!(
         "ncleaner: {} pages, {} folds, {} rows in {:.1} s",
