@@ -27,6 +27,7 @@ pub mod error;
 pub mod eval;
 pub mod format;
 pub mod html;
+pub mod lm;
 pub mod model;
 pub mod pipeline;
 pub mod segment;
