@@ -23,6 +23,10 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Cross-validate: train on K-1 folds, clean the held-out fold, for every fold.
     Crossval(cmd::crossval::Args),
+    /// Word language models for perplexity filtering: train, convert to and from ARPA.
+    Lm(cmd::lm::Args),
+    /// The perplexity of a sentence (or of each line of standard input) under a word model.
+    Perplexity(cmd::perplexity::Args),
 }
 
 fn main() {
@@ -32,6 +36,8 @@ fn main() {
         Command::Train(a) => cmd::train::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Crossval(a) => cmd::crossval::run(a),
+        Command::Lm(a) => cmd::lm::run(a),
+        Command::Perplexity(a) => cmd::perplexity::run(a),
     };
     if let Err(e) = result {
         eprintln!("ncleaner: {e:#}");

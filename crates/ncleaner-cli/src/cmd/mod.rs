@@ -4,6 +4,8 @@ pub mod clean;
 pub mod common;
 pub mod crossval;
 pub mod eval;
+pub mod lm;
+pub mod perplexity;
 pub mod train;
 
 /// An error that asks for a particular process exit code.
