@@ -53,8 +53,10 @@ pub fn looks_like_html(text: &str) -> bool {
 pub struct ScoredSegment {
     /// The segment.
     pub segment: Segment,
-    /// Its log-odds score in bits (`None` when no model was run).
+    /// Its n-gram log-odds score in bits (`None` when no model was run).
     pub score: Option<f64>,
+    /// Its probability of being clean (models with a classifier only).
+    pub probability: Option<f64>,
     /// Keep or drop, and why.
     pub decision: Decision,
 }
@@ -114,7 +116,8 @@ impl Cleaned {
 pub struct Cleaner {
     model: Arc<Model>,
     method: Method,
-    threshold: f64,
+    /// `None`: the model's own operating point (0 for models without a classifier).
+    threshold: Option<f64>,
 }
 
 impl Cleaner {
@@ -128,7 +131,7 @@ impl Cleaner {
         Cleaner {
             model,
             method: Method::NCleaner,
-            threshold: 0.0,
+            threshold: None,
         }
     }
 
@@ -138,10 +141,28 @@ impl Cleaner {
         self
     }
 
-    /// The same cleaner with another decision threshold (bits of log-odds).
+    /// The same cleaner with another decision threshold in bits of log-odds
+    /// (of the n-gram models, or of the classifier's probability; see [`crate::classify`]).
     pub fn with_threshold(mut self, threshold: f64) -> Cleaner {
+        self.threshold = Some(threshold);
+        self
+    }
+
+    /// The same cleaner with the model's own operating point (`None`) or a threshold.
+    pub fn with_threshold_option(mut self, threshold: Option<f64>) -> Cleaner {
         self.threshold = threshold;
         self
+    }
+
+    /// The threshold in force for an input.
+    pub fn threshold(&self, input: InputKind) -> f64 {
+        self.threshold.unwrap_or_else(|| {
+            self.model
+                .classifier
+                .as_ref()
+                .filter(|c| c.weights(input != InputKind::Text).is_some())
+                .map_or(0.0, |c| c.default_threshold(input != InputKind::Text))
+        })
     }
 
     /// The model.
@@ -169,7 +190,7 @@ impl Cleaner {
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
         let (input, segments) = segments_of(&doc.text, input);
-        let segments = self.decide(segments);
+        let segments = self.decide(segments, input);
         Cleaned {
             url: doc.url,
             input,
@@ -179,20 +200,32 @@ impl Cleaner {
         }
     }
 
-    /// Scores and decides segments.
-    pub fn decide(&self, segments: Vec<Segment>) -> Vec<ScoredSegment> {
-        let scorer = self.method.uses_model().then(|| self.model.scorer());
+    /// Scores and decides the segments of one page (`input`: how they were read).
+    pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
+        let threshold = self.threshold(input);
+        let html = input != InputKind::Text;
+        let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
+            let scorer = self.model.scorer();
+            match self.model.classifier.as_ref().and_then(|c| c.score_page(&segments, scorer, html)) {
+                Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
+                None => (segments.iter().map(|s| scorer.score(&s.text)).collect(), vec![None; segments.len()]),
+            }
+        });
         segments
             .into_iter()
-            .map(|segment| {
-                let score = match (scorer, segment.heuristic) {
-                    (Some(s), None) => Some(s.score(&segment.text)),
-                    _ => None,
+            .enumerate()
+            .map(|(i, segment)| {
+                let (score, probability) = match &scored {
+                    Some((scores, probs)) if segment.heuristic.is_none() => (Some(scores[i]), probs[i]),
+                    _ => (None, None),
                 };
-                let decision = classify::decide(self.method, &segment, score, self.threshold);
+                // The classifier's log-odds decide when there is one, else the n-gram score.
+                let evidence = probability.map(classify::log2_odds).or(score);
+                let decision = classify::decide(self.method, &segment, evidence, threshold);
                 ScoredSegment {
                     segment,
                     score,
+                    probability,
                     decision,
                 }
             })

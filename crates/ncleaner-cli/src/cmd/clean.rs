@@ -37,10 +37,15 @@ pub struct Args {
     pub format: FormatArg,
 
     /// Decision threshold in bits of log-odds: a segment is kept when its
-    /// score is at least T. 0 is the paper's rule; positive keeps less
-    /// (higher precision), negative keeps more.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub threshold: f64,
+    /// evidence is at least T. For models with a segment classifier (the
+    /// default) the evidence is log2(p / (1 − p)) of its probability p of
+    /// being clean (0 ↔ p = 0.5, 2 ↔ p = 0.8); for the paper's models it is
+    /// the n-gram score log2 P(clean) − log2 P(dirty). Positive keeps less
+    /// (higher precision), negative keeps more. Default: the model's own
+    /// operating point (chosen for precision at training time; 0 for the
+    /// paper's models).
+    #[arg(long, allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
 
     /// What decides: the n-gram models (ncleaner), the heuristics alone, or nothing (keep-all: the raw text dump).
     #[arg(long, value_enum, default_value = "ncleaner")]
@@ -133,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
     let method: Method = args.method.into();
     let cleaner = Cleaner::from_shared(model)
         .with_method(method)
-        .with_threshold(args.threshold);
+        .with_threshold_option(args.threshold);
     let origins = corpus::expand(&args.inputs)?;
     let format: Format = args.format.into();
     let input: InputKind = args.input.into();
