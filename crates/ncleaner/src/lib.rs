@@ -19,6 +19,7 @@
 //! assert!(cleaned.text().contains("portrait photography"));
 //! ```
 
+pub mod ablation;
 pub mod align;
 pub mod classify;
 pub mod corpus;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::classify::{self, Decision, Method};
+use crate::classify::{self, Decision, Method, Preference};
 use crate::decode::{self, Document};
 use crate::html;
 use crate::model::Model;
@@ -118,6 +118,8 @@ pub struct Cleaner {
     method: Method,
     /// `None`: the model's own operating point (0 for models without a classifier).
     threshold: Option<f64>,
+    /// Which stored operating point applies when `threshold` is `None`.
+    preference: Preference,
 }
 
 impl Cleaner {
@@ -132,6 +134,7 @@ impl Cleaner {
             model,
             method: Method::NCleaner,
             threshold: None,
+            preference: Preference::Precision,
         }
     }
 
@@ -154,14 +157,29 @@ impl Cleaner {
         self
     }
 
+    /// The same cleaner with a threshold given as the least probability of
+    /// being clean that a kept segment must have (models with a classifier;
+    /// for the paper's models this is read as 2^T / (1 + 2^T) of the n-gram
+    /// log-odds T, which is not a calibrated probability).
+    pub fn with_min_probability(self, p: f64) -> Cleaner {
+        self.with_threshold(classify::log2_odds(p))
+    }
+
+    /// The same cleaner with another stored operating point (used when no threshold is set).
+    pub fn with_preference(mut self, preference: Preference) -> Cleaner {
+        self.preference = preference;
+        self
+    }
+
     /// The threshold in force for an input.
     pub fn threshold(&self, input: InputKind) -> f64 {
+        let html = input != InputKind::Text;
         self.threshold.unwrap_or_else(|| {
             self.model
                 .classifier
                 .as_ref()
-                .filter(|c| c.weights(input != InputKind::Text).is_some())
-                .map_or(0.0, |c| c.default_threshold(input != InputKind::Text))
+                .filter(|c| c.weights(html).is_some())
+                .map_or(0.0, |c| c.operating_threshold(html, self.preference))
         })
     }
 

@@ -222,6 +222,23 @@ impl TrainConfig {
     }
 }
 
+/// One bin of a reliability table ([`Trainer::calibration`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalibrationBin {
+    /// The bin's lower probability bound.
+    pub low: f64,
+    /// The bin's upper probability bound.
+    pub high: f64,
+    /// Segments predicted in the bin.
+    pub segments: usize,
+    /// Their weight (words + 1 each).
+    pub weight: f64,
+    /// Their mean predicted probability of being clean (weighted).
+    pub mean_probability: f64,
+    /// The share of their words the alignment finds in the gold text (weighted).
+    pub clean_share: f64,
+}
+
 /// The n-gram counts of one page: its gold text, its raw segments, and the
 /// raw segments the alignment labels dirty.
 #[derive(Debug, Clone)]
@@ -381,6 +398,7 @@ impl Trainer {
             neighbours: cc.neighbours,
             attrs,
             threshold: [0.0; 2],
+            max_f_threshold: None,
             chain: None,
         };
         // Features of every training segment from models that did not see its page.
@@ -414,6 +432,7 @@ impl Trainer {
             rows.extend(r?);
         }
         let mut chains = [None, None];
+        let mut max_f = [0.0; 2];
         for input in [InputKind::Html, InputKind::Text] {
             let ii = input_index(input);
             let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
@@ -449,6 +468,7 @@ impl Trainer {
                 })
                 .collect();
             classifier.threshold[ii] = self.operating_point(subset, input, &probs, cc.operating_point);
+            max_f[ii] = self.operating_point(subset, input, &probs, OperatingPoint::MaxF);
             if input == InputKind::Html {
                 classifier.html = Some(lr);
             } else {
@@ -456,6 +476,7 @@ impl Trainer {
             }
         }
         classifier.chain = if cc.hmm { Some(chains) } else { None };
+        classifier.max_f_threshold = Some(max_f);
         model.classifier = Some(classifier);
         Ok(model)
     }
@@ -511,6 +532,64 @@ impl Trainer {
         }
         let p = if best.0.is_finite() { best.2 } else { most_precise.1 };
         log2_odds(p)
+    }
+
+    /// The reliability of the classifier's probabilities under
+    /// cross-validation: the held-out segments (those the heuristics left to
+    /// the classifier) binned by predicted probability into `bins` equal
+    /// intervals, each bin with its mean prediction and the share of its words
+    /// that the alignment finds in the gold text, both weighted by words + 1
+    /// as the classifier was trained. Calibrated probabilities have the two
+    /// close in every bin. `cfg` must train a classifier.
+    pub fn calibration(
+        &self,
+        fold: &[usize],
+        k: usize,
+        cfg: &TrainConfig,
+        input: InputKind,
+        bins: usize,
+    ) -> Result<Vec<CalibrationBin>> {
+        if cfg.classifier.is_none() {
+            return Err(Error::Training("calibration needs a model with a classifier".into()));
+        }
+        let bins = bins.max(1);
+        let outs = self.cross_validate(fold, k, cfg, input, crate::classify::Method::NCleaner, None)?;
+        let ii = input_index(input);
+        let mut acc = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); bins]; // (segments, weight, Σ w·p, Σ matched-share·w)
+        for (i, cleaned) in outs.iter().enumerate() {
+            let al = &self.aligned[i][ii];
+            if cleaned.segments.len() != al.labels.len() {
+                return Err(Error::Training(format!(
+                    "page {}: {} segments cleaned but {} aligned",
+                    self.pages[i].key,
+                    cleaned.segments.len(),
+                    al.labels.len()
+                )));
+            }
+            for (j, s) in cleaned.segments.iter().enumerate() {
+                let Some(p) = s.probability else { continue };
+                let words = s.segment.words();
+                let w = (words + 1) as f64;
+                let share = (al.matched[j] + usize::from(al.labels[j])) as f64 / w;
+                let b = ((p * bins as f64) as usize).min(bins - 1);
+                acc[b].0 += 1;
+                acc[b].1 += w;
+                acc[b].2 += w * p;
+                acc[b].3 += w * share;
+            }
+        }
+        Ok(acc
+            .into_iter()
+            .enumerate()
+            .map(|(b, (n, w, wp, ws))| CalibrationBin {
+                low: b as f64 / bins as f64,
+                high: (b + 1) as f64 / bins as f64,
+                segments: n,
+                weight: w,
+                mean_probability: if w > 0.0 { wp / w } else { f64::NAN },
+                clean_share: if w > 0.0 { ws / w } else { f64::NAN },
+            })
+            .collect())
     }
 
     /// Cross-validates a configuration: the pages of fold `f` cleaned by a

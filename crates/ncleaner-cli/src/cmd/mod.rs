@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod ablation;
 pub mod clean;
 pub mod common;
 pub mod crossval;

@@ -56,8 +56,6 @@ pub const NAMES: &[&str] = &[
     "bars",
     "mean_word_len",
     "comma_share",
-    "page_log_words",
-    "page_share",
     "attr_mean",
     "attr_min",
     "attr_max",
@@ -68,9 +66,11 @@ pub const NAMES: &[&str] = &[
 #[derive(Debug, Clone, Copy)]
 pub struct PageStats {
     /// Number of segments on the page.
+    ///
+    /// Page-level size features (the page's words, a segment's share of
+    /// them) were tried and dropped: no gain under cross-validation, and they
+    /// taught the classifier that short documents are boilerplate.
     pub segments: usize,
-    /// Words on the page.
-    pub words: usize,
 }
 
 impl PageStats {
@@ -78,7 +78,6 @@ impl PageStats {
     pub fn of(segments: &[Segment]) -> PageStats {
         PageStats {
             segments: segments.len(),
-            words: segments.iter().map(Segment::words).sum(),
         }
     }
 }
@@ -175,10 +174,8 @@ pub fn extract(seg: &Segment, index: usize, page: PageStats, ev: Evidence, html:
     f[34] = (bars as f32).min(5.0);
     f[35] = (letters + digits) as f32 / words as f32;
     f[36] = commas as f32 / words as f32;
-    f[37] = (1.0 + page.words as f32).ln();
-    f[38] = seg.words() as f32 / page.words.max(1) as f32;
     if html {
-        f[39..43].copy_from_slice(&ev.attrs);
+        f[37..41].copy_from_slice(&ev.attrs);
     }
     f
 }
@@ -233,8 +230,8 @@ mod tests {
         assert_eq!(NAMES.len(), COUNT);
         let s = Segment::plain(Kind::P, "Hello, World 42 | x.".into());
         let ev = Evidence { score: 10.0, symbols: 21, attrs: [1.0; 4] };
-        let f = extract(&s, 0, PageStats { segments: 1, words: 5 }, ev, false);
-        assert_eq!(f[39], 0.0, "no attribute evidence for text input");
+        let f = extract(&s, 0, PageStats { segments: 1 }, ev, false);
+        assert!(f[37..41].iter().all(|&x| x == 0.0), "no attribute evidence for text input");
         assert_eq!(f[0], 1.0);
         assert_eq!(f[27], 1.0);
         assert_eq!(f[34], 1.0);

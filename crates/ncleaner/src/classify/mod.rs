@@ -29,6 +29,17 @@ use self::features::{Evidence, PageStats};
 use self::logistic::Logistic;
 use crate::model::Scorer;
 
+/// Which of the operating points stored in a model a cleaner uses when no
+/// explicit threshold is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preference {
+    /// The model's default: the highest F at the precision target it was trained for.
+    #[default]
+    Precision,
+    /// The highest F on the training pages (more recall, less precision).
+    F,
+}
+
 /// The learned segment classifier of a model.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Classifier {
@@ -43,6 +54,10 @@ pub struct Classifier {
     /// The default thresholds (log2-odds of P(clean)) for HTML and for text
     /// input, chosen at training time ([`crate::train::OperatingPoint`]).
     pub threshold: [f64; 2],
+    /// The thresholds that maximised word-level F on the training pages (HTML,
+    /// text): the operating point for users who weigh recall as much as precision.
+    #[serde(default)]
+    pub max_f_threshold: Option<[f64; 2]>,
     /// Two-state chains smoothing the probabilities over the page (HTML, text).
     #[serde(default)]
     pub chain: Option<[Option<hmm::Chain>; 2]>,
@@ -57,6 +72,14 @@ impl Classifier {
     /// The default threshold for an input.
     pub fn default_threshold(&self, html: bool) -> f64 {
         self.threshold[usize::from(!html)]
+    }
+
+    /// The stored threshold of an operating point for an input.
+    pub fn operating_threshold(&self, html: bool, point: Preference) -> f64 {
+        match (point, self.max_f_threshold) {
+            (Preference::F, Some(t)) => t[usize::from(!html)],
+            _ => self.default_threshold(html),
+        }
     }
 
     /// The feature rows of a page's segments (neighbours included if configured).
