@@ -73,8 +73,14 @@ fn probability_and_operating_point_knobs() {
     assert!(kept(&["--min-probability", "0.01"]) > default);
     assert!(kept(&["--prefer", "f"]) >= default);
     // --min-probability 0.5 is --threshold 0.
-    assert_eq!(kept(&["--min-probability", "0.5"]), kept(&["--threshold", "0"]));
-    for bad in [["--min-probability", "1.5"].as_slice(), &["--min-probability", "0.5", "--threshold", "1"]] {
+    assert_eq!(
+        kept(&["--min-probability", "0.5"]),
+        kept(&["--threshold", "0"])
+    );
+    for bad in [
+        ["--min-probability", "1.5"].as_slice(),
+        &["--min-probability", "0.5", "--threshold", "1"],
+    ] {
         let mut a = vec!["clean"];
         a.extend_from_slice(bad);
         let e = example();
@@ -184,7 +190,8 @@ fn train_then_clean_with_the_trained_model() {
     }
     let text = std::fs::read_to_string(&text_model).unwrap();
     assert!(
-        text.starts_with("ncleaner-model 2\nn 3\nq 0.5\nalphabet lexical\n") && text.contains("\nclassifier {"),
+        text.starts_with("ncleaner-model 2\nn 3\nq 0.5\nalphabet lexical\n")
+            && text.contains("\nclassifier {"),
         "{}",
         &text[..200]
     );

@@ -34,13 +34,31 @@ pub struct Step {
 /// order, the non-lexical alphabet).
 pub fn steps() -> Vec<Step> {
     let paper = TrainConfig::paper_lexical();
-    let aligned = TrainConfig { dirty: DirtyEstimate::Aligned, ..paper.clone() };
+    let aligned = TrainConfig {
+        dirty: DirtyEstimate::Aligned,
+        ..paper.clone()
+    };
     let full = ClassifierConfig::default();
-    let plain = ClassifierConfig { neighbours: false, attrs: false, ..full.clone() };
-    let with = |c: ClassifierConfig| TrainConfig { classifier: Some(c), ..aligned.clone() };
+    let plain = ClassifierConfig {
+        neighbours: false,
+        attrs: false,
+        ..full.clone()
+    };
+    let with = |c: ClassifierConfig| TrainConfig {
+        classifier: Some(c),
+        ..aligned.clone()
+    };
     vec![
-        Step { name: "paper", adds: "the paper's model: differential dirty counts, score ≥ 0", config: paper.clone() },
-        Step { name: "+aligned", adds: "dirty model from the segments the alignment labels dirty", config: aligned.clone() },
+        Step {
+            name: "paper",
+            adds: "the paper's model: differential dirty counts, score ≥ 0",
+            config: paper.clone(),
+        },
+        Step {
+            name: "+aligned",
+            adds: "dirty model from the segments the alignment labels dirty",
+            config: aligned.clone(),
+        },
         Step {
             name: "+classifier",
             adds: "logistic regression over n-gram score, length, links, tags, position",
@@ -49,20 +67,40 @@ pub fn steps() -> Vec<Step> {
         Step {
             name: "+neighbours",
             adds: "the neighbouring segments' features",
-            config: with(ClassifierConfig { neighbours: true, ..plain.clone() }),
+            config: with(ClassifierConfig {
+                neighbours: true,
+                ..plain.clone()
+            }),
         },
-        Step { name: "+attrs (default)", adds: "class/id/role word evidence", config: TrainConfig::lexical() },
+        Step {
+            name: "+attrs (default)",
+            adds: "class/id/role word evidence",
+            config: TrainConfig::lexical(),
+        },
         Step {
             name: "default +hmm",
             adds: "two-state HMM posteriors over the classifier's probabilities",
-            config: with(ClassifierConfig { hmm: true, ..full.clone() }),
+            config: with(ClassifierConfig {
+                hmm: true,
+                ..full.clone()
+            }),
         },
         Step {
             name: "default, max-F point",
             adds: "threshold at the highest F instead of precision ≥ 0.97",
-            config: with(ClassifierConfig { operating_point: OperatingPoint::MaxF, ..full.clone() }),
+            config: with(ClassifierConfig {
+                operating_point: OperatingPoint::MaxF,
+                ..full.clone()
+            }),
         },
-        Step { name: "default, n=4", adds: "4-grams instead of 3-grams", config: TrainConfig { n: 4, ..TrainConfig::lexical() } },
+        Step {
+            name: "default, n=4",
+            adds: "4-grams instead of 3-grams",
+            config: TrainConfig {
+                n: 4,
+                ..TrainConfig::lexical()
+            },
+        },
         Step {
             name: "non-lexical default",
             adds: "letters → a, digits → 0 (n=6, q=0.4)",
@@ -86,12 +124,19 @@ pub struct Row {
 
 /// Cross-validates every step for HTML and text-dump input (`fold`: the
 /// fold of each page, `k` folds). `progress` is told each row as it ends.
-pub fn run(trainer: &Trainer, fold: &[usize], k: usize, steps: &[Step], mut progress: impl FnMut(&Row)) -> Result<Vec<Row>> {
+pub fn run(
+    trainer: &Trainer,
+    fold: &[usize],
+    k: usize,
+    steps: &[Step],
+    mut progress: impl FnMut(&Row),
+) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for step in steps {
         for input in [InputKind::Html, InputKind::Text] {
             let t = Instant::now();
-            let outs = trainer.cross_validate(fold, k, &step.config, input, Method::NCleaner, None)?;
+            let outs =
+                trainer.cross_validate(fold, k, &step.config, input, Method::NCleaner, None)?;
             let texts: Vec<(String, String, String)> = trainer
                 .pages()
                 .iter()
@@ -99,7 +144,11 @@ pub fn run(trainer: &Trainer, fold: &[usize], k: usize, steps: &[Step], mut prog
                 .map(|(p, c)| {
                     let mut b = Vec::new();
                     crate::format::write_cleaneval(&mut b, c).expect("writing to memory");
-                    (p.key.clone(), String::from_utf8_lossy(&b).into_owned(), p.gold.clone())
+                    (
+                        p.key.clone(),
+                        String::from_utf8_lossy(&b).into_owned(),
+                        p.gold.clone(),
+                    )
                 })
                 .collect();
             let row = Row {
@@ -121,8 +170,13 @@ pub fn markdown(steps: &[Step], rows: &[Row]) -> String {
         "| step | adds | HTML F | HTML P | HTML R | HTML seg-l F | text F | text P | text R |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for step in steps {
-        let get = |input| rows.iter().find(|r| r.name == step.name && r.input == input);
-        let (Some(h), Some(t)) = (get(InputKind::Html), get(InputKind::Text)) else { continue };
+        let get = |input| {
+            rows.iter()
+                .find(|r| r.name == step.name && r.input == input)
+        };
+        let (Some(h), Some(t)) = (get(InputKind::Html), get(InputKind::Text)) else {
+            continue;
+        };
         let (hm, tm) = (h.report.micro(), t.report.micro());
         let seg = h.report.seg_labelled().map_or(f64::NAN, |c| c.prf().f);
         let _ = writeln!(
@@ -144,7 +198,9 @@ pub fn markdown(steps: &[Step], rows: &[Row]) -> String {
 
 /// A reliability table as Markdown.
 pub fn calibration_markdown(bins: &[CalibrationBin]) -> String {
-    let mut s = String::from("| predicted p | segments | words+1 | mean p | clean share |\n|---|---:|---:|---:|---:|\n");
+    let mut s = String::from(
+        "| predicted p | segments | words+1 | mean p | clean share |\n|---|---:|---:|---:|---:|\n",
+    );
     for b in bins.iter().filter(|b| b.segments > 0) {
         let _ = writeln!(
             s,

@@ -48,7 +48,10 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
 
 /// Clean (true) or dirty labels of segments from their aligned shares.
 pub fn labels<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<bool> {
-    aligned_shares(segments, gold).into_iter().map(|s| s >= CLEAN_SHARE).collect()
+    aligned_shares(segments, gold)
+        .into_iter()
+        .map(|s| s >= CLEAN_SHARE)
+        .collect()
 }
 
 #[cfg(test)]
@@ -57,7 +60,12 @@ mod tests {
 
     #[test]
     fn shares() {
-        let segs = ["Home | News", "The cat sat on the mat.", "It was happy there too.", "Copyright 2007"];
+        let segs = [
+            "Home | News",
+            "The cat sat on the mat.",
+            "It was happy there too.",
+            "Copyright 2007",
+        ];
         let gold = "URL: x\n<p> The cat sat on the mat.\n<p> It was happy there.";
         let s = aligned_shares(&segs, gold);
         assert_eq!(s[0], 0.0);

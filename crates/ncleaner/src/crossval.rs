@@ -108,7 +108,11 @@ pub fn load_text_pool(pairs: &[Pair]) -> Result<Vec<PoolPage>> {
         .map(|p| {
             let bytes = std::fs::read(&p.page).map_err(|e| Error::io(&p.page, e))?;
             let gold = std::fs::read(&p.gold).map_err(|e| Error::io(&p.gold, e))?;
-            Ok(PoolPage::from_text_dump(&p.key, &bytes, String::from_utf8_lossy(&gold).into_owned()))
+            Ok(PoolPage::from_text_dump(
+                &p.key,
+                &bytes,
+                String::from_utf8_lossy(&gold).into_owned(),
+            ))
         })
         .collect()
 }

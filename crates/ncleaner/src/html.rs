@@ -495,13 +495,11 @@ impl Walker {
                     self.pending.has_href = true;
                 }
             }
-            CallbackEvent::AttributeValue { value } => {
-                match self.pending.attr {
-                    Attr::Style if style_hides(value) => self.pending.hidden = true,
-                    Attr::Naming => attribute_words(value, &mut self.pending.words),
-                    _ => {}
-                }
-            }
+            CallbackEvent::AttributeValue { value } => match self.pending.attr {
+                Attr::Style if style_hides(value) => self.pending.hidden = true,
+                Attr::Naming => attribute_words(value, &mut self.pending.words),
+                _ => {}
+            },
             CallbackEvent::CloseStartTag { .. } => {
                 let p = std::mem::take(&mut self.pending);
                 self.start_tag(&p);
@@ -986,9 +984,15 @@ mod tests {
             .map(|w| word_hash(w.as_bytes()))
             .collect();
         assert_eq!(v, want);
-        let b = blocks("<div id=sidebar><ul class='menu'><li>Home</li></ul></div><div class=post><p>Text</p></div>");
-        assert!(b[0].attrs.contains(&word_hash(b"sidebar")) && b[0].attrs.contains(&word_hash(b"menu")));
-        assert!(b[1].attrs.contains(&word_hash(b"post")) && !b[1].attrs.contains(&word_hash(b"menu")));
+        let b = blocks(
+            "<div id=sidebar><ul class='menu'><li>Home</li></ul></div><div class=post><p>Text</p></div>",
+        );
+        assert!(
+            b[0].attrs.contains(&word_hash(b"sidebar")) && b[0].attrs.contains(&word_hash(b"menu"))
+        );
+        assert!(
+            b[1].attrs.contains(&word_hash(b"post")) && !b[1].attrs.contains(&word_hash(b"menu"))
+        );
     }
 
     #[test]

@@ -224,9 +224,17 @@ impl Cleaner {
         let html = input != InputKind::Text;
         let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
             let scorer = self.model.scorer();
-            match self.model.classifier.as_ref().and_then(|c| c.score_page(&segments, scorer, html)) {
+            match self
+                .model
+                .classifier
+                .as_ref()
+                .and_then(|c| c.score_page(&segments, scorer, html))
+            {
                 Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
-                None => (segments.iter().map(|s| scorer.score(&s.text)).collect(), vec![None; segments.len()]),
+                None => (
+                    segments.iter().map(|s| scorer.score(&s.text)).collect(),
+                    vec![None; segments.len()],
+                ),
             }
         });
         segments
@@ -234,7 +242,9 @@ impl Cleaner {
             .enumerate()
             .map(|(i, segment)| {
                 let (score, probability) = match &scored {
-                    Some((scores, probs)) if segment.heuristic.is_none() => (Some(scores[i]), probs[i]),
+                    Some((scores, probs)) if segment.heuristic.is_none() => {
+                        (Some(scores[i]), probs[i])
+                    }
                     _ => (None, None),
                 };
                 // The classifier's log-odds decide when there is one, else the n-gram score.

@@ -239,6 +239,12 @@ pub struct CalibrationBin {
     pub clean_share: f64,
 }
 
+/// Per-page counts, by order and alphabet, computed on first use.
+type CountCache = HashMap<(usize, Alphabet), Arc<Vec<PageCounts>>>;
+
+/// A page's feature rows for HTML and for text input.
+type PageRows = [Vec<Vec<f32>>; 2];
+
 /// The n-gram counts of one page: its gold text, its raw segments, and the
 /// raw segments the alignment labels dirty.
 #[derive(Debug, Clone)]
@@ -267,14 +273,17 @@ pub struct Trainer {
     aligned: Vec<[Aligned; 2]>,
     /// Gold tokens (words and segment markers) per page.
     gold_tokens: Vec<usize>,
-    counts: Mutex<HashMap<(usize, Alphabet), Arc<Vec<PageCounts>>>>,
+    counts: Mutex<CountCache>,
 }
 
 fn align_segments(segments: &[Segment], gold: &str) -> Aligned {
     let texts: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
     let shares = crate::align::aligned_shares(&texts, gold);
     Aligned {
-        labels: shares.iter().map(|&s| s >= crate::align::CLEAN_SHARE).collect(),
+        labels: shares
+            .iter()
+            .map(|&s| s >= crate::align::CLEAN_SHARE)
+            .collect(),
         matched: segments
             .iter()
             .zip(&shares)
@@ -292,11 +301,21 @@ impl Trainer {
     pub fn new(pages: Vec<PoolPage>) -> Trainer {
         let aligned: Vec<[Aligned; 2]> = pages
             .par_iter()
-            .map(|p| [align_segments(&p.html_segments, &p.gold), align_segments(&p.text_segments, &p.gold)])
+            .map(|p| {
+                [
+                    align_segments(&p.html_segments, &p.gold),
+                    align_segments(&p.text_segments, &p.gold),
+                ]
+            })
             .collect();
         let gold_tokens = pages
             .iter()
-            .map(|p| read_segments(&p.gold).iter().map(|(_, t)| t.split(' ').count() + 1).sum())
+            .map(|p| {
+                read_segments(&p.gold)
+                    .iter()
+                    .map(|(_, t)| t.split(' ').count() + 1)
+                    .sum()
+            })
             .collect();
         Trainer {
             pages,
@@ -312,7 +331,12 @@ impl Trainer {
     }
 
     fn page_counts(&self, n: usize, alphabet: Alphabet) -> Arc<Vec<PageCounts>> {
-        if let Some(c) = self.counts.lock().expect("not poisoned").get(&(n, alphabet)) {
+        if let Some(c) = self
+            .counts
+            .lock()
+            .expect("not poisoned")
+            .get(&(n, alphabet))
+        {
             return c.clone();
         }
         let computed: Vec<PageCounts> = self
@@ -342,14 +366,18 @@ impl Trainer {
             })
             .collect();
         let arc = Arc::new(computed);
-        self.counts.lock().expect("not poisoned").insert((n, alphabet), arc.clone());
+        self.counts
+            .lock()
+            .expect("not poisoned")
+            .insert((n, alphabet), arc.clone());
         arc
     }
 
     /// The n-gram model of a subset of the pages (no classifier).
     pub fn ngram_model(&self, subset: &[usize], cfg: &TrainConfig) -> Result<Model> {
         let pc = self.page_counts(cfg.n, cfg.alphabet);
-        let (mut clean, mut raw, mut dirty) = (Counts::new(cfg.n), Counts::new(cfg.n), Counts::new(cfg.n));
+        let (mut clean, mut raw, mut dirty) =
+            (Counts::new(cfg.n), Counts::new(cfg.n), Counts::new(cfg.n));
         for &i in subset {
             clean.merge(&pc[i].clean);
             raw.merge(&pc[i].raw);
@@ -390,8 +418,14 @@ impl Trainer {
             return Err(Error::Training("no training pages".into()));
         }
         let mut model = self.ngram_model(subset, cfg)?;
-        let Some(cc) = &cfg.classifier else { return Ok(model) };
-        let attrs = if cc.attrs { self.attr_model(subset) } else { AttrModel::default() };
+        let Some(cc) = &cfg.classifier else {
+            return Ok(model);
+        };
+        let attrs = if cc.attrs {
+            self.attr_model(subset)
+        } else {
+            AttrModel::default()
+        };
         let mut classifier = Classifier {
             html: None,
             text: None,
@@ -404,17 +438,27 @@ impl Trainer {
         // Features of every training segment from models that did not see its page.
         let k = cc.inner_folds.clamp(2, subset.len().max(2));
         let inner = folds(subset.len(), k, 0x5eed);
-        let per_fold: Vec<Result<Vec<(usize, [Vec<Vec<f32>>; 2])>>> = (0..k)
+        let per_fold: Vec<Result<Vec<(usize, PageRows)>>> = (0..k)
             .into_par_iter()
             .map(|g| {
-                let train: Vec<usize> = (0..subset.len()).filter(|&j| inner[j] != g).map(|j| subset[j]).collect();
-                let held: Vec<usize> = (0..subset.len()).filter(|&j| inner[j] == g).map(|j| subset[j]).collect();
+                let train: Vec<usize> = (0..subset.len())
+                    .filter(|&j| inner[j] != g)
+                    .map(|j| subset[j])
+                    .collect();
+                let held: Vec<usize> = (0..subset.len())
+                    .filter(|&j| inner[j] == g)
+                    .map(|j| subset[j])
+                    .collect();
                 if held.is_empty() || train.is_empty() {
                     return Ok(Vec::new());
                 }
                 let m = self.ngram_model(&train, cfg)?;
                 let c = Classifier {
-                    attrs: if cc.attrs { self.attr_model(&train) } else { AttrModel::default() },
+                    attrs: if cc.attrs {
+                        self.attr_model(&train)
+                    } else {
+                        AttrModel::default()
+                    },
                     ..classifier.clone()
                 };
                 let scorer = m.scorer();
@@ -422,7 +466,13 @@ impl Trainer {
                     .into_iter()
                     .map(|i| {
                         let p = &self.pages[i];
-                        (i, [c.feature_rows(&p.html_segments, scorer, true), c.feature_rows(&p.text_segments, scorer, false)])
+                        (
+                            i,
+                            [
+                                c.feature_rows(&p.html_segments, scorer, true),
+                                c.feature_rows(&p.text_segments, scorer, false),
+                            ],
+                        )
                     })
                     .collect())
             })
@@ -444,7 +494,11 @@ impl Trainer {
                     }
                     x.push(row.clone());
                     y.push(self.aligned[i][ii].labels[j]);
-                    w.push(if cc.word_weights { (segs[j].words() + 1) as f32 } else { 1.0 });
+                    w.push(if cc.word_weights {
+                        (segs[j].words() + 1) as f32
+                    } else {
+                        1.0
+                    });
                 }
             }
             if x.is_empty() || y.iter().all(|&l| l) || y.iter().all(|&l| !l) {
@@ -452,7 +506,11 @@ impl Trainer {
             }
             let lr = Logistic::fit(&x, &y, &w, cc.l2);
             if cc.hmm {
-                chains[ii] = Some(Chain::estimate(subset.iter().map(|&i| self.aligned[i][ii].labels.as_slice())));
+                chains[ii] = Some(Chain::estimate(
+                    subset
+                        .iter()
+                        .map(|&i| self.aligned[i][ii].labels.as_slice()),
+                ));
             }
             // The operating point, from the (in-sample) probabilities of the
             // training segments: dozens of weights on tens of thousands of
@@ -460,14 +518,18 @@ impl Trainer {
             let probs: Vec<Vec<f64>> = subset
                 .iter()
                 .map(|&i| {
-                    let p: Vec<f64> = rows[&i][ii].iter().map(|r| lr.probability(r) as f64).collect();
+                    let p: Vec<f64> = rows[&i][ii]
+                        .iter()
+                        .map(|r| lr.probability(r) as f64)
+                        .collect();
                     match &chains[ii] {
                         Some(ch) => ch.posteriors(&p),
                         None => p,
                     }
                 })
                 .collect();
-            classifier.threshold[ii] = self.operating_point(subset, input, &probs, cc.operating_point);
+            classifier.threshold[ii] =
+                self.operating_point(subset, input, &probs, cc.operating_point);
             max_f[ii] = self.operating_point(subset, input, &probs, OperatingPoint::MaxF);
             if input == InputKind::Html {
                 classifier.html = Some(lr);
@@ -487,7 +549,13 @@ impl Trainer {
     /// contributes its matched words as true positives, its other words as
     /// false positives, and its marker as a true positive if it is labelled
     /// clean (its marker then likely aligns with a gold marker), else a false one.
-    fn operating_point(&self, subset: &[usize], input: InputKind, probs: &[Vec<f64>], op: OperatingPoint) -> f64 {
+    fn operating_point(
+        &self,
+        subset: &[usize],
+        input: InputKind,
+        probs: &[Vec<f64>],
+        op: OperatingPoint,
+    ) -> f64 {
         if let OperatingPoint::Fixed(t) = op {
             return t;
         }
@@ -499,7 +567,11 @@ impl Trainer {
             for (j, s) in segs.iter().enumerate() {
                 if s.heuristic.is_none() {
                     let al = &self.aligned[i][ii];
-                    items.push((probs[pi][j], s.words() + 1, al.matched[j] + usize::from(al.labels[j])));
+                    items.push((
+                        probs[pi][j],
+                        s.words() + 1,
+                        al.matched[j] + usize::from(al.labels[j]),
+                    ));
                 }
             }
         }
@@ -518,7 +590,11 @@ impl Trainer {
             }
             let precision = tp as f64 / kept.max(1) as f64;
             let recall = tp as f64 / gold.max(1) as f64;
-            let f = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+            let f = if precision + recall > 0.0 {
+                2.0 * precision * recall / (precision + recall)
+            } else {
+                0.0
+            };
             if recall >= 0.5 && precision > most_precise.0 {
                 most_precise = (precision, p);
             }
@@ -530,7 +606,11 @@ impl Trainer {
                 best = (f, f, p);
             }
         }
-        let p = if best.0.is_finite() { best.2 } else { most_precise.1 };
+        let p = if best.0.is_finite() {
+            best.2
+        } else {
+            most_precise.1
+        };
         log2_odds(p)
     }
 
@@ -550,10 +630,13 @@ impl Trainer {
         bins: usize,
     ) -> Result<Vec<CalibrationBin>> {
         if cfg.classifier.is_none() {
-            return Err(Error::Training("calibration needs a model with a classifier".into()));
+            return Err(Error::Training(
+                "calibration needs a model with a classifier".into(),
+            ));
         }
         let bins = bins.max(1);
-        let outs = self.cross_validate(fold, k, cfg, input, crate::classify::Method::NCleaner, None)?;
+        let outs =
+            self.cross_validate(fold, k, cfg, input, crate::classify::Method::NCleaner, None)?;
         let ii = input_index(input);
         let mut acc = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); bins]; // (segments, weight, Σ w·p, Σ matched-share·w)
         for (i, cleaned) in outs.iter().enumerate() {
@@ -613,7 +696,12 @@ impl Trainer {
                     .with_threshold_option(threshold);
                 Ok((0..self.pages.len())
                     .filter(|&i| fold[i] == f)
-                    .map(|i| (i, crate::crossval::clean_segments(&cleaner, &self.pages[i], input)))
+                    .map(|i| {
+                        (
+                            i,
+                            crate::crossval::clean_segments(&cleaner, &self.pages[i], input),
+                        )
+                    })
                     .collect())
             })
             .collect();
@@ -623,6 +711,9 @@ impl Trainer {
                 out[i] = Some(c);
             }
         }
-        Ok(out.into_iter().map(|c| c.expect("every page is in a fold")).collect())
+        Ok(out
+            .into_iter()
+            .map(|c| c.expect("every page is in a fold"))
+            .collect())
     }
 }

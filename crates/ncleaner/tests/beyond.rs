@@ -12,14 +12,21 @@ use ncleaner::{Cleaner, InputKind};
 
 fn dev_trainer() -> Trainer {
     let data = common::shared_dir().join("data");
-    let pairs = pair(&data.join("cleaneval/dev"), &data.join("gold/cleaneval/dev")).expect("pairs");
+    let pairs = pair(
+        &data.join("cleaneval/dev"),
+        &data.join("gold/cleaneval/dev"),
+    )
+    .expect("pairs");
     assert_eq!(pairs.len(), 58);
     Trainer::new(load_pool(&pairs).expect("pool"))
 }
 
 fn small() -> TrainConfig {
     TrainConfig {
-        classifier: Some(ClassifierConfig { inner_folds: 4, ..ClassifierConfig::default() }),
+        classifier: Some(ClassifierConfig {
+            inner_folds: 4,
+            ..ClassifierConfig::default()
+        }),
         ..TrainConfig::lexical()
     }
 }
@@ -38,16 +45,20 @@ fn classifier_model_operating_points_and_files() {
         // Precision costs recall: the precision point keeps no more than the max-F point.
         assert!(c.threshold[i] >= max_f[i], "{:?} {:?}", c.threshold, max_f);
         assert_eq!(c.operating_threshold(html, Preference::F), max_f[i]);
-        assert_eq!(c.operating_threshold(html, Preference::Precision), c.threshold[i]);
+        assert_eq!(
+            c.operating_threshold(html, Preference::Precision),
+            c.threshold[i]
+        );
     }
     // Both file forms keep the classifier.
     let binary = Model::from_bytes(&model.to_binary(), "binary").expect("binary");
     let text = Model::from_bytes(model.to_text().as_bytes(), "text").expect("text");
     assert_eq!(binary.classifier, model.classifier);
-    assert_eq!(text.classifier.as_ref().map(|c| c.threshold), model.classifier.as_ref().map(|c| c.threshold));
+    assert_eq!(text.classifier, model.classifier, "floats read back exactly");
 
     // Cleaning gives every model-scored segment a probability, and the knobs move the line.
-    let page = std::fs::read(common::shared_dir().join("data/cleaneval/train/105.html")).expect("page");
+    let page =
+        std::fs::read(common::shared_dir().join("data/cleaneval/train/105.html")).expect("page");
     let cleaner = Cleaner::new(model);
     let words = |c: &Cleaner| c.clean(&page, InputKind::Html, None).words_out();
     let out = cleaner.clean(&page, InputKind::Html, None);
@@ -55,7 +66,10 @@ fn classifier_model_operating_points_and_files() {
     for s in &out.segments {
         if let Some(p) = s.probability {
             assert!((0.0..=1.0).contains(&p));
-            assert_eq!(s.decision.keep, ncleaner::classify::log2_odds(p) >= cleaner.threshold(InputKind::Html));
+            assert_eq!(
+                s.decision.keep,
+                ncleaner::classify::log2_odds(p) >= cleaner.threshold(InputKind::Html)
+            );
         }
     }
     let strict = cleaner.clone().with_min_probability(0.999);
@@ -70,7 +84,9 @@ fn classifier_model_operating_points_and_files() {
 fn probabilities_are_calibrated_under_cross_validation() {
     let trainer = dev_trainer();
     let fold = folds(trainer.pages().len(), 3, 1);
-    let bins = trainer.calibration(&fold, 3, &small(), InputKind::Html, 5).expect("calibration");
+    let bins = trainer
+        .calibration(&fold, 3, &small(), InputKind::Html, 5)
+        .expect("calibration");
     assert_eq!(bins.len(), 5);
     let n: usize = bins.iter().map(|b| b.segments).sum();
     assert!(n > 1000, "{n} segments");
@@ -80,7 +96,11 @@ fn probabilities_are_calibrated_under_cross_validation() {
     // The lowest bin is mostly boilerplate, the highest mostly clean.
     let (low, high) = (&bins[0], &bins[4]);
     assert!(low.clean_share < 0.3 && high.clean_share > 0.9, "{bins:?}");
-    assert!(trainer.calibration(&fold, 3, &TrainConfig::paper_lexical(), InputKind::Html, 5).is_err());
+    assert!(
+        trainer
+            .calibration(&fold, 3, &TrainConfig::paper_lexical(), InputKind::Html, 5)
+            .is_err()
+    );
 }
 
 #[test]
@@ -88,7 +108,9 @@ fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
     let trainer = dev_trainer();
     let fold = folds(trainer.pages().len(), 3, 1);
     let f = |cfg: &TrainConfig| {
-        let outs = trainer.cross_validate(&fold, 3, cfg, InputKind::Html, Method::NCleaner, None).expect("cv");
+        let outs = trainer
+            .cross_validate(&fold, 3, cfg, InputKind::Html, Method::NCleaner, None)
+            .expect("cv");
         let texts = trainer
             .pages()
             .iter()

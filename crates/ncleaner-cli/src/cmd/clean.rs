@@ -44,7 +44,11 @@ pub struct Args {
     /// (higher precision), negative keeps more. Default: the model's own
     /// operating point (chosen for precision at training time; 0 for the
     /// paper's models).
-    #[arg(long, allow_negative_numbers = true, conflicts_with = "min_probability")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        conflicts_with = "min_probability"
+    )]
     pub threshold: Option<f64>,
 
     /// Keep a segment when the classifier's probability that it is clean is
@@ -153,7 +157,10 @@ pub fn run(args: Args) -> Result<()> {
     let cleaner = Cleaner::from_shared(model)
         .with_method(method)
         .with_preference(args.prefer.into())
-        .with_threshold_option(args.threshold.or(args.min_probability.map(classify::log2_odds)));
+        .with_threshold_option(
+            args.threshold
+                .or(args.min_probability.map(classify::log2_odds)),
+        );
     let origins = corpus::expand(&args.inputs)?;
     let format: Format = args.format.into();
     let input: InputKind = args.input.into();

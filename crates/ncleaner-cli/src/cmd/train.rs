@@ -9,7 +9,8 @@ use ncleaner::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Train
 
 /// Arguments of `ncleaner train`.
 #[derive(clap::Args)]
-#[command(after_help = "Pages and gold files are paired by relative path and file stem \
+#[command(
+    after_help = "Pages and gold files are paired by relative path and file stem \
     (HTML/dev/1.html ↔ GOLD/dev/1.txt). Gold files are in the CleanEval format \
     (segments marked <p>, <h>, <l>) or plain text (one paragraph per line).\n\n\
     By default the model has a dirty n-gram model trained on the raw segments that the \
@@ -19,7 +20,8 @@ use ncleaner::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Train
     paper's model: differential dirty counts, the n-gram decision alone.\n\n\
     Example (the embedded `en` model; scripts/build-models):\n  \
     ncleaner train --html ../shared/data/cleaneval/dev --gold ../shared/data/gold/cleaneval/dev \\\n    \
-    --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train -o models/en.nclm")]
+    --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train -o models/en.nclm"
+)]
 pub struct Args {
     /// Directory of HTML pages (repeatable; each pairs with the --gold of the same position).
     #[arg(long, value_name = "DIR", required_unless_present = "text")]
@@ -167,11 +169,21 @@ pub fn run(args: Args) -> Result<()> {
     for (i, (dir, gold)) in dirs.iter().zip(&args.gold).enumerate() {
         let mut pairs = train::pair(dir, gold)?;
         pairs.retain(|p| !args.exclude.iter().any(|x| p.key.starts_with(x.as_str())));
-        anyhow::ensure!(!pairs.is_empty(), "no pages left under {} after --exclude", dir.display());
+        anyhow::ensure!(
+            !pairs.is_empty(),
+            "no pages left under {} after --exclude",
+            dir.display()
+        );
         // Keys must be unique across directories (dev/1 and train/1).
-        pairs.iter_mut().for_each(|p| p.key = format!("{i}:{}", p.key));
+        pairs
+            .iter_mut()
+            .for_each(|p| p.key = format!("{i}:{}", p.key));
         sources.push(format!("{} ({} pages)", last_components(dir), pairs.len()));
-        pages.extend(if text_input { crossval::load_text_pool(&pairs)? } else { crossval::load_pool(&pairs)? });
+        pages.extend(if text_input {
+            crossval::load_text_pool(&pairs)?
+        } else {
+            crossval::load_pool(&pairs)?
+        });
     }
     cfg.provenance = format!(
         "ncleaner train{}{} n={} q={} dirty={} classifier={} on {}{}",
@@ -198,11 +210,17 @@ pub fn run(args: Args) -> Result<()> {
     let trainer = Trainer::new(pages);
     let all: Vec<usize> = (0..n_pages).collect();
     let m = trainer.fit(&all, &cfg)?;
-    m.save(&args.output).with_context(|| format!("writing {}", args.output.display()))?;
+    m.save(&args.output)
+        .with_context(|| format!("writing {}", args.output.display()))?;
     let thresholds = m
         .classifier
         .as_ref()
-        .map(|c| format!("; default thresholds {:.2} (HTML), {:.2} (text) bits", c.threshold[0], c.threshold[1]))
+        .map(|c| {
+            format!(
+                "; default thresholds {:.2} (HTML), {:.2} (text) bits",
+                c.threshold[0], c.threshold[1]
+            )
+        })
         .unwrap_or_default();
     eprintln!(
         "ncleaner: trained on {n_pages} pages ({} clean, {} raw characters){thresholds}: {}",

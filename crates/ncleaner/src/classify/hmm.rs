@@ -69,7 +69,10 @@ impl Chain {
             let q = p[i].clamp(eps, 1.0 - eps);
             [q / self.prior_clean, (1.0 - q) / (1.0 - self.prior_clean)]
         };
-        let t = [[self.stay_clean, 1.0 - self.stay_clean], [1.0 - self.stay_dirty, self.stay_dirty]];
+        let t = [
+            [self.stay_clean, 1.0 - self.stay_clean],
+            [1.0 - self.stay_dirty, self.stay_dirty],
+        ];
         let mut alpha = vec![[0f64; 2]; n];
         let e0 = emit(0);
         let mut a = [self.start_clean * e0[0], (1.0 - self.start_clean) * e0[1]];
@@ -121,7 +124,10 @@ mod tests {
 
     #[test]
     fn estimate_counts_transitions() {
-        let pages: Vec<Vec<bool>> = vec![vec![false, true, true, true, false], vec![false, false, true]];
+        let pages: Vec<Vec<bool>> = vec![
+            vec![false, true, true, true, false],
+            vec![false, false, true],
+        ];
         let c = Chain::estimate(pages.iter().map(Vec::as_slice));
         // clean→clean 2 of 3 clean→x, smoothed (2+1)/(3+2)
         assert!((c.stay_clean - 3.0 / 5.0).abs() < 1e-12);
@@ -132,7 +138,12 @@ mod tests {
 
     #[test]
     fn neighbours_pull_an_uncertain_segment() {
-        let chain = Chain { start_clean: 0.5, stay_clean: 0.9, stay_dirty: 0.9, prior_clean: 0.5 };
+        let chain = Chain {
+            start_clean: 0.5,
+            stay_clean: 0.9,
+            stay_dirty: 0.9,
+            prior_clean: 0.5,
+        };
         let post = chain.posteriors(&[0.9, 0.9, 0.45, 0.9, 0.9]);
         assert!(post[2] > 0.5, "{post:?}");
         let post = chain.posteriors(&[0.1, 0.1, 0.55, 0.1, 0.1]);
@@ -141,7 +152,12 @@ mod tests {
 
     #[test]
     fn independent_chain_returns_the_classifier() {
-        let chain = Chain { start_clean: 0.5, stay_clean: 0.5, stay_dirty: 0.5, prior_clean: 0.5 };
+        let chain = Chain {
+            start_clean: 0.5,
+            stay_clean: 0.5,
+            stay_dirty: 0.5,
+            prior_clean: 0.5,
+        };
         let p = [0.2, 0.7, 0.99, 0.01];
         for (a, b) in chain.posteriors(&p).iter().zip(p) {
             assert!((a - b).abs() < 1e-9);

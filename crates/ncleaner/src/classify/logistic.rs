@@ -53,7 +53,11 @@ impl Logistic {
         mean[0] = 0.0;
         let z: Vec<Vec<f64>> = x
             .iter()
-            .map(|xi| (0..d).map(|j| (xi[j] as f64 - mean[j]) * inv_sd[j]).collect())
+            .map(|xi| {
+                (0..d)
+                    .map(|j| (xi[j] as f64 - mean[j]) * inv_sd[j])
+                    .collect()
+            })
             .collect();
         let lambda = l2 * total_w;
         let mut beta = vec![0f64; d];
@@ -87,7 +91,9 @@ impl Logistic {
                     hess[a * d + b] = hess[b * d + a];
                 }
             }
-            let Some(step) = cholesky_solve(&hess, &grad, d) else { break };
+            let Some(step) = cholesky_solve(&hess, &grad, d) else {
+                break;
+            };
             let mut max = 0f64;
             for (b, s) in beta.iter_mut().zip(&step) {
                 *b += s;
@@ -186,12 +192,21 @@ mod tests {
         let coef = |j: usize| m.weights[j] * m.inv_sd[j];
         assert!((coef(1) - 2.0).abs() < 0.15, "{:?}", m);
         assert!((coef(2) + 1.0).abs() < 0.1, "{:?}", m);
-        assert!((m.logit(&[1.0, 0.0, 0.0, 3.0]) - 0.5).abs() < 0.1, "{:?}", m);
+        assert!(
+            (m.logit(&[1.0, 0.0, 0.0, 3.0]) - 0.5).abs() < 0.1,
+            "{:?}",
+            m
+        );
     }
 
     #[test]
     fn separable_data_stays_finite() {
-        let x = vec![vec![1.0, -1.0], vec![1.0, 1.0], vec![1.0, -2.0], vec![1.0, 2.0]];
+        let x = vec![
+            vec![1.0, -1.0],
+            vec![1.0, 1.0],
+            vec![1.0, -2.0],
+            vec![1.0, 2.0],
+        ];
         let y = vec![false, true, false, true];
         let m = Logistic::fit(&x, &y, &[1.0; 4], 1e-3);
         assert!(m.weights.iter().all(|w| w.is_finite()));

@@ -66,7 +66,11 @@ pub struct Classifier {
 impl Classifier {
     /// The weights for an input (`html` or text), if trained.
     pub fn weights(&self, html: bool) -> Option<&Logistic> {
-        if html { self.html.as_ref() } else { self.text.as_ref() }
+        if html {
+            self.html.as_ref()
+        } else {
+            self.text.as_ref()
+        }
     }
 
     /// The default threshold for an input.
@@ -84,33 +88,67 @@ impl Classifier {
 
     /// The feature rows of a page's segments (neighbours included if configured).
     pub fn feature_rows(&self, segments: &[Segment], scorer: &Scorer, html: bool) -> Vec<Vec<f32>> {
+        self.rows_and_scores(segments, scorer, html).0
+    }
+
+    /// The feature rows and the (unclamped) n-gram scores of a page's segments,
+    /// each segment scored once.
+    fn rows_and_scores(
+        &self,
+        segments: &[Segment],
+        scorer: &Scorer,
+        html: bool,
+    ) -> (Vec<Vec<f32>>, Vec<f64>) {
         let page = PageStats::of(segments);
+        let mut scores = Vec::with_capacity(segments.len());
         let rows: Vec<[f32; features::COUNT]> = segments
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let (score, symbols) = scorer.score_with_len(&s.text);
-                let attrs = if html { self.attrs.evidence(&s.attrs) } else { [0.0; attrs::EVIDENCE] };
-                features::extract(s, i, page, Evidence { score, symbols, attrs }, html)
+                scores.push(score);
+                let attrs = if html {
+                    self.attrs.evidence(&s.attrs)
+                } else {
+                    [0.0; attrs::EVIDENCE]
+                };
+                features::extract(
+                    s,
+                    i,
+                    page,
+                    Evidence {
+                        score,
+                        symbols,
+                        attrs,
+                    },
+                    html,
+                )
             })
             .collect();
-        if self.neighbours {
+        let rows = if self.neighbours {
             features::with_neighbours(&rows)
         } else {
             rows.iter().map(|r| r.to_vec()).collect()
-        }
+        };
+        (rows, scores)
     }
 
     /// The n-gram score and P(clean) of every segment of a page; `None` if
     /// the classifier has no weights for this input.
-    pub fn score_page(&self, segments: &[Segment], scorer: &Scorer, html: bool) -> Option<(Vec<f64>, Vec<f64>)> {
+    pub fn score_page(
+        &self,
+        segments: &[Segment],
+        scorer: &Scorer,
+        html: bool,
+    ) -> Option<(Vec<f64>, Vec<f64>)> {
         let w = self.weights(html)?;
-        let rows = self.feature_rows(segments, scorer, html);
-        // Feature 2 is the n-gram score / 10, clamped; the scores are recomputed
-        // unclamped for the output.
-        let scores = segments.iter().map(|s| scorer.score(&s.text)).collect();
+        let (rows, scores) = self.rows_and_scores(segments, scorer, html);
         let probs: Vec<f64> = rows.iter().map(|x| w.probability(x) as f64).collect();
-        let probs = match self.chain.as_ref().and_then(|c| c[usize::from(!html)].as_ref()) {
+        let probs = match self
+            .chain
+            .as_ref()
+            .and_then(|c| c[usize::from(!html)].as_ref())
+        {
             Some(chain) => chain.posteriors(&probs),
             None => probs,
         };
@@ -123,7 +161,6 @@ pub fn log2_odds(p: f64) -> f64 {
     let p = p.clamp(1e-12, 1.0 - 1e-12);
     (p / (1.0 - p)).log2()
 }
-
 
 /// Which parts of the paper's system decide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

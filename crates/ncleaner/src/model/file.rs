@@ -295,10 +295,13 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
     let mut classifier = None;
     if version >= 2 {
         let len = get_varint(bytes, &mut pos)? as usize;
-        let json = bytes.get(pos..pos.saturating_add(len)).ok_or("truncated classifier")?;
+        let json = bytes
+            .get(pos..pos.saturating_add(len))
+            .ok_or("truncated classifier")?;
         pos += len;
         if len > 0 {
-            classifier = Some(serde_json::from_slice(json).map_err(|e| format!("classifier: {e}"))?);
+            classifier =
+                Some(serde_json::from_slice(json).map_err(|e| format!("classifier: {e}"))?);
         }
     }
     if pos != bytes.len() {
@@ -338,7 +341,10 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
             break;
         }
         if let Some(json) = line.strip_prefix("classifier ") {
-            classifier = Some(serde_json::from_str(json).map_err(|e| format!("line {lineno}: classifier: {e}"))?);
+            classifier = Some(
+                serde_json::from_str(json)
+                    .map_err(|e| format!("line {lineno}: classifier: {e}"))?,
+            );
             continue;
         }
         if let Some(name) = line.strip_prefix("table ") {

@@ -295,8 +295,13 @@ pub struct Model {
 
 impl Clone for Model {
     fn clone(&self) -> Self {
-        let m = Model::assemble(self.meta.clone(), self.clean.clone(), self.raw.clone(), self.dirty.clone())
-            .expect("a valid model stays valid");
+        let m = Model::assemble(
+            self.meta.clone(),
+            self.clean.clone(),
+            self.raw.clone(),
+            self.dirty.clone(),
+        )
+        .expect("a valid model stays valid");
         Model {
             classifier: self.classifier.clone(),
             ..m
@@ -326,7 +331,12 @@ impl Model {
     }
 
     /// Assembles a model; `dirty` must be given exactly for [`DirtyEstimate::Aligned`].
-    pub(crate) fn assemble(meta: ModelMeta, clean: Counts, raw: Counts, dirty: Option<Counts>) -> Result<Model> {
+    pub(crate) fn assemble(
+        meta: ModelMeta,
+        clean: Counts,
+        raw: Counts,
+        dirty: Option<Counts>,
+    ) -> Result<Model> {
         check_parameters(meta.n, meta.q)?;
         let bad = |reason: String| Error::BadModel {
             what: "model".into(),
@@ -334,10 +344,15 @@ impl Model {
         };
         let orders = [Some(&clean), Some(&raw), dirty.as_ref()];
         if orders.iter().flatten().any(|c| c.n() != meta.n) {
-            return Err(bad(format!("count tables of another order than the model's {}", meta.n)));
+            return Err(bad(format!(
+                "count tables of another order than the model's {}",
+                meta.n
+            )));
         }
         if (meta.dirty == DirtyEstimate::Aligned) != dirty.is_some() {
-            return Err(bad("dirty-segment counts go with, and only with, the aligned dirty estimate".into()));
+            return Err(bad(
+                "dirty-segment counts go with, and only with, the aligned dirty estimate".into(),
+            ));
         }
         Ok(Model {
             meta,
@@ -352,13 +367,18 @@ impl Model {
     /// Checks that a classifier read from a file fits the feature layout of
     /// this build (a corrupt or foreign file must not index out of bounds).
     pub(crate) fn check_classifier(&self) -> Result<()> {
-        let Some(c) = &self.classifier else { return Ok(()) };
+        let Some(c) = &self.classifier else {
+            return Ok(());
+        };
         let want = crate::classify::features::width(c.neighbours);
         for w in [&c.html, &c.text].into_iter().flatten() {
             if w.weights.len() != want || w.mean.len() != want || w.inv_sd.len() != want {
                 return Err(Error::BadModel {
                     what: "model".into(),
-                    reason: format!("classifier weights of length {} where this build has {want} features", w.weights.len()),
+                    reason: format!(
+                        "classifier weights of length {} where this build has {want} features",
+                        w.weights.len()
+                    ),
                 });
             }
         }
@@ -392,7 +412,12 @@ impl Model {
             q,
             ..self.meta.clone()
         };
-        Model::assemble(meta, cut(&self.clean), cut(&self.raw), self.dirty.as_ref().map(cut))
+        Model::assemble(
+            meta,
+            cut(&self.clean),
+            cut(&self.raw),
+            self.dirty.as_ref().map(cut),
+        )
     }
 
     /// The fast scorer (built on first use, then shared).
@@ -412,9 +437,12 @@ impl Model {
         let clean = Estimates::mle(&self.clean, v);
         let dirty = match self.meta.dirty {
             DirtyEstimate::Differential => Estimates::differential(&self.raw, &self.clean, v),
-            DirtyEstimate::Aligned => {
-                Estimates::mle(self.dirty.as_ref().expect("aligned models have dirty counts"), v)
-            }
+            DirtyEstimate::Aligned => Estimates::mle(
+                self.dirty
+                    .as_ref()
+                    .expect("aligned models have dirty counts"),
+                v,
+            ),
         };
         (clean, dirty)
     }
