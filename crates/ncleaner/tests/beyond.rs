@@ -54,7 +54,10 @@ fn classifier_model_operating_points_and_files() {
     let binary = Model::from_bytes(&model.to_binary(), "binary").expect("binary");
     let text = Model::from_bytes(model.to_text().as_bytes(), "text").expect("text");
     assert_eq!(binary.classifier, model.classifier);
-    assert_eq!(text.classifier, model.classifier, "floats read back exactly");
+    assert_eq!(
+        text.classifier, model.classifier,
+        "floats read back exactly"
+    );
 
     // Cleaning gives every model-scored segment a probability, and the knobs move the line.
     let page =
