@@ -27,6 +27,8 @@ enum Command {
     Lm(cmd::lm::Args),
     /// The perplexity of a sentence (or of each line of standard input) under a word model.
     Perplexity(cmd::perplexity::Args),
+    /// Serve the web demo and the JSON API.
+    Serve(cmd::serve::Args),
 }
 
 fn main() {
@@ -38,6 +40,7 @@ fn main() {
         Command::Crossval(a) => cmd::crossval::run(a),
         Command::Lm(a) => cmd::lm::run(a),
         Command::Perplexity(a) => cmd::perplexity::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {
         eprintln!("ncleaner: {e:#}");
