@@ -7,6 +7,9 @@
 //! - [`Format::Jsonl`]: one JSON object per document on one line: `url`,
 //!   `text`, `words_in`, `words_out`, and with segments requested every
 //!   segment's `kind`, `text`, `keep` and `score`.
+//! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
+//!   corpus layer puts it in a WARC `conversion` record
+//!   ([`crate::corpus::sink`]).
 
 use std::io::Write;
 
@@ -23,6 +26,9 @@ pub enum Format {
     Text,
     /// JSON Lines: one object per document.
     Jsonl,
+    /// WARC: the input records, each cleaned one followed by a `conversion`
+    /// record holding its text.
+    Warc,
 }
 
 impl Format {
@@ -31,6 +37,7 @@ impl Format {
         match self {
             Format::Cleaneval | Format::Text => "txt",
             Format::Jsonl => "jsonl",
+            Format::Warc => "warc",
         }
     }
 }
@@ -111,7 +118,7 @@ pub fn write(
 ) -> std::io::Result<()> {
     match format {
         Format::Cleaneval => write_cleaneval(w, doc),
-        Format::Text => write_text(w, doc),
+        Format::Text | Format::Warc => write_text(w, doc),
         Format::Jsonl => write_jsonl(w, doc, id, opts),
     }
 }

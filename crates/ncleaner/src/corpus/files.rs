@@ -1,10 +1,11 @@
-//! Where documents come from and where they go: files, directories, stdin.
+//! Command-line inputs: files, directories (walked recursively) and stdin.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// One input document's origin.
+/// One input's origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     /// A file; `rel` is its path relative to the directory argument it was
@@ -30,14 +31,31 @@ impl Origin {
 
     /// Reads the document's bytes.
     pub fn read(&self) -> Result<Vec<u8>> {
+        self.read_limited(u64::MAX)
+    }
+
+    /// Reads the document's bytes, failing (without reading them all) when
+    /// there are more than `max` of them.
+    pub fn read_limited(&self, max: u64) -> Result<Vec<u8>> {
+        let too_large = |n: u64| Error::TooLarge {
+            input: self.name(),
+            size: n,
+            max,
+        };
         match self {
-            Origin::File { path, .. } => std::fs::read(path).map_err(|e| Error::io(path, e)),
-            Origin::Stdin => {
-                let mut buf = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)
-                    .map_err(|e| Error::io("-", e))?;
-                Ok(buf)
+            Origin::File { path, .. } => {
+                let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+                let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+                if len > max {
+                    return Err(too_large(len));
+                }
+                read_to_limit(file, max, len as usize)
+                    .map_err(|e| Error::io(path, e))?
+                    .ok_or_else(|| too_large(max.saturating_add(1)))
             }
+            Origin::Stdin => read_to_limit(std::io::stdin().lock(), max, 0)
+                .map_err(|e| Error::io("-", e))?
+                .ok_or_else(|| too_large(max.saturating_add(1))),
         }
     }
 
@@ -49,6 +67,13 @@ impl Origin {
             Origin::Stdin => outdir.join("stdin").with_extension(ext),
         }
     }
+}
+
+/// Reads at most `max` bytes; `None` when the reader holds more.
+fn read_to_limit(r: impl Read, max: u64, hint: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::with_capacity(hint.min(64 << 20));
+    r.take(max.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok((buf.len() as u64 <= max).then_some(buf))
 }
 
 /// Expands command-line inputs: files as given, directories recursively
