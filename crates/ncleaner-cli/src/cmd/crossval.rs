@@ -32,6 +32,15 @@ pub struct Args {
     /// Also write every row's cleaned pages under DIR/ROW/KEY.txt (CleanEval format).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Instead of the paper's table: the "Beyond NCleaner" steps one by one
+    /// (aligned dirty model, classifier, neighbours, class/id words, HMM,
+    /// operating points), and the calibration of the default model's
+    /// probabilities; also written to DIR/ablation.md with --report DIR.
+    #[arg(long)]
+    pub ablation: bool,
+    /// With --ablation: write the tables to DIR/ablation.md.
+    #[arg(long, value_name = "DIR", requires = "ablation")]
+    pub report: Option<PathBuf>,
 }
 
 /// Runs `ncleaner crossval`.
@@ -53,6 +62,9 @@ pub fn run(args: Args) -> Result<()> {
                 .for_each(|x| x.key = format!("{prefix}/{}", x.key));
         }
         pairs.extend(p);
+    }
+    if args.ablation {
+        return super::ablation::run(&pairs, args.folds, args.seed, args.report.as_deref());
     }
     let t = std::time::Instant::now();
     let pool = crossval::load_pool(&pairs)?;

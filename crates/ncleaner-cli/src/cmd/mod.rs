@@ -1,9 +1,11 @@
 //! One module per subcommand.
 
+pub mod ablation;
 pub mod clean;
 pub mod common;
 pub mod crossval;
 pub mod eval;
+pub mod serve;
 pub mod train;
 
 /// An error that asks for a particular process exit code.
