@@ -3,8 +3,12 @@
 pub mod clean;
 pub mod common;
 pub mod crossval;
+pub mod curve;
 pub mod eval;
+pub mod heldout;
+pub mod pool;
 pub mod train;
+pub mod tune;
 
 /// An error that asks for a particular process exit code.
 #[derive(Debug)]
