@@ -29,6 +29,8 @@ enum Command {
     Curve(cmd::curve::Args),
     /// Table 2's rows with fixed (e.g. the embedded) models on pages never trained on.
     Heldout(cmd::heldout::Args),
+    /// Serve the web demo and the JSON API.
+    Serve(cmd::serve::Args),
 }
 
 fn main() {
@@ -41,6 +43,7 @@ fn main() {
         Command::Tune(a) => cmd::tune::run(a),
         Command::Curve(a) => cmd::curve::run(a),
         Command::Heldout(a) => cmd::heldout::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {
         eprintln!("ncleaner: {e:#}");

@@ -53,6 +53,43 @@ fn threshold_moves_the_decision() {
 }
 
 #[test]
+fn probability_and_operating_point_knobs() {
+    let kept = |args: &[&str]| {
+        let mut a = vec!["clean", "--format", "jsonl", "--segments"];
+        a.extend_from_slice(args);
+        let e = example();
+        a.push(&e);
+        let v: serde_json::Value = serde_json::from_str(ok(&a).trim()).unwrap();
+        let segs = v["segments"].as_array().unwrap().clone();
+        for s in &segs {
+            if let Some(p) = s["probability"].as_f64() {
+                assert!((0.0..=1.0).contains(&p), "{s}");
+            }
+        }
+        segs.iter().filter(|s| s["keep"] == true).count()
+    };
+    let default = kept(&[]);
+    assert!(kept(&["--min-probability", "0.999"]) < default);
+    assert!(kept(&["--min-probability", "0.01"]) > default);
+    assert!(kept(&["--prefer", "f"]) >= default);
+    // --min-probability 0.5 is --threshold 0.
+    assert_eq!(
+        kept(&["--min-probability", "0.5"]),
+        kept(&["--threshold", "0"])
+    );
+    for bad in [
+        ["--min-probability", "1.5"].as_slice(),
+        &["--min-probability", "0.5", "--threshold", "1"],
+    ] {
+        let mut a = vec!["clean"];
+        a.extend_from_slice(bad);
+        let e = example();
+        a.push(&e);
+        assert!(!run(&a).status.success(), "{bad:?} accepted");
+    }
+}
+
+#[test]
 fn stdin_input() {
     let mut child = bin()
         .args(["clean", "--format", "text", "-"])
@@ -153,7 +190,8 @@ fn train_then_clean_with_the_trained_model() {
     }
     let text = std::fs::read_to_string(&text_model).unwrap();
     assert!(
-        text.starts_with("ncleaner-model 1\nn 3\nq 0.5\nalphabet lexical\n"),
+        text.starts_with("ncleaner-model 2\nn 3\nq 0.5\nalphabet lexical\n")
+            && text.contains("\nclassifier {"),
         "{}",
         &text[..200]
     );

@@ -64,6 +64,19 @@ impl PoolPage {
         }
     }
 
+    /// A page known only as a plain-text dump (no HTML segments), for
+    /// training from text dumps.
+    pub fn from_text_dump(key: &str, bytes: &[u8], gold: String) -> PoolPage {
+        let doc = crate::decode::decode(bytes, None, None);
+        PoolPage {
+            key: key.to_string(),
+            url: doc.url,
+            html_segments: Vec::new(),
+            text_segments: segment::from_text(&doc.text),
+            gold,
+        }
+    }
+
     /// The segments of the given input kind.
     pub fn segments(&self, input: InputKind) -> &[Segment] {
         match input {
@@ -88,6 +101,22 @@ impl PoolPage {
 /// Loads a pool of pages (in parallel).
 pub fn load_pool(pairs: &[Pair]) -> Result<Vec<PoolPage>> {
     pairs.par_iter().map(PoolPage::load).collect()
+}
+
+/// Loads a pool of plain-text dumps and their gold files (in parallel).
+pub fn load_text_pool(pairs: &[Pair]) -> Result<Vec<PoolPage>> {
+    pairs
+        .par_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p.page).map_err(|e| Error::io(&p.page, e))?;
+            let gold = std::fs::read(&p.gold).map_err(|e| Error::io(&p.gold, e))?;
+            Ok(PoolPage::from_text_dump(
+                &p.key,
+                &bytes,
+                String::from_utf8_lossy(&gold).into_owned(),
+            ))
+        })
+        .collect()
 }
 
 /// Assigns each of `n` pages (in key order) to one of `k` folds.
@@ -351,7 +380,7 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         input,
         encoding: "",
         had_decode_errors: false,
-        segments: cleaner.decide(page.segments(input).to_vec()),
+        segments: cleaner.decide(page.segments(input).to_vec(), input),
     }
 }
 

@@ -81,6 +81,7 @@ pub fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_
                     "text": s.segment.text,
                     "keep": s.keep(),
                     "score": s.score,
+                    "probability": s.probability,
                     "reason": s.decision.reason,
                 })
             })
@@ -240,6 +241,7 @@ mod tests {
         let seg = |k, t: &str, keep| ScoredSegment {
             segment: Segment::plain(k, t.to_string()),
             score: Some(if keep { 1.0 } else { -1.0 }),
+            probability: None,
             decision: Decision {
                 keep,
                 reason: Reason::Score,

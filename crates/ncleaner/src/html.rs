@@ -50,6 +50,9 @@ pub struct Block {
     pub tag: Tag,
     /// Structural context of the block (bit set of [`Context`] flags).
     pub context: Context,
+    /// Hashed words of the `class`, `id` and `role` attributes of the
+    /// nearest enclosing elements ([`attribute_words`]), sorted, deduplicated.
+    pub attrs: Vec<u32>,
 }
 
 /// Structural context flags of a block: which kinds of element enclose it.
@@ -383,6 +386,8 @@ struct Open {
     hidden: bool,
     /// An `a` with an `href`.
     link: bool,
+    /// Where its attribute words start in `Walker::words`.
+    words_start: u32,
 }
 
 /// Converts an HTML page (already decoded to UTF-8) into blocks of text.
@@ -408,6 +413,8 @@ struct PendingTag {
     attr: Attr,
     hidden: bool,
     has_href: bool,
+    /// Hashed words of the `class`, `id` and `role` attributes.
+    words: Vec<u32>,
 }
 
 #[derive(Default, Clone, Copy, PartialEq)]
@@ -416,6 +423,8 @@ enum Attr {
     None,
     Style,
     Href,
+    /// `class`, `id` or `role`: words that name the element's purpose.
+    Naming,
 }
 
 #[derive(Default)]
@@ -432,6 +441,8 @@ struct Walker {
     in_link: u32,
     /// Open bold elements (`b`, `strong`, `big`).
     in_bold: u32,
+    /// The attribute words of the open elements, as a stack (see `Open::words_start`).
+    words: Vec<u32>,
     /// Context flag counters, one per bit of [`Context`].
     context_counts: [u32; 12],
     pending: PendingTag,
@@ -473,6 +484,7 @@ impl Walker {
                 self.pending.attr = match name {
                     b"style" => Attr::Style,
                     b"href" => Attr::Href,
+                    b"class" | b"id" | b"role" => Attr::Naming,
                     b"hidden" => {
                         self.pending.hidden = true;
                         Attr::None
@@ -483,11 +495,11 @@ impl Walker {
                     self.pending.has_href = true;
                 }
             }
-            CallbackEvent::AttributeValue { value } => {
-                if self.pending.attr == Attr::Style && style_hides(value) {
-                    self.pending.hidden = true;
-                }
-            }
+            CallbackEvent::AttributeValue { value } => match self.pending.attr {
+                Attr::Style if style_hides(value) => self.pending.hidden = true,
+                Attr::Naming => attribute_words(value, &mut self.pending.words),
+                _ => {}
+            },
             CallbackEvent::CloseStartTag { .. } => {
                 let p = std::mem::take(&mut self.pending);
                 self.start_tag(&p);
@@ -528,11 +540,14 @@ impl Walker {
         } else {
             0
         };
+        let words_start = self.words.len() as u32;
+        self.words.extend_from_slice(&p.words);
         self.push(Open {
             tag,
             name_hash: hash,
             hidden,
             link,
+            words_start,
         });
     }
 
@@ -565,6 +580,7 @@ impl Walker {
             self.flush();
         }
         self.stack.pop();
+        self.words.truncate(open.words_start as usize);
         self.open[open.tag as usize] -= 1;
         if open.tag == Tag::Other
             && let Some(c) = self.open_other.get_mut(&open.name_hash)
@@ -784,6 +800,7 @@ impl Walker {
                 link_chars: self.link_chars,
                 tag: self.block_tag.unwrap_or(Tag::Body),
                 context: Context(context),
+                attrs: self.block_attrs(),
             });
         }
         self.link_chars = 0;
@@ -792,6 +809,16 @@ impl Walker {
         self.space = false;
         self.brs = 0;
         self.pre_newlines = 0;
+    }
+
+    /// The attribute words of the nearest enclosing elements: the last
+    /// [`ATTR_WORDS`] of the stack of words, nearest first.
+    fn block_attrs(&self) -> Vec<u32> {
+        let from = self.words.len().saturating_sub(ATTR_WORDS);
+        let mut v = self.words[from..].to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn innermost_block(&self) -> Option<Tag> {
@@ -807,6 +834,44 @@ impl Walker {
         self.boundary(None);
         self.out
     }
+}
+
+/// How many of the nearest attribute words a block records.
+pub const ATTR_WORDS: usize = 24;
+
+/// Splits a `class`/`id`/`role` value into words and appends their hashes:
+/// words break at anything not a letter or digit, at lower-to-upper case
+/// changes (`navMenu` → `nav`, `menu`) and between letters and digits; they
+/// are lower-cased; words shorter than two characters and numbers are skipped.
+pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
+    let mut word: Vec<u8> = Vec::with_capacity(16);
+    let flush = |word: &mut Vec<u8>, out: &mut Vec<u32>| {
+        if word.len() >= 2 && !word.iter().all(u8::is_ascii_digit) {
+            out.push(word_hash(word));
+        }
+        word.clear();
+    };
+    let mut prev = 0u8;
+    for &b in value {
+        let alnum = b.is_ascii_alphanumeric() || b >= 0x80;
+        let split = !alnum
+            || (prev.is_ascii_lowercase() && b.is_ascii_uppercase())
+            || (prev.is_ascii_alphabetic() && b.is_ascii_digit())
+            || (prev.is_ascii_digit() && b.is_ascii_alphabetic());
+        if split {
+            flush(&mut word, out);
+        }
+        if alnum {
+            word.push(b.to_ascii_lowercase());
+        }
+        prev = b;
+    }
+    flush(&mut word, out);
+}
+
+/// The hash of one attribute word (FNV-1a, as model files store them).
+pub fn word_hash(word: &[u8]) -> u32 {
+    name_hash(word)
 }
 
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`).
@@ -907,6 +972,26 @@ mod tests {
         assert_eq!(
             texts("<pre>line one\nline two\n\npara two</pre>"),
             vec![p("line one line two"), p("para two")]
+        );
+    }
+
+    #[test]
+    fn attribute_words_split() {
+        let mut v = Vec::new();
+        attribute_words(b"sidebar-left navMenu item42 x  comment_box 2007", &mut v);
+        let want: Vec<u32> = ["sidebar", "left", "nav", "menu", "item", "comment", "box"]
+            .iter()
+            .map(|w| word_hash(w.as_bytes()))
+            .collect();
+        assert_eq!(v, want);
+        let b = blocks(
+            "<div id=sidebar><ul class='menu'><li>Home</li></ul></div><div class=post><p>Text</p></div>",
+        );
+        assert!(
+            b[0].attrs.contains(&word_hash(b"sidebar")) && b[0].attrs.contains(&word_hash(b"menu"))
+        );
+        assert!(
+            b[1].attrs.contains(&word_hash(b"post")) && !b[1].attrs.contains(&word_hash(b"menu"))
         );
     }
 

@@ -13,12 +13,19 @@
 //! ```
 //! use ncleaner::{Cleaner, InputKind};
 //! let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
-//! let page = b"<html><body><p>The basics of portrait photography could fill many large books.</p>\
-//!              <ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul></body></html>";
+//! let page = b"<html><body><ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul>\
+//!     <h1>Portrait photography</h1><p>The basics of portrait photography could fill many \
+//!     large books, but a few rules of thumb will take a beginner a long way: keep the light \
+//!     soft, focus on the eyes, and let the background fall away.</p><p>Window light on an \
+//!     overcast day is the cheapest softbox there is, and it flatters almost every face.</p>\
+//!     <p>Copyright 2008. All rights reserved.</p></body></html>";
 //! let cleaned = cleaner.clean(page, InputKind::Html, None);
-//! assert!(cleaned.text().contains("portrait photography"));
+//! assert!(cleaned.text().contains("The basics of portrait photography"));
+//! assert!(!cleaned.text().contains("Contact"));
 //! ```
 
+pub mod ablation;
+pub mod align;
 pub mod classify;
 pub mod corpus;
 pub mod crossval;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::classify::{self, Decision, Method};
+use crate::classify::{self, Decision, Method, Preference};
 use crate::decode::{self, Document};
 use crate::html;
 use crate::model::Model;
@@ -53,8 +53,10 @@ pub fn looks_like_html(text: &str) -> bool {
 pub struct ScoredSegment {
     /// The segment.
     pub segment: Segment,
-    /// Its log-odds score in bits (`None` when no model was run).
+    /// Its n-gram log-odds score in bits (`None` when no model was run).
     pub score: Option<f64>,
+    /// Its probability of being clean (models with a classifier only).
+    pub probability: Option<f64>,
     /// Keep or drop, and why.
     pub decision: Decision,
 }
@@ -114,7 +116,10 @@ impl Cleaned {
 pub struct Cleaner {
     model: Arc<Model>,
     method: Method,
-    threshold: f64,
+    /// `None`: the model's own operating point (0 for models without a classifier).
+    threshold: Option<f64>,
+    /// Which stored operating point applies when `threshold` is `None`.
+    preference: Preference,
 }
 
 impl Cleaner {
@@ -128,7 +133,8 @@ impl Cleaner {
         Cleaner {
             model,
             method: Method::NCleaner,
-            threshold: 0.0,
+            threshold: None,
+            preference: Preference::Precision,
         }
     }
 
@@ -138,10 +144,43 @@ impl Cleaner {
         self
     }
 
-    /// The same cleaner with another decision threshold (bits of log-odds).
+    /// The same cleaner with another decision threshold in bits of log-odds
+    /// (of the n-gram models, or of the classifier's probability; see [`crate::classify`]).
     pub fn with_threshold(mut self, threshold: f64) -> Cleaner {
+        self.threshold = Some(threshold);
+        self
+    }
+
+    /// The same cleaner with the model's own operating point (`None`) or a threshold.
+    pub fn with_threshold_option(mut self, threshold: Option<f64>) -> Cleaner {
         self.threshold = threshold;
         self
+    }
+
+    /// The same cleaner with a threshold given as the least probability of
+    /// being clean that a kept segment must have (models with a classifier;
+    /// for the paper's models this is read as 2^T / (1 + 2^T) of the n-gram
+    /// log-odds T, which is not a calibrated probability).
+    pub fn with_min_probability(self, p: f64) -> Cleaner {
+        self.with_threshold(classify::log2_odds(p))
+    }
+
+    /// The same cleaner with another stored operating point (used when no threshold is set).
+    pub fn with_preference(mut self, preference: Preference) -> Cleaner {
+        self.preference = preference;
+        self
+    }
+
+    /// The threshold in force for an input.
+    pub fn threshold(&self, input: InputKind) -> f64 {
+        let html = input != InputKind::Text;
+        self.threshold.unwrap_or_else(|| {
+            self.model
+                .classifier
+                .as_ref()
+                .filter(|c| c.weights(html).is_some())
+                .map_or(0.0, |c| c.operating_threshold(html, self.preference))
+        })
     }
 
     /// The model.
@@ -169,7 +208,7 @@ impl Cleaner {
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
         let (input, segments) = segments_of(&doc.text, input);
-        let segments = self.decide(segments);
+        let segments = self.decide(segments, input);
         Cleaned {
             url: doc.url,
             input,
@@ -179,20 +218,42 @@ impl Cleaner {
         }
     }
 
-    /// Scores and decides segments.
-    pub fn decide(&self, segments: Vec<Segment>) -> Vec<ScoredSegment> {
-        let scorer = self.method.uses_model().then(|| self.model.scorer());
+    /// Scores and decides the segments of one page (`input`: how they were read).
+    pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
+        let threshold = self.threshold(input);
+        let html = input != InputKind::Text;
+        let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
+            let scorer = self.model.scorer();
+            match self
+                .model
+                .classifier
+                .as_ref()
+                .and_then(|c| c.score_page(&segments, scorer, html))
+            {
+                Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
+                None => (
+                    segments.iter().map(|s| scorer.score(&s.text)).collect(),
+                    vec![None; segments.len()],
+                ),
+            }
+        });
         segments
             .into_iter()
-            .map(|segment| {
-                let score = match (scorer, segment.heuristic) {
-                    (Some(s), None) => Some(s.score(&segment.text)),
-                    _ => None,
+            .enumerate()
+            .map(|(i, segment)| {
+                let (score, probability) = match &scored {
+                    Some((scores, probs)) if segment.heuristic.is_none() => {
+                        (Some(scores[i]), probs[i])
+                    }
+                    _ => (None, None),
                 };
-                let decision = classify::decide(self.method, &segment, score, self.threshold);
+                // The classifier's log-odds decide when there is one, else the n-gram score.
+                let evidence = probability.map(classify::log2_odds).or(score);
+                let decision = classify::decide(self.method, &segment, evidence, threshold);
                 ScoredSegment {
                     segment,
                     score,
+                    probability,
                     decision,
                 }
             })

@@ -78,6 +78,8 @@ pub struct Segment {
     pub context: Context,
     /// Set when a heuristic rule recognises the segment as boilerplate.
     pub heuristic: Option<Heuristic>,
+    /// Hashed `class`/`id`/`role` words of enclosing elements (HTML input only).
+    pub attrs: Vec<u32>,
 }
 
 impl Segment {
@@ -91,6 +93,7 @@ impl Segment {
             tag: None,
             context: Context::default(),
             heuristic,
+            attrs: Vec::new(),
         }
     }
 
@@ -113,6 +116,7 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 tag: Some(b.tag),
                 context: b.context,
                 heuristic,
+                attrs: b.attrs,
             }
         })
         .collect()

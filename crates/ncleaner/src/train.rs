@@ -93,3 +93,627 @@ pub fn training_page(name: &str, page: &[u8], gold: &[u8], input: InputKind) -> 
         clean: read_segments(&gold).into_iter().map(|(_, t)| t).collect(),
     }
 }
+
+// ---------------------------------------------------------------------------
+// Training the full model: aligned labels, n-gram models, segment classifier.
+// ---------------------------------------------------------------------------
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::classify::attrs::AttrModel;
+use crate::classify::hmm::Chain;
+use crate::classify::logistic::Logistic;
+use crate::classify::{Classifier, log2_odds};
+use crate::crossval::{PoolPage, folds};
+use crate::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
+use crate::segment::Segment;
+
+/// How a model is trained.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainConfig {
+    /// The n-gram order.
+    pub n: usize,
+    /// The interpolation parameter.
+    pub q: f64,
+    /// The alphabet.
+    pub alphabet: Alphabet,
+    /// How the dirty model is estimated.
+    pub dirty: DirtyEstimate,
+    /// The segment classifier, or `None` for the paper's rule alone.
+    pub classifier: Option<ClassifierConfig>,
+    /// A one-line description for the model's provenance.
+    pub provenance: String,
+}
+
+/// How the segment classifier is trained.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassifierConfig {
+    /// Give each segment its neighbours' features too.
+    pub neighbours: bool,
+    /// Use the learned `class`/`id`/`role` word evidence.
+    pub attrs: bool,
+    /// Weight each training segment by its number of words (+1 for its
+    /// marker), so that the classifier minimises word errors, as the
+    /// evaluation counts them, rather than segment errors.
+    pub word_weights: bool,
+    /// The L2 penalty of the logistic regression.
+    pub l2: f64,
+    /// Folds of the inner cross-validation that gives the classifier
+    /// n-gram scores of pages the n-gram models did not see.
+    pub inner_folds: usize,
+    /// The default operating point stored in the model.
+    pub operating_point: OperatingPoint,
+    /// Smooth the probabilities with a two-state HMM over the page.
+    pub hmm: bool,
+}
+
+impl Default for ClassifierConfig {
+    fn default() -> Self {
+        ClassifierConfig {
+            neighbours: true,
+            attrs: true,
+            word_weights: true,
+            l2: 1e-4,
+            inner_folds: 10,
+            operating_point: OperatingPoint::MinPrecision(DEFAULT_MIN_PRECISION),
+            hmm: false,
+        }
+    }
+}
+
+/// The default operating point: the highest word-level F whose precision,
+/// as the alignment estimates it on the training pages, is at least this.
+/// The estimate runs about 0.7 points above the scorer's precision under
+/// cross-validation on the CleanEval pool, so this aims at 96 and above.
+pub const DEFAULT_MIN_PRECISION: f64 = 0.97;
+
+/// How training chooses the model's default threshold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OperatingPoint {
+    /// The threshold that maximises word-level F on the training pages.
+    MaxF,
+    /// The highest-F threshold whose word-level precision on the training
+    /// pages is at least this (the most precise one if none reaches it).
+    MinPrecision(f64),
+    /// A fixed threshold (log2-odds).
+    Fixed(f64),
+}
+
+impl TrainConfig {
+    /// The default lexical model: aligned dirty model and the segment classifier.
+    pub fn lexical() -> TrainConfig {
+        TrainConfig {
+            dirty: DirtyEstimate::Aligned,
+            classifier: Some(ClassifierConfig::default()),
+            ..TrainConfig::paper_lexical()
+        }
+    }
+
+    /// The default non-lexical model: aligned dirty model and the segment classifier.
+    pub fn non_lexical() -> TrainConfig {
+        TrainConfig {
+            dirty: DirtyEstimate::Aligned,
+            classifier: Some(ClassifierConfig::default()),
+            ..TrainConfig::paper_non_lexical()
+        }
+    }
+
+    /// The paper's lexical model (n = 3, q = 0.5, differential, no classifier).
+    pub fn paper_lexical() -> TrainConfig {
+        TrainConfig {
+            n: 3,
+            q: 0.5,
+            alphabet: Alphabet::Lexical,
+            dirty: DirtyEstimate::Differential,
+            classifier: None,
+            provenance: String::new(),
+        }
+    }
+
+    /// The paper's non-lexical model (n = 6, q = 0.4, differential, no classifier).
+    pub fn paper_non_lexical() -> TrainConfig {
+        TrainConfig {
+            n: 6,
+            q: 0.4,
+            alphabet: Alphabet::NonLexical,
+            ..TrainConfig::paper_lexical()
+        }
+    }
+}
+
+/// One bin of a reliability table ([`Trainer::calibration`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalibrationBin {
+    /// The bin's lower probability bound.
+    pub low: f64,
+    /// The bin's upper probability bound.
+    pub high: f64,
+    /// Segments predicted in the bin.
+    pub segments: usize,
+    /// Their weight (words + 1 each).
+    pub weight: f64,
+    /// Their mean predicted probability of being clean (weighted).
+    pub mean_probability: f64,
+    /// The share of their words the alignment finds in the gold text (weighted).
+    pub clean_share: f64,
+}
+
+/// Per-page counts, by order and alphabet, computed on first use.
+type CountCache = HashMap<(usize, Alphabet), Arc<Vec<PageCounts>>>;
+
+/// A page's feature rows for HTML and for text input.
+type PageRows = [Vec<Vec<f32>>; 2];
+
+/// The n-gram counts of one page: its gold text, its raw segments, and the
+/// raw segments the alignment labels dirty.
+#[derive(Debug, Clone)]
+struct PageCounts {
+    clean: Counts,
+    raw: Counts,
+    dirty: Counts,
+}
+
+/// The alignment of one page's segments of one input with its gold text.
+#[derive(Debug, Clone, Default)]
+struct Aligned {
+    /// Clean (true) or dirty label per segment.
+    labels: Vec<bool>,
+    /// Words of each segment that the alignment matched with gold words.
+    matched: Vec<usize>,
+}
+
+/// Training pages prepared once: segments, alignment labels, and per-page
+/// n-gram counts (computed on demand per order and alphabet), so that models
+/// of any subset of the pages — a cross-validation fold, an inner fold — are
+/// built by adding counts instead of re-reading pages.
+pub struct Trainer {
+    pages: Vec<PoolPage>,
+    /// `aligned[i][0]`: HTML segments of page i, `[1]`: text-dump segments.
+    aligned: Vec<[Aligned; 2]>,
+    /// Gold tokens (words and segment markers) per page.
+    gold_tokens: Vec<usize>,
+    counts: Mutex<CountCache>,
+}
+
+fn align_segments(segments: &[Segment], gold: &str) -> Aligned {
+    let texts: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
+    let shares = crate::align::aligned_shares(&texts, gold);
+    Aligned {
+        labels: shares
+            .iter()
+            .map(|&s| s >= crate::align::CLEAN_SHARE)
+            .collect(),
+        matched: segments
+            .iter()
+            .zip(&shares)
+            .map(|(s, &x)| (x * s.words() as f64).round() as usize)
+            .collect(),
+    }
+}
+
+fn input_index(input: InputKind) -> usize {
+    usize::from(input == InputKind::Text)
+}
+
+impl Trainer {
+    /// Prepares pages for training (aligning every page, in parallel).
+    pub fn new(pages: Vec<PoolPage>) -> Trainer {
+        let aligned: Vec<[Aligned; 2]> = pages
+            .par_iter()
+            .map(|p| {
+                [
+                    align_segments(&p.html_segments, &p.gold),
+                    align_segments(&p.text_segments, &p.gold),
+                ]
+            })
+            .collect();
+        let gold_tokens = pages
+            .iter()
+            .map(|p| {
+                read_segments(&p.gold)
+                    .iter()
+                    .map(|(_, t)| t.split(' ').count() + 1)
+                    .sum()
+            })
+            .collect();
+        Trainer {
+            pages,
+            aligned,
+            gold_tokens,
+            counts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The pages.
+    pub fn pages(&self) -> &[PoolPage] {
+        &self.pages
+    }
+
+    fn page_counts(&self, n: usize, alphabet: Alphabet) -> Arc<Vec<PageCounts>> {
+        if let Some(c) = self
+            .counts
+            .lock()
+            .expect("not poisoned")
+            .get(&(n, alphabet))
+        {
+            return c.clone();
+        }
+        let computed: Vec<PageCounts> = self
+            .pages
+            .par_iter()
+            .zip(&self.aligned)
+            .map(|(p, al)| {
+                let mut clean = Counts::new(n);
+                let mut raw = Counts::new(n);
+                let mut dirty = Counts::new(n);
+                for (_, t) in read_segments(&p.gold) {
+                    clean.add_segment(alphabet, &t);
+                }
+                // Pages known only as text dumps count their text segments as raw.
+                let (segs, al) = if p.html_segments.is_empty() {
+                    (&p.text_segments, &al[1])
+                } else {
+                    (&p.html_segments, &al[0])
+                };
+                for (s, &label) in segs.iter().zip(&al.labels) {
+                    raw.add_segment(alphabet, &s.text);
+                    if !label {
+                        dirty.add_segment(alphabet, &s.text);
+                    }
+                }
+                PageCounts { clean, raw, dirty }
+            })
+            .collect();
+        let arc = Arc::new(computed);
+        self.counts
+            .lock()
+            .expect("not poisoned")
+            .insert((n, alphabet), arc.clone());
+        arc
+    }
+
+    /// The n-gram model of a subset of the pages (no classifier).
+    pub fn ngram_model(&self, subset: &[usize], cfg: &TrainConfig) -> Result<Model> {
+        let pc = self.page_counts(cfg.n, cfg.alphabet);
+        let (mut clean, mut raw, mut dirty) =
+            (Counts::new(cfg.n), Counts::new(cfg.n), Counts::new(cfg.n));
+        for &i in subset {
+            clean.merge(&pc[i].clean);
+            raw.merge(&pc[i].raw);
+            if cfg.dirty == DirtyEstimate::Aligned {
+                dirty.merge(&pc[i].dirty);
+            }
+        }
+        if clean.total() == 0 {
+            return Err(Error::Training("the gold files hold no text".into()));
+        }
+        let meta = ModelMeta {
+            n: cfg.n,
+            q: cfg.q,
+            alphabet: cfg.alphabet,
+            dirty: DirtyEstimate::Differential,
+            provenance: cfg.provenance.clone(),
+        };
+        let m = Model::from_parts(meta, clean, raw)?;
+        match cfg.dirty {
+            DirtyEstimate::Differential => Ok(m),
+            DirtyEstimate::Aligned => m.with_dirty(dirty),
+        }
+    }
+
+    fn attr_model(&self, subset: &[usize]) -> AttrModel {
+        AttrModel::train(subset.iter().flat_map(|&i| {
+            self.pages[i]
+                .html_segments
+                .iter()
+                .zip(&self.aligned[i][0].labels)
+                .map(|(s, &l)| (s.attrs.as_slice(), s.words(), l))
+        }))
+    }
+
+    /// Trains a model on a subset of the pages (indices into [`Trainer::pages`]).
+    pub fn fit(&self, subset: &[usize], cfg: &TrainConfig) -> Result<Model> {
+        if subset.is_empty() {
+            return Err(Error::Training("no training pages".into()));
+        }
+        let mut model = self.ngram_model(subset, cfg)?;
+        let Some(cc) = &cfg.classifier else {
+            return Ok(model);
+        };
+        let attrs = if cc.attrs {
+            self.attr_model(subset)
+        } else {
+            AttrModel::default()
+        };
+        let mut classifier = Classifier {
+            html: None,
+            text: None,
+            neighbours: cc.neighbours,
+            attrs,
+            threshold: [0.0; 2],
+            max_f_threshold: None,
+            chain: None,
+        };
+        // Features of every training segment from models that did not see its page.
+        let k = cc.inner_folds.clamp(2, subset.len().max(2));
+        let inner = folds(subset.len(), k, 0x5eed);
+        let per_fold: Vec<Result<Vec<(usize, PageRows)>>> = (0..k)
+            .into_par_iter()
+            .map(|g| {
+                let train: Vec<usize> = (0..subset.len())
+                    .filter(|&j| inner[j] != g)
+                    .map(|j| subset[j])
+                    .collect();
+                let held: Vec<usize> = (0..subset.len())
+                    .filter(|&j| inner[j] == g)
+                    .map(|j| subset[j])
+                    .collect();
+                if held.is_empty() || train.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let m = self.ngram_model(&train, cfg)?;
+                let c = Classifier {
+                    attrs: if cc.attrs {
+                        self.attr_model(&train)
+                    } else {
+                        AttrModel::default()
+                    },
+                    ..classifier.clone()
+                };
+                let scorer = m.scorer();
+                Ok(held
+                    .into_iter()
+                    .map(|i| {
+                        let p = &self.pages[i];
+                        (
+                            i,
+                            [
+                                c.feature_rows(&p.html_segments, scorer, true),
+                                c.feature_rows(&p.text_segments, scorer, false),
+                            ],
+                        )
+                    })
+                    .collect())
+            })
+            .collect();
+        let mut rows: HashMap<usize, [Vec<Vec<f32>>; 2]> = HashMap::new();
+        for r in per_fold {
+            rows.extend(r?);
+        }
+        let mut chains = [None, None];
+        let mut max_f = [0.0; 2];
+        for input in [InputKind::Html, InputKind::Text] {
+            let ii = input_index(input);
+            let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+            for &i in subset {
+                let segs = self.pages[i].segments(input);
+                for (j, row) in rows[&i][ii].iter().enumerate() {
+                    if segs[j].heuristic.is_some() {
+                        continue;
+                    }
+                    x.push(row.clone());
+                    y.push(self.aligned[i][ii].labels[j]);
+                    w.push(if cc.word_weights {
+                        (segs[j].words() + 1) as f32
+                    } else {
+                        1.0
+                    });
+                }
+            }
+            if x.is_empty() || y.iter().all(|&l| l) || y.iter().all(|&l| !l) {
+                continue;
+            }
+            let lr = Logistic::fit(&x, &y, &w, cc.l2);
+            if cc.hmm {
+                chains[ii] = Some(Chain::estimate(
+                    subset
+                        .iter()
+                        .map(|&i| self.aligned[i][ii].labels.as_slice()),
+                ));
+            }
+            // The operating point, from the (in-sample) probabilities of the
+            // training segments: dozens of weights on tens of thousands of
+            // segments barely overfit.
+            let probs: Vec<Vec<f64>> = subset
+                .iter()
+                .map(|&i| {
+                    let p: Vec<f64> = rows[&i][ii]
+                        .iter()
+                        .map(|r| lr.probability(r) as f64)
+                        .collect();
+                    match &chains[ii] {
+                        Some(ch) => ch.posteriors(&p),
+                        None => p,
+                    }
+                })
+                .collect();
+            classifier.threshold[ii] =
+                self.operating_point(subset, input, &probs, cc.operating_point);
+            max_f[ii] = self.operating_point(subset, input, &probs, OperatingPoint::MaxF);
+            if input == InputKind::Html {
+                classifier.html = Some(lr);
+            } else {
+                classifier.text = Some(lr);
+            }
+        }
+        classifier.chain = if cc.hmm { Some(chains) } else { None };
+        classifier.max_f_threshold = Some(max_f);
+        model.classifier = Some(classifier);
+        Ok(model)
+    }
+
+    /// Chooses a threshold (log2-odds) from per-segment probabilities of the
+    /// pages of `subset`, by word-level precision and recall computed from the
+    /// alignment, counting tokens as the evaluation does: a kept segment
+    /// contributes its matched words as true positives, its other words as
+    /// false positives, and its marker as a true positive if it is labelled
+    /// clean (its marker then likely aligns with a gold marker), else a false one.
+    fn operating_point(
+        &self,
+        subset: &[usize],
+        input: InputKind,
+        probs: &[Vec<f64>],
+        op: OperatingPoint,
+    ) -> f64 {
+        if let OperatingPoint::Fixed(t) = op {
+            return t;
+        }
+        let ii = input_index(input);
+        let mut items: Vec<(f64, usize, usize)> = Vec::new();
+        let gold: usize = subset.iter().map(|&i| self.gold_tokens[i]).sum();
+        for (pi, &i) in subset.iter().enumerate() {
+            let segs = self.pages[i].segments(input);
+            for (j, s) in segs.iter().enumerate() {
+                if s.heuristic.is_none() {
+                    let al = &self.aligned[i][ii];
+                    items.push((
+                        probs[pi][j],
+                        s.words() + 1,
+                        al.matched[j] + usize::from(al.labels[j]),
+                    ));
+                }
+            }
+        }
+        // Sweep thresholds from high to low probability.
+        items.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mut tp, mut kept) = (0usize, 0usize);
+        let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY, 0.5f64); // (criterion, f, p)
+        let mut most_precise = (f64::NEG_INFINITY, 0.5f64);
+        let mut idx = 0;
+        while idx < items.len() {
+            let p = items[idx].0;
+            while idx < items.len() && items[idx].0 == p {
+                kept += items[idx].1;
+                tp += items[idx].2;
+                idx += 1;
+            }
+            let precision = tp as f64 / kept.max(1) as f64;
+            let recall = tp as f64 / gold.max(1) as f64;
+            let f = if precision + recall > 0.0 {
+                2.0 * precision * recall / (precision + recall)
+            } else {
+                0.0
+            };
+            if recall >= 0.5 && precision > most_precise.0 {
+                most_precise = (precision, p);
+            }
+            let ok = match op {
+                OperatingPoint::MinPrecision(min) => precision >= min,
+                _ => true,
+            };
+            if ok && f > best.1 {
+                best = (f, f, p);
+            }
+        }
+        let p = if best.0.is_finite() {
+            best.2
+        } else {
+            most_precise.1
+        };
+        log2_odds(p)
+    }
+
+    /// The reliability of the classifier's probabilities under
+    /// cross-validation: the held-out segments (those the heuristics left to
+    /// the classifier) binned by predicted probability into `bins` equal
+    /// intervals, each bin with its mean prediction and the share of its words
+    /// that the alignment finds in the gold text, both weighted by words + 1
+    /// as the classifier was trained. Calibrated probabilities have the two
+    /// close in every bin. `cfg` must train a classifier.
+    pub fn calibration(
+        &self,
+        fold: &[usize],
+        k: usize,
+        cfg: &TrainConfig,
+        input: InputKind,
+        bins: usize,
+    ) -> Result<Vec<CalibrationBin>> {
+        if cfg.classifier.is_none() {
+            return Err(Error::Training(
+                "calibration needs a model with a classifier".into(),
+            ));
+        }
+        let bins = bins.max(1);
+        let outs =
+            self.cross_validate(fold, k, cfg, input, crate::classify::Method::NCleaner, None)?;
+        let ii = input_index(input);
+        let mut acc = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); bins]; // (segments, weight, Σ w·p, Σ matched-share·w)
+        for (i, cleaned) in outs.iter().enumerate() {
+            let al = &self.aligned[i][ii];
+            if cleaned.segments.len() != al.labels.len() {
+                return Err(Error::Training(format!(
+                    "page {}: {} segments cleaned but {} aligned",
+                    self.pages[i].key,
+                    cleaned.segments.len(),
+                    al.labels.len()
+                )));
+            }
+            for (j, s) in cleaned.segments.iter().enumerate() {
+                let Some(p) = s.probability else { continue };
+                let words = s.segment.words();
+                let w = (words + 1) as f64;
+                let share = (al.matched[j] + usize::from(al.labels[j])) as f64 / w;
+                let b = ((p * bins as f64) as usize).min(bins - 1);
+                acc[b].0 += 1;
+                acc[b].1 += w;
+                acc[b].2 += w * p;
+                acc[b].3 += w * share;
+            }
+        }
+        Ok(acc
+            .into_iter()
+            .enumerate()
+            .map(|(b, (n, w, wp, ws))| CalibrationBin {
+                low: b as f64 / bins as f64,
+                high: (b + 1) as f64 / bins as f64,
+                segments: n,
+                weight: w,
+                mean_probability: if w > 0.0 { wp / w } else { f64::NAN },
+                clean_share: if w > 0.0 { ws / w } else { f64::NAN },
+            })
+            .collect())
+    }
+
+    /// Cross-validates a configuration: the pages of fold `f` cleaned by a
+    /// model trained on the other folds, for every fold; outputs in page order.
+    pub fn cross_validate(
+        &self,
+        fold: &[usize],
+        k: usize,
+        cfg: &TrainConfig,
+        input: InputKind,
+        method: crate::classify::Method,
+        threshold: Option<f64>,
+    ) -> Result<Vec<crate::pipeline::Cleaned>> {
+        let results: Vec<Result<Vec<(usize, crate::pipeline::Cleaned)>>> = (0..k)
+            .into_par_iter()
+            .map(|f| {
+                let train: Vec<usize> = (0..self.pages.len()).filter(|&i| fold[i] != f).collect();
+                let model = self.fit(&train, cfg)?;
+                let cleaner = crate::pipeline::Cleaner::new(model)
+                    .with_method(method)
+                    .with_threshold_option(threshold);
+                Ok((0..self.pages.len())
+                    .filter(|&i| fold[i] == f)
+                    .map(|i| {
+                        (
+                            i,
+                            crate::crossval::clean_segments(&cleaner, &self.pages[i], input),
+                        )
+                    })
+                    .collect())
+            })
+            .collect();
+        let mut out: Vec<Option<crate::pipeline::Cleaned>> = vec![None; self.pages.len()];
+        for r in results {
+            for (i, c) in r? {
+                out[i] = Some(c);
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|c| c.expect("every page is in a fold"))
+            .collect())
+    }
+}

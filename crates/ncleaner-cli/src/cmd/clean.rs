@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use ncleaner::classify::Method;
+use ncleaner::classify::{self, Method, Preference};
 use ncleaner::corpus::{self, Origin};
 use ncleaner::format::{self, Format, JsonOptions};
 use ncleaner::{Cleaner, InputKind};
@@ -37,10 +37,33 @@ pub struct Args {
     pub format: FormatArg,
 
     /// Decision threshold in bits of log-odds: a segment is kept when its
-    /// score is at least T. 0 is the paper's rule; positive keeps less
-    /// (higher precision), negative keeps more.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub threshold: f64,
+    /// evidence is at least T. For models with a segment classifier (the
+    /// default) the evidence is log2(p / (1 − p)) of its probability p of
+    /// being clean (0 ↔ p = 0.5, 2 ↔ p = 0.8); for the paper's models it is
+    /// the n-gram score log2 P(clean) − log2 P(dirty). Positive keeps less
+    /// (higher precision), negative keeps more. Default: the model's own
+    /// operating point (chosen for precision at training time; 0 for the
+    /// paper's models).
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        conflicts_with = "min_probability"
+    )]
+    pub threshold: Option<f64>,
+
+    /// Keep a segment when the classifier's probability that it is clean is
+    /// at least P (0–1; the same as --threshold log2(P/(1−P))). The
+    /// probabilities are calibrated on the training pages: of the words in
+    /// segments given p ≈ 0.8, about 80% are clean.
+    #[arg(long, value_name = "P", value_parser = probability)]
+    pub min_probability: Option<f64>,
+
+    /// Which operating point stored in the model applies when neither
+    /// --threshold nor --min-probability is given: `precision` (the default:
+    /// the highest F at the precision target the model was trained for) or
+    /// `f` (the highest F: more recall, less precision).
+    #[arg(long, value_enum, default_value = "precision")]
+    pub prefer: PreferArg,
 
     /// What decides: the n-gram models (ncleaner), the heuristics alone, or nothing (keep-all: the raw text dump).
     #[arg(long, value_enum, default_value = "ncleaner")]
@@ -133,7 +156,11 @@ pub fn run(args: Args) -> Result<()> {
     let method: Method = args.method.into();
     let cleaner = Cleaner::from_shared(model)
         .with_method(method)
-        .with_threshold(args.threshold);
+        .with_preference(args.prefer.into())
+        .with_threshold_option(
+            args.threshold
+                .or(args.min_probability.map(classify::log2_odds)),
+        );
     let origins = corpus::expand(&args.inputs)?;
     let format: Format = args.format.into();
     let input: InputKind = args.input.into();
@@ -203,4 +230,32 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
             .with_context(|| format!("creating {}", parent.display()))?;
     }
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The stored operating points (`--prefer`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum PreferArg {
+    /// The model's precision-oriented default.
+    Precision,
+    /// The highest F on the training pages.
+    F,
+}
+
+impl From<PreferArg> for Preference {
+    fn from(p: PreferArg) -> Preference {
+        match p {
+            PreferArg::Precision => Preference::Precision,
+            PreferArg::F => Preference::F,
+        }
+    }
+}
+
+/// Parses a probability strictly between 0 and 1.
+fn probability(s: &str) -> std::result::Result<f64, String> {
+    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if p > 0.0 && p < 1.0 {
+        Ok(p)
+    } else {
+        Err(format!("{p} is not a probability strictly between 0 and 1"))
+    }
 }

@@ -21,10 +21,25 @@ pub struct Args {
     out: Option<PathBuf>,
     #[command(flatten)]
     report: ReportArgs,
+    /// Instead of the paper's table: the "Beyond NCleaner" steps one by one
+    /// (aligned dirty model, classifier, neighbours, class/id words, HMM,
+    /// operating points), and the calibration of the default model's
+    /// probabilities; also written to DIR/ablation.md with --report DIR.
+    #[arg(long)]
+    ablation: bool,
 }
 
 /// Runs `ncleaner crossval`.
 pub fn run(args: Args) -> Result<()> {
+    if args.ablation {
+        let pairs = args.pool.pairs()?;
+        return super::ablation::run(
+            &pairs,
+            args.pool.folds,
+            args.pool.seed,
+            args.report.report.as_deref(),
+        );
+    }
     let pool = args.pool.load()?;
     let rows = table::paper_rows(
         &TrainOptions::lexical(),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod ablation;
 pub mod clean;
 pub mod common;
 pub mod crossval;
@@ -7,6 +8,7 @@ pub mod curve;
 pub mod eval;
 pub mod heldout;
 pub mod pool;
+pub mod serve;
 pub mod train;
 pub mod tune;
 

@@ -35,6 +35,22 @@ pub struct Pool {
 }
 
 impl PoolArgs {
+    /// Pairs every page with its gold file, checking the directories come in pairs.
+    pub fn pairs(&self) -> Result<Vec<ncleaner::train::Pair>> {
+        anyhow::ensure!(
+            self.html.len() == self.gold.len(),
+            "give --html and --gold in pairs"
+        );
+        anyhow::ensure!(self.folds >= 2, "--folds must be at least 2");
+        let dirs: Vec<(PathBuf, PathBuf)> = self
+            .html
+            .iter()
+            .cloned()
+            .zip(self.gold.iter().cloned())
+            .collect();
+        Ok(experiment::pairs(&dirs)?)
+    }
+
     /// Reads and segments the pages (in parallel) and assigns folds.
     pub fn load(&self) -> Result<Pool> {
         anyhow::ensure!(

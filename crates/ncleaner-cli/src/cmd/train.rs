@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::InputKind;
-use ncleaner::model::{self, TrainOptions};
-use ncleaner::train;
+use ncleaner::crossval;
+use ncleaner::model::{self, DirtyEstimate};
+use ncleaner::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 
 /// Arguments of `ncleaner train`.
 #[derive(clap::Args)]
@@ -13,9 +13,14 @@ use ncleaner::train;
     after_help = "Pages and gold files are paired by relative path and file stem \
     (HTML/dev/1.html ↔ GOLD/dev/1.txt). Gold files are in the CleanEval format \
     (segments marked <p>, <h>, <l>) or plain text (one paragraph per line).\n\n\
-    Example (the embedded `en` model):\n  \
-    ncleaner train --html ../shared/data/cleaneval --gold ../shared/data/gold/cleaneval \\\n    \
-    --exclude test -o models/en.nclm"
+    By default the model has a dirty n-gram model trained on the raw segments that the \
+    alignment with the gold text labels dirty, and a segment classifier (logistic regression \
+    over the n-gram score, length, link share, HTML structure, class/id words, position and the \
+    neighbouring segments) whose default threshold is chosen for precision. --paper trains the \
+    paper's model: differential dirty counts, the n-gram decision alone.\n\n\
+    Example (the embedded `en` model; scripts/build-models):\n  \
+    ncleaner train --html ../shared/data/cleaneval/dev --gold ../shared/data/gold/cleaneval/dev \\\n    \
+    --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train -o models/en.nclm"
 )]
 pub struct Args {
     /// Directory of HTML pages (repeatable; each pairs with the --gold of the same position).
@@ -46,31 +51,112 @@ pub struct Args {
     #[arg(short = 'q', value_name = "Q")]
     pub q: Option<f64>,
 
+    /// The paper's model: differential dirty counts and no segment classifier.
+    #[arg(long)]
+    pub paper: bool,
+
+    /// How the dirty n-gram model is trained (default: aligned; differential with --paper).
+    #[arg(long, value_enum)]
+    pub dirty: Option<DirtyArg>,
+
+    /// No segment classifier: the n-gram models decide alone.
+    #[arg(long)]
+    pub no_classifier: bool,
+
+    /// Classifier without the neighbouring segments' features.
+    #[arg(long)]
+    pub no_neighbours: bool,
+
+    /// Classifier without the learned class/id/role word evidence.
+    #[arg(long)]
+    pub no_attrs: bool,
+
+    /// Smooth the classifier's probabilities with a two-state HMM over the page.
+    #[arg(long)]
+    pub hmm: bool,
+
+    /// Default operating point: the highest F whose word-level precision on the
+    /// training pages is at least P (0–1).
+    #[arg(long, value_name = "P", default_value_t = train::DEFAULT_MIN_PRECISION, conflicts_with = "max_f")]
+    pub min_precision: f64,
+
+    /// Default operating point: the highest word-level F on the training pages.
+    #[arg(long)]
+    pub max_f: bool,
+
+    /// Folds of the inner cross-validation that trains the classifier on
+    /// n-gram scores of unseen pages.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub inner_folds: usize,
+
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
 }
 
-/// Runs `ncleaner train`.
-pub fn run(args: Args) -> Result<()> {
-    let mut opts = if args.nonlexical {
-        TrainOptions::non_lexical()
-    } else {
-        TrainOptions::lexical()
+/// `--dirty`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum DirtyArg {
+    /// Raw-dump counts minus clean counts (the paper).
+    Differential,
+    /// Counts of the raw segments the alignment labels dirty.
+    Aligned,
+}
+
+/// The training configuration the arguments ask for.
+pub fn config(args: &Args) -> Result<TrainConfig> {
+    let mut cfg = match (args.nonlexical, args.paper) {
+        (false, false) => TrainConfig::lexical(),
+        (true, false) => TrainConfig::non_lexical(),
+        (false, true) => TrainConfig::paper_lexical(),
+        (true, true) => TrainConfig::paper_non_lexical(),
     };
     if let Some(n) = args.n {
-        opts.n = n;
+        cfg.n = n;
     }
     if let Some(q) = args.q {
-        opts.q = q;
+        cfg.q = q;
     }
-    model::check_parameters(opts.n, opts.q)?;
+    model::check_parameters(cfg.n, cfg.q)?;
+    if let Some(d) = args.dirty {
+        cfg.dirty = match d {
+            DirtyArg::Differential => DirtyEstimate::Differential,
+            DirtyArg::Aligned => DirtyEstimate::Aligned,
+        };
+    }
+    if args.no_classifier {
+        cfg.classifier = None;
+    }
+    if let Some(c) = cfg.classifier.as_mut() {
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&args.min_precision),
+            "--min-precision must be between 0 and 1"
+        );
+        anyhow::ensure!(args.inner_folds >= 2, "--inner-folds must be at least 2");
+        *c = ClassifierConfig {
+            neighbours: !args.no_neighbours,
+            attrs: !args.no_attrs,
+            hmm: args.hmm,
+            inner_folds: args.inner_folds,
+            operating_point: if args.max_f {
+                OperatingPoint::MaxF
+            } else {
+                OperatingPoint::MinPrecision(args.min_precision)
+            },
+            ..c.clone()
+        };
+    }
+    Ok(cfg)
+}
 
-    let (dirs, input) = if args.text.is_empty() {
-        (&args.html, InputKind::Html)
+/// Runs `ncleaner train`.
+pub fn run(args: Args) -> Result<()> {
+    let mut cfg = config(&args)?;
+    let (dirs, text_input) = if args.text.is_empty() {
+        (&args.html, false)
     } else {
         anyhow::ensure!(args.html.is_empty(), "give --html or --text, not both");
-        (&args.text, InputKind::Text)
+        (&args.text, true)
     };
     anyhow::ensure!(
         dirs.len() == args.gold.len(),
@@ -80,7 +166,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     let mut pages = Vec::new();
     let mut sources = Vec::new();
-    for (dir, gold) in dirs.iter().zip(&args.gold) {
+    for (i, (dir, gold)) in dirs.iter().zip(&args.gold).enumerate() {
         let mut pairs = train::pair(dir, gold)?;
         pairs.retain(|p| !args.exclude.iter().any(|x| p.key.starts_with(x.as_str())));
         anyhow::ensure!(
@@ -88,28 +174,56 @@ pub fn run(args: Args) -> Result<()> {
             "no pages left under {} after --exclude",
             dir.display()
         );
+        // Keys must be unique across directories (dev/1 and train/1).
+        pairs
+            .iter_mut()
+            .for_each(|p| p.key = format!("{i}:{}", p.key));
         sources.push(format!("{} ({} pages)", last_components(dir), pairs.len()));
-        pages.extend(train::load(&pairs, input)?);
+        pages.extend(if text_input {
+            crossval::load_text_pool(&pairs)?
+        } else {
+            crossval::load_pool(&pairs)?
+        });
     }
-    let provenance = format!(
-        "ncleaner train {} n={} q={} on {}{}",
-        if args.nonlexical { "--nonlexical" } else { "" },
-        opts.n,
-        opts.q,
+    cfg.provenance = format!(
+        "ncleaner train{}{} n={} q={} dirty={} classifier={} on {}{}",
+        if args.nonlexical { " --nonlexical" } else { "" },
+        if args.paper { " --paper" } else { "" },
+        cfg.n,
+        cfg.q,
+        cfg.dirty.name(),
+        match &cfg.classifier {
+            None => "none".to_string(),
+            Some(c) => format!(
+                "{{neighbours={}, attrs={}, hmm={}, operating-point={:?}}}",
+                c.neighbours, c.attrs, c.hmm, c.operating_point
+            ),
+        },
         sources.join(" + "),
         if args.exclude.is_empty() {
             String::new()
         } else {
             format!(" excluding {}", args.exclude.join(", "))
         }
-    )
-    .replace("  ", " ");
-    let m = model::train(&pages, &opts, &provenance)?;
+    );
+    let n_pages = pages.len();
+    let trainer = Trainer::new(pages);
+    let all: Vec<usize> = (0..n_pages).collect();
+    let m = trainer.fit(&all, &cfg)?;
     m.save(&args.output)
         .with_context(|| format!("writing {}", args.output.display()))?;
+    let thresholds = m
+        .classifier
+        .as_ref()
+        .map(|c| {
+            format!(
+                "; default thresholds {:.2} (HTML), {:.2} (text) bits",
+                c.threshold[0], c.threshold[1]
+            )
+        })
+        .unwrap_or_default();
     eprintln!(
-        "ncleaner: trained on {} pages ({} clean, {} raw characters): {}",
-        pages.len(),
+        "ncleaner: trained on {n_pages} pages ({} clean, {} raw characters){thresholds}: {}",
         m.clean.total(),
         m.raw.total(),
         args.output.display()

@@ -39,8 +39,14 @@ use std::path::Path;
 use super::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta, pack, unpack};
 use crate::error::{Error, Result};
 
-/// The model file format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The model file format version this build writes.
+///
+/// Version 2 added the optional segment classifier after the count tables;
+/// version 1 files (no classifier) are still read.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The versions this build reads.
+const READABLE: [u32; 2] = [1, 2];
 
 const MAGIC: &[u8; 4] = b"NCLM";
 const TEXT_MAGIC: &str = "ncleaner-model";
@@ -111,8 +117,12 @@ impl Model {
         )
     }
 
-    fn tables(&self) -> [(&'static str, &Counts); 2] {
-        [("clean", &self.clean), ("raw", &self.raw)]
+    fn tables(&self) -> Vec<(&'static str, &Counts)> {
+        let mut t = vec![("clean", &self.clean), ("raw", &self.raw)];
+        if let Some(d) = &self.dirty {
+            t.push(("dirty", d));
+        }
+        t
     }
 
     /// The text form of the model.
@@ -135,6 +145,11 @@ impl Model {
                     out.push_str(&format!("{}\t{gram}\t{count}\n", k + 1));
                 }
             }
+        }
+        if let Some(c) = &self.classifier {
+            out.push_str("classifier ");
+            out.push_str(&serde_json::to_string(c).expect("a classifier serialises"));
+            out.push('\n');
         }
         out.push_str("end\n");
         out
@@ -159,6 +174,13 @@ impl Model {
                 }
             }
         }
+        let classifier = self
+            .classifier
+            .as_ref()
+            .map(|c| serde_json::to_vec(c).expect("a classifier serialises"))
+            .unwrap_or_default();
+        put_varint(&mut out, classifier.len() as u64);
+        out.extend_from_slice(&classifier);
         out
     }
 }
@@ -199,9 +221,9 @@ fn parse_header<'a>(
         .strip_prefix(TEXT_MAGIC)
         .map(str::trim)
         .ok_or("missing the `ncleaner-model` line")?;
-    if version != FORMAT_VERSION.to_string() {
+    if !READABLE.iter().any(|v| v.to_string() == version) {
         return Err(format!(
-            "format version {version}; this ncleaner reads version {FORMAT_VERSION}"
+            "format version {version}; this ncleaner reads versions {READABLE:?}"
         ));
     }
     let mut fields: HashMap<&str, &str> = HashMap::new();
@@ -233,9 +255,9 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
     };
     let version = u32_at(4)?;
-    if version != FORMAT_VERSION {
+    if !READABLE.contains(&version) {
         return Err(format!(
-            "binary format version {version}; this ncleaner reads version {FORMAT_VERSION}"
+            "binary format version {version}; this ncleaner reads versions {READABLE:?}"
         ));
     }
     let hlen = u32_at(8)? as usize;
@@ -265,10 +287,30 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
     };
     let clean = read_counts(&mut pos)?;
     let raw = read_counts(&mut pos)?;
+    let dirty = if meta.dirty == DirtyEstimate::Aligned {
+        Some(read_counts(&mut pos)?)
+    } else {
+        None
+    };
+    let mut classifier = None;
+    if version >= 2 {
+        let len = get_varint(bytes, &mut pos)? as usize;
+        let json = bytes
+            .get(pos..pos.saturating_add(len))
+            .ok_or("truncated classifier")?;
+        pos += len;
+        if len > 0 {
+            classifier =
+                Some(serde_json::from_slice(json).map_err(|e| format!("classifier: {e}"))?);
+        }
+    }
     if pos != bytes.len() {
         return Err(format!("{} trailing bytes", bytes.len() - pos));
     }
-    Model::from_parts(meta, clean, raw).map_err(|e| e.to_string())
+    let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
+    m.classifier = classifier;
+    m.check_classifier().map_err(|e| e.to_string())?;
+    Ok(m)
 }
 
 /// Rejects keys with symbols outside the alphabet (a corrupt file would
@@ -292,10 +334,18 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
     let sym_of = |c: u8| syms.iter().position(|&s| s == c).map(|p| p as u8);
     let mut tables: HashMap<String, Counts> = HashMap::new();
     let mut current: Option<String> = None;
+    let mut classifier = None;
     for (i, line) in lines.enumerate() {
         let lineno = i + 8;
         if line == "end" {
             break;
+        }
+        if let Some(json) = line.strip_prefix("classifier ") {
+            classifier = Some(
+                serde_json::from_str(json)
+                    .map_err(|e| format!("line {lineno}: classifier: {e}"))?,
+            );
+            continue;
         }
         if let Some(name) = line.strip_prefix("table ") {
             tables.insert(name.to_string(), Counts::new(meta.n));
@@ -343,7 +393,11 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
     }
     let clean = tables.remove("clean").ok_or("no `table clean`")?;
     let raw = tables.remove("raw").ok_or("no `table raw`")?;
-    Model::from_parts(meta, clean, raw).map_err(|e| e.to_string())
+    let dirty = tables.remove("dirty");
+    let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
+    m.classifier = classifier;
+    m.check_classifier().map_err(|e| e.to_string())?;
+    Ok(m)
 }
 
 #[cfg(test)]

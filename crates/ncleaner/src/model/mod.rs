@@ -240,6 +240,9 @@ impl Counts {
 pub enum DirtyEstimate {
     /// The paper's differential training: raw-dump counts minus clean counts.
     Differential,
+    /// Maximum-likelihood estimates from the raw segments that the alignment
+    /// with the gold text labels dirty ([`crate::align`]).
+    Aligned,
 }
 
 impl DirtyEstimate {
@@ -247,6 +250,7 @@ impl DirtyEstimate {
     pub fn name(self) -> &'static str {
         match self {
             DirtyEstimate::Differential => "differential",
+            DirtyEstimate::Aligned => "aligned",
         }
     }
 
@@ -254,6 +258,7 @@ impl DirtyEstimate {
     pub fn from_name(s: &str) -> Option<DirtyEstimate> {
         match s {
             "differential" => Some(DirtyEstimate::Differential),
+            "aligned" => Some(DirtyEstimate::Aligned),
             _ => None,
         }
     }
@@ -283,13 +288,26 @@ pub struct Model {
     pub clean: Counts,
     /// Counts of the raw dumps (for [`DirtyEstimate::Differential`]).
     pub raw: Counts,
+    /// Counts of the dirty segments (for [`DirtyEstimate::Aligned`]).
+    pub dirty: Option<Counts>,
+    /// The segment classifier trained with the model, if any.
+    pub classifier: Option<crate::classify::Classifier>,
     scorer: OnceLock<Scorer>,
 }
 
 impl Clone for Model {
     fn clone(&self) -> Self {
-        Model::from_parts(self.meta.clone(), self.clean.clone(), self.raw.clone())
-            .expect("a valid model stays valid")
+        let m = Model::assemble(
+            self.meta.clone(),
+            self.clean.clone(),
+            self.raw.clone(),
+            self.dirty.clone(),
+        )
+        .expect("a valid model stays valid");
+        Model {
+            classifier: self.classifier.clone(),
+            ..m
+        }
     }
 }
 
@@ -311,24 +329,72 @@ pub fn check_parameters(n: usize, q: f64) -> Result<()> {
 impl Model {
     /// Assembles a model from its counts, checking that they fit the parameters.
     pub fn from_parts(meta: ModelMeta, clean: Counts, raw: Counts) -> Result<Model> {
+        Model::assemble(meta, clean, raw, None)
+    }
+
+    /// Assembles a model; `dirty` must be given exactly for [`DirtyEstimate::Aligned`].
+    pub(crate) fn assemble(
+        meta: ModelMeta,
+        clean: Counts,
+        raw: Counts,
+        dirty: Option<Counts>,
+    ) -> Result<Model> {
         check_parameters(meta.n, meta.q)?;
-        if clean.n() != meta.n || raw.n() != meta.n {
-            return Err(Error::BadModel {
-                what: "model".into(),
-                reason: format!(
-                    "counts of order {} / {} for a model of order {}",
-                    clean.n(),
-                    raw.n(),
-                    meta.n
-                ),
-            });
+        let bad = |reason: String| Error::BadModel {
+            what: "model".into(),
+            reason,
+        };
+        let orders = [Some(&clean), Some(&raw), dirty.as_ref()];
+        if orders.iter().flatten().any(|c| c.n() != meta.n) {
+            return Err(bad(format!(
+                "count tables of another order than the model's {}",
+                meta.n
+            )));
+        }
+        if (meta.dirty == DirtyEstimate::Aligned) != dirty.is_some() {
+            return Err(bad(
+                "dirty-segment counts go with, and only with, the aligned dirty estimate".into(),
+            ));
         }
         Ok(Model {
             meta,
             clean,
             raw,
+            dirty,
+            classifier: None,
             scorer: OnceLock::new(),
         })
+    }
+
+    /// Checks that a classifier read from a file fits the feature layout of
+    /// this build (a corrupt or foreign file must not index out of bounds).
+    pub(crate) fn check_classifier(&self) -> Result<()> {
+        let Some(c) = &self.classifier else {
+            return Ok(());
+        };
+        let want = crate::classify::features::width(c.neighbours);
+        for w in [&c.html, &c.text].into_iter().flatten() {
+            if w.weights.len() != want || w.mean.len() != want || w.inv_sd.len() != want {
+                return Err(Error::BadModel {
+                    what: "model".into(),
+                    reason: format!(
+                        "classifier weights of length {} where this build has {want} features",
+                        w.weights.len()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The same model with its dirty model estimated from these dirty-segment
+    /// counts ([`DirtyEstimate::Aligned`]) instead of differential counts.
+    pub fn with_dirty(self, dirty: Counts) -> Result<Model> {
+        let meta = ModelMeta {
+            dirty: DirtyEstimate::Aligned,
+            ..self.meta
+        };
+        Model::assemble(meta, self.clean, self.raw, Some(dirty))
     }
 
     /// The same counts with other n-gram parameters: q freely, n at most the counted order.
@@ -348,7 +414,12 @@ impl Model {
             q,
             ..self.meta.clone()
         };
-        Model::from_parts(meta, cut(&self.clean), cut(&self.raw))
+        Model::assemble(
+            meta,
+            cut(&self.clean),
+            cut(&self.raw),
+            self.dirty.as_ref().map(cut),
+        )
     }
 
     /// The fast scorer (built on first use, then shared).
@@ -368,6 +439,12 @@ impl Model {
         let clean = Estimates::mle(&self.clean, v);
         let dirty = match self.meta.dirty {
             DirtyEstimate::Differential => Estimates::differential(&self.raw, &self.clean, v),
+            DirtyEstimate::Aligned => Estimates::mle(
+                self.dirty
+                    .as_ref()
+                    .expect("aligned models have dirty counts"),
+                v,
+            ),
         };
         (clean, dirty)
     }

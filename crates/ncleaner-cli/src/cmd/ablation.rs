@@ -1,0 +1,57 @@
+//! `ncleaner crossval --ablation`: the "Beyond NCleaner" steps one by one.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use ncleaner::InputKind;
+use ncleaner::ablation;
+use ncleaner::crossval;
+use ncleaner::train::{Pair, TrainConfig, Trainer};
+
+/// Cross-validates every ablation step on the paired pages and prints the
+/// table, then the reliability table of the default model's probabilities
+/// (HTML and text input); with `report`, also writes both to `report/ablation.md`.
+pub fn run(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Result<()> {
+    let t = std::time::Instant::now();
+    let trainer = Trainer::new(crossval::load_pool(pairs)?);
+    let fold = crossval::folds(trainer.pages().len(), folds, seed);
+    let steps = ablation::steps();
+    let rows = ablation::run(&trainer, &fold, folds, &steps, |row| {
+        let m = row.report.micro();
+        eprintln!(
+            "ncleaner: {:<22} {:<4} F {:.2} P {:.2} R {:.2} ({:.0} s)",
+            row.name,
+            if row.input == InputKind::Html {
+                "html"
+            } else {
+                "text"
+            },
+            100.0 * m.f,
+            100.0 * m.precision,
+            100.0 * m.recall,
+            row.seconds
+        );
+    })?;
+    let mut md = format!(
+        "## Ablation: {} pages, {folds}-fold cross-validation (seed {seed}), word-level micro-averages\n\n{}",
+        trainer.pages().len(),
+        ablation::markdown(&steps, &rows)
+    );
+    for input in [InputKind::Html, InputKind::Text] {
+        let bins = trainer.calibration(&fold, folds, &TrainConfig::lexical(), input, 10)?;
+        md.push_str(&format!(
+            "\n### Reliability of the default model's probabilities, {} input (held-out segments; expected calibration error {:.3})\n\n{}",
+            if input == InputKind::Html { "HTML" } else { "text-dump" },
+            ablation::calibration_error(&bins),
+            ablation::calibration_markdown(&bins)
+        ));
+    }
+    print!("{md}");
+    if let Some(dir) = report {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("ablation.md");
+        std::fs::write(&path, &md).with_context(|| format!("writing {}", path.display()))?;
+    }
+    eprintln!("ncleaner: ablation in {:.0} s", t.elapsed().as_secs_f64());
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! `ncleaner serve`: the web demo and the JSON API.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use ncleaner_serve::Config;
+
+use super::common::{ModelArg, load_model};
+
+/// Arguments of `ncleaner serve`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Routes: GET / (the demo page), POST /api/clean, GET /api/models, \
+    GET /api/openapi.json (the API's description), GET /healthz.\n\n\
+    Example:\n  ncleaner serve --addr 127.0.0.1:8080\n  \
+    curl -s -H 'Content-Type: text/html' --data-binary @page.html localhost:8080/api/clean"
+)]
+pub struct Args {
+    /// Address to listen on. The default binds loopback only; give 0.0.0.0:PORT to serve others.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Models to serve (repeatable): embedded names or model files; the first is the default.
+    /// Default: en and en-nonlex.
+    #[arg(long = "model", short = 'm', value_name = "en|en-nonlex|PATH")]
+    pub models: Vec<String>,
+
+    /// Documents cleaned at the same time (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub workers: Option<usize>,
+
+    /// Largest request body in bytes; larger ones get 413.
+    #[arg(long, default_value_t = 10 * 1024 * 1024, value_name = "BYTES")]
+    pub max_body: usize,
+
+    /// Time limit of one request in seconds (reading the body, waiting, cleaning).
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub timeout: f64,
+
+    /// Requests that may wait for a worker before new ones get 503.
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    pub max_pending: usize,
+
+    /// Do not log one line per request.
+    #[arg(long)]
+    pub quiet: bool,
+
+    /// Let clients name a page to fetch and clean (`{"fetch": URL}`): at most
+    /// 5 redirects, 10 s, --max-body bytes; private, loopback and link-local
+    /// addresses are refused.
+    #[arg(long)]
+    pub allow_fetch: bool,
+
+    /// With --allow-fetch: also fetch from private and loopback addresses
+    /// (only on a machine whose network you trust).
+    #[arg(long, requires = "allow_fetch")]
+    pub allow_private: bool,
+}
+
+/// Runs `ncleaner serve` until SIGINT or SIGTERM.
+pub fn run(args: Args) -> Result<()> {
+    anyhow::ensure!(
+        args.timeout > 0.0 && args.timeout.is_finite(),
+        "--timeout must be positive"
+    );
+    let names = if args.models.is_empty() {
+        vec!["en".to_string(), "en-nonlex".to_string()]
+    } else {
+        args.models
+    };
+    let mut models = Vec::new();
+    for name in names {
+        let model = load_model(&ModelArg {
+            model: name.clone(),
+        })?;
+        let short = std::path::Path::new(&name)
+            .file_stem()
+            .map_or_else(|| name.clone(), |s| s.to_string_lossy().into_owned());
+        models.push((short, Arc::new(model)));
+    }
+    let mut config = Config::new(models);
+    if let Some(w) = args.workers {
+        anyhow::ensure!(w > 0, "--workers must be at least 1");
+        config.workers = w;
+    }
+    config.max_body = args.max_body;
+    config.timeout = Duration::from_secs_f64(args.timeout);
+    config.max_pending = args.max_pending;
+    config.log = !args.quiet;
+    if args.allow_fetch {
+        config.fetch = Some(ncleaner_serve::fetch::FetchConfig {
+            allow_private: args.allow_private,
+            max_bytes: args.max_body,
+            ..Default::default()
+        });
+    }
+    let workers = config.workers;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .max_blocking_threads(workers.max(1) + 4)
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    runtime.block_on(ncleaner_serve::serve(
+        config,
+        args.addr,
+        |addr| {
+            eprintln!(
+                "ncleaner serve: listening on http://{addr}/ ({workers} workers; Ctrl-C stops)"
+            )
+        },
+        ncleaner_serve::shutdown_signal(),
+    ))?;
+    eprintln!("ncleaner serve: stopped");
+    Ok(())
+}

@@ -1,0 +1,267 @@
+//! Fetching a page by URL for the demo (`--allow-fetch` only).
+//!
+//! A server that fetches what clients name can be turned against the
+//! network it runs in, so fetching is off by default and, when on, refuses
+//! private, loopback, link-local and other non-global addresses unless
+//! `--allow-private` is given. The check is made on the addresses the name
+//! resolves to, by the resolver that the HTTP client then connects to (so a
+//! name cannot resolve to a public address for the check and a private one
+//! for the connection), and again on every redirect; redirects are limited,
+//! the whole fetch has a time limit and the body a size cap.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// How pages are fetched.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    /// Allow private, loopback and link-local addresses.
+    pub allow_private: bool,
+    /// Time limit of one fetch (connect, redirects, body).
+    pub timeout: Duration,
+    /// Largest body in bytes.
+    pub max_bytes: usize,
+    /// Most redirects followed.
+    pub max_redirects: usize,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        FetchConfig {
+            allow_private: false,
+            timeout: Duration::from_secs(10),
+            max_bytes: 10 << 20,
+            max_redirects: 5,
+        }
+    }
+}
+
+/// Why a fetch failed: an HTTP status for the client (400 a bad URL, 403 a
+/// refused address, 413 too large, 502 the other server failed, 504 too
+/// slow) and words.
+#[derive(Debug)]
+pub struct FetchError(pub u16, pub String);
+
+/// Whether an address is one a public fetcher must not reach.
+pub fn is_private(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let o = v4.octets();
+            v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || o[0] == 0
+                || (o[0] == 100 && (o[1] & 0xc0) == 64) // 100.64.0.0/10, shared address space
+                || (o[0] == 198 && (o[1] & 0xfe) == 18) // 198.18.0.0/15, benchmarking
+                || o[0] >= 240
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_private(IpAddr::V4(v4));
+            }
+            let s = v6.segments();
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (s[0] & 0xfe00) == 0xfc00 // unique local
+                || (s[0] & 0xffc0) == 0xfe80 // link-local
+                || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
+        }
+    }
+}
+
+/// A resolver that drops non-global addresses (and fails when none is left).
+struct PublicOnly;
+
+impl Resolve for PublicOnly {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let host = name.as_str().to_owned();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let public: Vec<SocketAddr> =
+                addrs.into_iter().filter(|a| !is_private(a.ip())).collect();
+            if public.is_empty() {
+                return Err(
+                    format!("{host} resolves only to private or loopback addresses").into(),
+                );
+            }
+            Ok(Box::new(public.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// An HTTP client for fetching pages.
+#[derive(Clone)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    config: FetchConfig,
+}
+
+impl Fetcher {
+    /// A fetcher with `config`.
+    pub fn new(config: FetchConfig) -> anyhow::Result<Fetcher> {
+        let allow_private = config.allow_private;
+        let max = config.max_redirects;
+        let policy = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() > max {
+                attempt.error(format!("more than {max} redirects"))
+            } else if !allow_private && literal_private(attempt.url()) {
+                attempt.error("redirect to a private or loopback address")
+            } else {
+                attempt.follow()
+            }
+        });
+        let mut b = reqwest::Client::builder()
+            .redirect(policy)
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout)
+            .user_agent(concat!(
+                "ncleaner/",
+                env!("CARGO_PKG_VERSION"),
+                " (demo fetch)"
+            ));
+        if !allow_private {
+            b = b.dns_resolver(Arc::new(PublicOnly));
+        }
+        Ok(Fetcher {
+            client: b.build()?,
+            config,
+        })
+    }
+
+    /// Fetches `url`: its body, its final URL and its `Content-Type` charset label.
+    pub async fn fetch(&self, url: &str) -> Result<(Vec<u8>, String, Option<String>), FetchError> {
+        let parsed = reqwest::Url::parse(url)
+            .map_err(|e| FetchError(400, format!("{url:?} is not a URL: {e}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(FetchError(
+                400,
+                format!("{url}: only http and https URLs are fetched"),
+            ));
+        }
+        if !self.config.allow_private && literal_private(&parsed) {
+            return Err(FetchError(
+                403,
+                format!("{url}: private and loopback addresses are not fetched"),
+            ));
+        }
+        let work = async {
+            let mut resp = self.client.get(parsed).send().await.map_err(|e| {
+                let msg = chain(&e);
+                let status = if msg.contains("private") {
+                    403
+                } else if e.is_timeout() {
+                    504
+                } else {
+                    502
+                };
+                FetchError(status, format!("fetching {url}: {msg}"))
+            })?;
+            if !resp.status().is_success() {
+                return Err(FetchError(
+                    502,
+                    format!("fetching {url}: the server answered {}", resp.status()),
+                ));
+            }
+            let charset = resp
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|ct| {
+                    ct.split(';').find_map(|p| {
+                        p.trim()
+                            .strip_prefix("charset=")
+                            .map(|c| c.trim_matches('"').to_owned())
+                    })
+                });
+            let final_url = resp.url().to_string();
+            let mut body = Vec::new();
+            while let Some(chunk) = resp
+                .chunk()
+                .await
+                .map_err(|e| FetchError(502, format!("reading {url}: {}", chain(&e))))?
+            {
+                if body.len() + chunk.len() > self.config.max_bytes {
+                    return Err(FetchError(
+                        413,
+                        format!(
+                            "{url}: the page is larger than {} bytes",
+                            self.config.max_bytes
+                        ),
+                    ));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok((body, final_url, charset))
+        };
+        match tokio::time::timeout(self.config.timeout, work).await {
+            Ok(r) => r,
+            Err(_) => Err(FetchError(
+                504,
+                format!(
+                    "fetching {url}: no complete answer within {:?}",
+                    self.config.timeout
+                ),
+            )),
+        }
+    }
+}
+
+/// Whether a URL's host is a private IP literal (names are checked by the resolver).
+fn literal_private(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(a)) => is_private(IpAddr::V4(a)),
+        Some(url::Host::Ipv6(a)) => is_private(IpAddr::V6(a)),
+        Some(url::Host::Domain(d)) => {
+            d.eq_ignore_ascii_case("localhost") || d.to_ascii_lowercase().ends_with(".localhost")
+        }
+        None => true,
+    }
+}
+
+/// An error and its causes, in one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_addresses() {
+        for a in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "192.168.0.1",
+            "172.16.5.4",
+            "169.254.169.254",
+            "0.0.0.0",
+            "100.64.0.1",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+        ] {
+            assert!(is_private(a.parse().unwrap()), "{a}");
+        }
+        for a in ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"] {
+            assert!(!is_private(a.parse().unwrap()), "{a}");
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! `ncleaner serve`: the web demo and the JSON API.
+//!
+//! An axum application on tokio. The models are loaded once and shared;
+//! cleaning, which is CPU-bound, runs on tokio's blocking pool, at most
+//! [`Config::workers`] documents at a time, so that the async workers keep
+//! accepting and answering while pages are cleaned. Every limit answers with
+//! a JSON error rather than by dropping the connection: a body over
+//! [`Config::max_body`] gets 413, a body that does not arrive within
+//! [`Config::timeout`] gets 408, a request that cannot start cleaning within
+//! the time limit, or when [`Config::max_pending`] requests already wait, gets
+//! 503. Nothing a client sends reaches a panic: the pipeline takes any bytes.
+//!
+//! Routes: `POST /api/clean`, `GET /api/models`, `GET /api/openapi.json`,
+//! `GET /healthz`, and the page at `/` (HTML, CSS and JavaScript embedded in
+//! the binary; no network needed).
+
+mod api;
+pub mod fetch;
+pub mod load;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use ncleaner::model::Model;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub use api::{CleanRequest, SegmentOut};
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Models by name; the first is the default.
+    pub models: Vec<(String, Arc<Model>)>,
+    /// Documents cleaned at the same time (threads of the blocking pool in use).
+    pub workers: usize,
+    /// Largest request body in bytes.
+    pub max_body: usize,
+    /// Time limit of one request: reading its body, waiting for a worker, cleaning.
+    pub timeout: Duration,
+    /// Requests that may wait for a worker before new ones get 503.
+    pub max_pending: usize,
+    /// Log one line per request to standard error.
+    pub log: bool,
+    /// Fetch pages by URL (`{"fetch": URL}`); `None`: refused.
+    pub fetch: Option<fetch::FetchConfig>,
+}
+
+impl Config {
+    /// The defaults: the given models, one worker per core, 10 MB bodies,
+    /// 30 s per request, 1024 waiting requests, logging on.
+    pub fn new(models: Vec<(String, Arc<Model>)>) -> Config {
+        Config {
+            models,
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_body: 10 * 1024 * 1024,
+            timeout: Duration::from_secs(30),
+            max_pending: 1024,
+            log: true,
+            fetch: None,
+        }
+    }
+}
+
+/// What the handlers share.
+pub(crate) struct AppState {
+    pub models: BTreeMap<String, Arc<Model>>,
+    pub default_model: String,
+    pub max_body: usize,
+    pub timeout: Duration,
+    /// Permits to clean (one per worker).
+    pub workers: Semaphore,
+    /// Permits to wait for a worker.
+    pub pending: Semaphore,
+    /// The page fetcher, when fetching is allowed.
+    pub fetcher: Option<fetch::Fetcher>,
+}
+
+/// The application: routes, state and the request log.
+pub fn router(config: Config) -> anyhow::Result<Router> {
+    anyhow::ensure!(!config.models.is_empty(), "no model to serve");
+    anyhow::ensure!(config.workers > 0, "workers must be at least 1");
+    let default_model = config.models[0].0.clone();
+    let state = Arc::new(AppState {
+        models: config.models.into_iter().collect(),
+        default_model,
+        max_body: config.max_body,
+        timeout: config.timeout,
+        workers: Semaphore::new(config.workers),
+        pending: Semaphore::new(config.max_pending.max(1)),
+        fetcher: config.fetch.map(fetch::Fetcher::new).transpose()?,
+    });
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/api/clean", post(api::clean))
+        .route("/api/models", get(api::models))
+        .route("/api/openapi.json", get(openapi))
+        .fallback(api::not_found)
+        .with_state(state);
+    Ok(if config.log {
+        app.layer(middleware::from_fn(log_request))
+    } else {
+        app
+    })
+}
+
+/// Binds `addr` and serves until `shutdown` completes (in-flight requests finish).
+/// Returns the bound address through `bound` first (useful with port 0).
+pub async fn serve(
+    config: Config,
+    addr: SocketAddr,
+    bound: impl FnOnce(SocketAddr),
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let app = router(config)?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
+    bound(listener.local_addr()?);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(())
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// One line per request: method, path, status, time.
+async fn log_request(req: Request, next: Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+    let start = Instant::now();
+    let response = next.run(req).await;
+    eprintln!(
+        "ncleaner serve: {method} {path} {} {:.1} ms",
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    response
+}
+
+/// The demo page.
+async fn page() -> Html<&'static str> {
+    Html(include_str!("page.html"))
+}
+
+/// The OpenAPI document of the JSON API.
+async fn openapi() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+}

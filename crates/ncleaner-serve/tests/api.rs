@@ -1,0 +1,256 @@
+//! The JSON API against a real server on a loopback port.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+async fn post_json(s: &TestServer, body: Value) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(s.url("/api/clean"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.json().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clean_json_and_raw_bodies() {
+    let s = start(default_config());
+    let page = example_page();
+    let (status, v) = post_json(&s, json!({ "html": page, "url": "http://example.org/" })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["model"], "en");
+    assert_eq!(v["input"], "html");
+    assert_eq!(v["url"], "http://example.org/");
+    let segs = v["segments"].as_array().unwrap();
+    let kept = |needle: &str| {
+        segs.iter()
+            .find(|x| x["text"].as_str().unwrap().contains(needle))
+            .unwrap()["keep"]
+            .clone()
+    };
+    assert_eq!(kept("Tomatoes are among"), true);
+    assert_eq!(kept("Home | Vegetables"), false);
+    assert!(v["text"].as_str().unwrap().contains("Tomatoes are among"));
+    assert!(v["words_out"].as_u64().unwrap() < v["words_in"].as_u64().unwrap());
+    // Every segment decided by the threshold carries its evidence, consistent with `keep`.
+    let t = v["threshold"].as_f64().unwrap();
+    for x in segs {
+        if let Some(e) = x["evidence"].as_f64() {
+            assert_eq!(x["keep"].as_bool().unwrap(), e >= t, "{x}");
+            assert!(x["probability"].as_f64().is_some());
+        } else {
+            assert!(x["rule"].is_string(), "{x}");
+        }
+    }
+
+    // The same page as a raw body gives the same decisions.
+    let raw: Value = reqwest::Client::new()
+        .post(s.url("/api/clean?model=en"))
+        .header("Content-Type", "text/html; charset=utf-8")
+        .body(page.clone())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(raw["segments"], v["segments"]);
+
+    // Threshold, model and method are honoured.
+    let (_, strict) = post_json(&s, json!({ "html": page, "threshold": 20.0 })).await;
+    assert!(strict["words_out"].as_u64() < v["words_out"].as_u64());
+    let (_, all) = post_json(&s, json!({ "html": page, "method": "keep-all" })).await;
+    assert_eq!(all["words_out"], all["words_in"]);
+    let (_, nl) = post_json(&s, json!({ "text": "Home | News | About\n\nA paragraph of ordinary running text, written in full sentences.\n", "model": "en-nonlex" })).await;
+    assert_eq!(nl["model"], "en-nonlex");
+    assert_eq!(nl["input"], "text");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn models_openapi_health_and_page() {
+    let s = start(default_config());
+    let c = reqwest::Client::new();
+    let m: Value = c
+        .get(s.url("/api/models"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<&str> = m["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["en", "en-nonlex"]);
+    let o: Value = c
+        .get(s.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(o["openapi"], "3.0.3");
+    assert!(o["paths"]["/api/clean"]["post"].is_object());
+    assert_eq!(
+        c.get(s.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        "ok\n"
+    );
+    let page = c
+        .get(s.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("id=\"threshold\"") && !page.contains("https://"),
+        "the page is self-contained"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_requests_get_json_errors() {
+    let s = start(default_config());
+    let c = reqwest::Client::new();
+    let cases: Vec<(&str, &str, Vec<u8>, u16, &str)> = vec![
+        (
+            "/api/clean",
+            "application/json",
+            b"{not json".to_vec(),
+            400,
+            "JSON body",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"html\": 5}".to_vec(),
+            400,
+            "JSON body",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"html\": \"a\", \"text\": \"b\"}".to_vec(),
+            400,
+            "exactly one",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{}".to_vec(),
+            400,
+            "exactly one",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"bogus\": 1}".to_vec(),
+            400,
+            "unknown field",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"model\": \"fr\"}".to_vec(),
+            400,
+            "unknown model",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"method\": \"magic\"}".to_vec(),
+            400,
+            "unknown method",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            vec![
+                b'{', b'"', b't', b'e', b'x', b't', b'"', b':', b'"', 0xff, 0xfe, b'"', b'}',
+            ],
+            400,
+            "JSON body",
+        ),
+        (
+            "/api/clean?threshold=abc",
+            "text/plain",
+            b"hello".to_vec(),
+            400,
+            "query string",
+        ),
+        (
+            "/api/nothing",
+            "text/plain",
+            b"hello".to_vec(),
+            404,
+            "no such route",
+        ),
+    ];
+    for (path, ct, body, status, says) in cases {
+        let r = c
+            .post(s.url(path))
+            .header("Content-Type", ct)
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            r.status().as_u16(),
+            status,
+            "{path} {:?}",
+            String::from_utf8_lossy(&body)
+        );
+        let v: Value = r.json().await.unwrap();
+        assert!(v["error"].as_str().unwrap().contains(says), "{v}");
+    }
+    // Invalid UTF-8 in a raw body is not an error: the decoder takes any bytes.
+    let r = c
+        .post(s.url("/api/clean"))
+        .header("Content-Type", "text/html")
+        .body(vec![0xff, 0xfe, b'<', b'p', b'>', 0xc3])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(
+        c.get(s.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bounded_load_has_no_errors() {
+    let s = start(default_config());
+    let page = example_page();
+    let r = ncleaner_serve::load::run(
+        &s.url("/api/clean"),
+        "text/html",
+        page.as_bytes(),
+        16,
+        std::time::Duration::from_secs(2),
+    )
+    .await
+    .unwrap();
+    assert!(r.requests > 16, "{r:?}");
+    assert_eq!(r.errors, 0, "{r:?}");
+    assert!(r.p50 <= r.p99);
+}

@@ -1,0 +1,93 @@
+//! A real server on an ephemeral loopback port, for the tests.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ncleaner_serve::Config;
+
+/// A running server; stopped (gracefully) when dropped.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// `http://ADDR` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            t.join().expect("server thread ends cleanly");
+        }
+    }
+}
+
+/// The embedded models, as `ncleaner serve` loads them by default.
+pub fn default_config() -> Config {
+    let models = ["en", "en-nonlex"]
+        .iter()
+        .map(|n| {
+            (
+                n.to_string(),
+                Arc::new(ncleaner::model::embedded(n).unwrap()),
+            )
+        })
+        .collect();
+    let mut c = Config::new(models);
+    c.log = false;
+    c.workers = 2;
+    c
+}
+
+/// Starts a server with `config` on 127.0.0.1:0 in its own runtime.
+pub fn start(config: Config) -> TestServer {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (atx, arx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            ncleaner_serve::serve(
+                config,
+                "127.0.0.1:0".parse().unwrap(),
+                move |a| atx.send(a).unwrap(),
+                async move {
+                    let _ = rx.await;
+                },
+            )
+            .await
+            .unwrap();
+        });
+    });
+    let addr = arx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server binds");
+    TestServer {
+        addr,
+        stop: Some(tx),
+        thread: Some(thread),
+    }
+}
+
+/// The example page of the repository.
+pub fn example_page() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/page.html"
+    ))
+    .unwrap()
+}

@@ -1,0 +1,106 @@
+//! `--allow-fetch`: pages fetched from a local server, with the limits.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::response::{Html, Redirect};
+use axum::routing::get;
+use common::*;
+use ncleaner_serve::fetch::FetchConfig;
+use serde_json::{Value, json};
+
+/// A local origin server: the example page, a redirect loop, a huge page, a slow page.
+async fn origin() -> std::net::SocketAddr {
+    let app = Router::new()
+        .route("/page", get(|| async { Html(example_page()) }))
+        .route("/to-page", get(|| async { Redirect::temporary("/page") }))
+        .route(
+            "/loop/{n}",
+            get(
+                |axum::extract::Path(n): axum::extract::Path<u32>| async move {
+                    Redirect::temporary(&format!("/loop/{}", n + 1))
+                },
+            ),
+        )
+        .route("/big", get(|| async { "x".repeat(3 << 20) }))
+        .route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                "late"
+            }),
+        );
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+    addr
+}
+
+async fn fetch(s: &TestServer, url: String) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(s.url("/api/clean"))
+        .json(&json!({ "fetch": url }))
+        .send()
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.json().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fetching_is_off_by_default_and_private_addresses_are_refused() {
+    let o = origin().await;
+    let off = start(default_config());
+    let (status, v) = fetch(&off, format!("http://{o}/page")).await;
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("--allow-fetch"));
+
+    let mut cfg = default_config();
+    cfg.fetch = Some(FetchConfig::default());
+    let public_only = start(cfg);
+    for url in [
+        format!("http://{o}/page"),
+        format!("http://localhost:{}/page", o.port()),
+        "http://[::1]/".into(),
+        "http://169.254.169.254/latest/meta-data/".into(),
+    ] {
+        let (status, v) = fetch(&public_only, url.clone()).await;
+        assert_eq!(status, 403, "{url}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("private"), "{v}");
+    }
+    for url in ["not a url", "ftp://example.org/x", "file:///etc/passwd"] {
+        let (status, _) = fetch(&public_only, url.into()).await;
+        assert_eq!(status, 400, "{url}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fetched_pages_are_cleaned_within_limits() {
+    let o = origin().await;
+    let mut cfg = default_config();
+    cfg.fetch = Some(FetchConfig {
+        allow_private: true,
+        timeout: Duration::from_secs(1),
+        max_bytes: 1 << 20,
+        max_redirects: 5,
+    });
+    let s = start(cfg);
+    let (status, v) = fetch(&s, format!("http://{o}/to-page")).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["url"],
+        format!("http://{o}/page"),
+        "the final URL after the redirect"
+    );
+    assert!(v["text"].as_str().unwrap().contains("Tomatoes are among"));
+    let (status, v) = fetch(&s, format!("http://{o}/loop/0")).await;
+    assert_eq!(status, 502, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("redirects"), "{v}");
+    let (status, v) = fetch(&s, format!("http://{o}/big")).await;
+    assert_eq!(status, 413, "{v}");
+    let (status, v) = fetch(&s, format!("http://{o}/slow")).await;
+    assert_eq!(status, 504, "{v}");
+    let (status, _) = fetch(&s, format!("http://{o}/missing")).await;
+    assert_eq!(status, 502);
+}

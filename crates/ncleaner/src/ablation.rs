@@ -1,0 +1,252 @@
+//! The "Beyond NCleaner" steps measured one by one: cross-validated rows that
+//! add the aligned dirty model, the segment classifier, its neighbour
+//! features, the `class`/`id` word evidence and the HMM to the paper's model,
+//! each for HTML and text-dump input, and the reliability table of the
+//! default model's probabilities (`ncleaner crossval --ablation`).
+//!
+//! Every row is trained and tested by [`Trainer::cross_validate`] on the same
+//! folds; rows differ only in their [`TrainConfig`], so a row's gain over the
+//! one before is what its step bought.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use crate::classify::Method;
+use crate::error::Result;
+use crate::eval::{EvalOptions, Report, score_texts};
+use crate::model::DirtyEstimate;
+use crate::pipeline::InputKind;
+use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
+
+/// One row of the ablation: a name, what it adds, and its configuration.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Short name.
+    pub name: &'static str,
+    /// What the row changes with respect to the one above it.
+    pub adds: &'static str,
+    /// The configuration trained.
+    pub config: TrainConfig,
+}
+
+/// The rows, in order: each adds one step to the row above it, except the
+/// last ones, which vary the default (the HMM, the operating point, the
+/// order, the non-lexical alphabet).
+pub fn steps() -> Vec<Step> {
+    let paper = TrainConfig::paper_lexical();
+    let aligned = TrainConfig {
+        dirty: DirtyEstimate::Aligned,
+        ..paper.clone()
+    };
+    let full = ClassifierConfig::default();
+    let plain = ClassifierConfig {
+        neighbours: false,
+        attrs: false,
+        ..full.clone()
+    };
+    let with = |c: ClassifierConfig| TrainConfig {
+        classifier: Some(c),
+        ..aligned.clone()
+    };
+    vec![
+        Step {
+            name: "paper",
+            adds: "the paper's model: differential dirty counts, score ≥ 0",
+            config: paper.clone(),
+        },
+        Step {
+            name: "+aligned",
+            adds: "dirty model from the segments the alignment labels dirty",
+            config: aligned.clone(),
+        },
+        Step {
+            name: "+classifier",
+            adds: "logistic regression over n-gram score, length, links, tags, position",
+            config: with(plain.clone()),
+        },
+        Step {
+            name: "+neighbours",
+            adds: "the neighbouring segments' features",
+            config: with(ClassifierConfig {
+                neighbours: true,
+                ..plain.clone()
+            }),
+        },
+        Step {
+            name: "+attrs (default)",
+            adds: "class/id/role word evidence",
+            config: TrainConfig::lexical(),
+        },
+        Step {
+            name: "default +hmm",
+            adds: "two-state HMM posteriors over the classifier's probabilities",
+            config: with(ClassifierConfig {
+                hmm: true,
+                ..full.clone()
+            }),
+        },
+        Step {
+            name: "default, max-F point",
+            adds: "threshold at the highest F instead of precision ≥ 0.97",
+            config: with(ClassifierConfig {
+                operating_point: OperatingPoint::MaxF,
+                ..full.clone()
+            }),
+        },
+        Step {
+            name: "default, n=4",
+            adds: "4-grams instead of 3-grams",
+            config: TrainConfig {
+                n: 4,
+                ..TrainConfig::lexical()
+            },
+        },
+        Step {
+            name: "non-lexical default",
+            adds: "letters → a, digits → 0 (n=6, q=0.4)",
+            config: TrainConfig::non_lexical(),
+        },
+    ]
+}
+
+/// The measured figures of one row and input.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The step.
+    pub name: &'static str,
+    /// The input kind.
+    pub input: InputKind,
+    /// The scores of the cleaned held-out pages.
+    pub report: Report,
+    /// Seconds the row took (all folds).
+    pub seconds: f64,
+}
+
+/// Cross-validates every step for HTML and text-dump input (`fold`: the
+/// fold of each page, `k` folds). `progress` is told each row as it ends.
+pub fn run(
+    trainer: &Trainer,
+    fold: &[usize],
+    k: usize,
+    steps: &[Step],
+    mut progress: impl FnMut(&Row),
+) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    for step in steps {
+        for input in [InputKind::Html, InputKind::Text] {
+            let t = Instant::now();
+            let outs =
+                trainer.cross_validate(fold, k, &step.config, input, Method::NCleaner, None)?;
+            let texts: Vec<(String, String, String)> = trainer
+                .pages()
+                .iter()
+                .zip(&outs)
+                .map(|(p, c)| {
+                    let mut b = Vec::new();
+                    crate::format::write_cleaneval(&mut b, c).expect("writing to memory");
+                    (
+                        p.key.clone(),
+                        String::from_utf8_lossy(&b).into_owned(),
+                        p.gold.clone(),
+                    )
+                })
+                .collect();
+            let row = Row {
+                name: step.name,
+                input,
+                report: score_texts(texts, &EvalOptions::default()),
+                seconds: t.elapsed().as_secs_f64(),
+            };
+            progress(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// The ablation as a Markdown table: micro F/P/R and labelled segmentation F per row and input.
+pub fn markdown(steps: &[Step], rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| step | adds | HTML F | HTML P | HTML R | HTML seg-l F | text F | text P | text R |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for step in steps {
+        let get = |input| {
+            rows.iter()
+                .find(|r| r.name == step.name && r.input == input)
+        };
+        let (Some(h), Some(t)) = (get(InputKind::Html), get(InputKind::Text)) else {
+            continue;
+        };
+        let (hm, tm) = (h.report.micro(), t.report.micro());
+        let seg = h.report.seg_labelled().map_or(f64::NAN, |c| c.prf().f);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            step.name,
+            step.adds,
+            100.0 * hm.f,
+            100.0 * hm.precision,
+            100.0 * hm.recall,
+            100.0 * seg,
+            100.0 * tm.f,
+            100.0 * tm.precision,
+            100.0 * tm.recall
+        );
+    }
+    s
+}
+
+/// A reliability table as Markdown.
+pub fn calibration_markdown(bins: &[CalibrationBin]) -> String {
+    let mut s = String::from(
+        "| predicted p | segments | words+1 | mean p | clean share |\n|---|---:|---:|---:|---:|\n",
+    );
+    for b in bins.iter().filter(|b| b.segments > 0) {
+        let _ = writeln!(
+            s,
+            "| {:.1}–{:.1} | {} | {:.0} | {:.3} | {:.3} |",
+            b.low, b.high, b.segments, b.weight, b.mean_probability, b.clean_share
+        );
+    }
+    s
+}
+
+/// The weighted mean absolute gap between prediction and clean share (expected calibration error).
+pub fn calibration_error(bins: &[CalibrationBin]) -> f64 {
+    let total: f64 = bins.iter().map(|b| b.weight).sum();
+    bins.iter()
+        .filter(|b| b.weight > 0.0)
+        .map(|b| b.weight * (b.mean_probability - b.clean_share).abs())
+        .sum::<f64>()
+        / total.max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_add_one_thing_each_and_the_default_is_among_them() {
+        let s = steps();
+        assert_eq!(s[0].config, TrainConfig::paper_lexical());
+        assert!(s.iter().any(|x| x.config == TrainConfig::lexical()));
+        let mut names: Vec<_> = s.iter().map(|x| x.name).collect();
+        names.dedup();
+        assert_eq!(names.len(), s.len(), "row names are unique");
+    }
+
+    #[test]
+    fn calibration_error_weighs_bins_by_words() {
+        let bin = |p: f64, share: f64, w: f64| CalibrationBin {
+            low: 0.0,
+            high: 1.0,
+            segments: 1,
+            weight: w,
+            mean_probability: p,
+            clean_share: share,
+        };
+        let e = calibration_error(&[bin(0.9, 0.8, 3.0), bin(0.1, 0.1, 1.0)]);
+        assert!((e - 0.075).abs() < 1e-12, "{e}");
+        assert!(calibration_markdown(&[bin(0.5, 0.5, 1.0)]).contains("0.500"));
+    }
+}

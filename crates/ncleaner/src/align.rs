@@ -1,0 +1,83 @@
+//! Aligned training data: which of a page's raw segments are in its gold text.
+//!
+//! The paper could not align its gold standard with the raw dumps and had to
+//! train the dirty model from differential counts (StupidOS §2, §5). The
+//! evaluation's word alignment does the job: the words of all of a page's
+//! segments, in order, are aligned with the gold words by the same `difflib`
+//! algorithm that `eval` uses (markers left out, as `--words-only` does), and
+//! each segment gets the share of its words that the alignment matched.
+
+use crate::eval::{matching_blocks, tokens};
+
+/// The share of words a segment must have aligned with the gold text to be
+/// labelled clean. One half: a segment is clean when most of it is gold text.
+pub const CLEAN_SHARE: f64 = 0.5;
+
+/// For every segment, the share (0–1) of its words aligned with gold words.
+/// A segment without words gets 0.
+pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut owner: Vec<usize> = Vec::new();
+    for (i, s) in segments.iter().enumerate() {
+        for w in s.as_ref().split_ascii_whitespace() {
+            words.push(w);
+            owner.push(i);
+        }
+    }
+    let gold_words: Vec<String> = tokens(gold, false, false)
+        .into_iter()
+        .filter(|t| !t.is_empty() && !crate::eval::is_marker(t))
+        .collect();
+    let gold_refs: Vec<&str> = gold_words.iter().map(String::as_str).collect();
+    let mut matched = vec![0usize; segments.len()];
+    let mut total = vec![0usize; segments.len()];
+    for &o in &owner {
+        total[o] += 1;
+    }
+    for (a, _, n) in matching_blocks(&words, &gold_refs) {
+        for &o in &owner[a..a + n] {
+            matched[o] += 1;
+        }
+    }
+    matched
+        .iter()
+        .zip(&total)
+        .map(|(&m, &t)| if t == 0 { 0.0 } else { m as f64 / t as f64 })
+        .collect()
+}
+
+/// Clean (true) or dirty labels of segments from their aligned shares.
+pub fn labels<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<bool> {
+    aligned_shares(segments, gold)
+        .into_iter()
+        .map(|s| s >= CLEAN_SHARE)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares() {
+        let segs = [
+            "Home | News",
+            "The cat sat on the mat.",
+            "It was happy there too.",
+            "Copyright 2007",
+        ];
+        let gold = "URL: x\n<p> The cat sat on the mat.\n<p> It was happy there.";
+        let s = aligned_shares(&segs, gold);
+        assert_eq!(s[0], 0.0);
+        assert_eq!(s[1], 1.0);
+        assert!((s[2] - 0.6).abs() < 1e-9, "{s:?}"); // "there" ≠ "there."
+        assert_eq!(s[3], 0.0);
+        assert_eq!(labels(&segs, gold), vec![false, true, true, false]);
+    }
+
+    #[test]
+    fn empty_inputs() {
+        assert!(aligned_shares::<&str>(&[], "gold").is_empty());
+        assert_eq!(aligned_shares(&["a b"], ""), vec![0.0]);
+    }
+}

@@ -1,0 +1,260 @@
+//! Scores → decisions: which segments are kept.
+//!
+//! The paper's rule: a segment is deleted when the dirty model gives it the
+//! higher probability, i.e. when its score (log2 P_clean − log2 P_dirty) is
+//! below 0. The threshold T moves that line: a segment is kept when its score
+//! is at least T, so a positive T keeps less (higher precision) and a negative
+//! T keeps more. Segments that the paper's heuristics recognise as boilerplate
+//! ([`Heuristic`]) are deleted before any model is asked.
+//!
+//! Beyond the paper, a model may carry a [`Classifier`]: a logistic regression
+//! over the n-gram score and what the HTML and the text show (length, link
+//! share, enclosing elements, `class`/`id` words, position, the neighbouring
+//! segments; [`features`]), trained on training pages whose segments were
+//! labelled by aligning them with the gold text ([`crate::align`]). It gives
+//! each segment a probability of being clean; the threshold is then the
+//! log-odds of that probability in bits, log2(p / (1 − p)), so that 0 means
+//! p = 0.5 and 2 means p = 0.8, and the model stores the operating point its
+//! training chose ([`Classifier::threshold`]).
+
+pub mod attrs;
+pub mod features;
+pub mod hmm;
+pub mod logistic;
+
+use crate::segment::{Heuristic, Segment};
+
+use self::attrs::AttrModel;
+use self::features::{Evidence, PageStats};
+use self::logistic::Logistic;
+use crate::model::Scorer;
+
+/// Which of the operating points stored in a model a cleaner uses when no
+/// explicit threshold is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preference {
+    /// The model's default: the highest F at the precision target it was trained for.
+    #[default]
+    Precision,
+    /// The highest F on the training pages (more recall, less precision).
+    F,
+}
+
+/// The learned segment classifier of a model.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Classifier {
+    /// Weights for HTML input (`None` if trained from text dumps only).
+    pub html: Option<Logistic>,
+    /// Weights for text-dump input.
+    pub text: Option<Logistic>,
+    /// Whether the neighbours' features join each segment's own.
+    pub neighbours: bool,
+    /// Evidence of `class`/`id`/`role` words (empty when not used).
+    pub attrs: AttrModel,
+    /// The default thresholds (log2-odds of P(clean)) for HTML and for text
+    /// input, chosen at training time ([`crate::train::OperatingPoint`]).
+    pub threshold: [f64; 2],
+    /// The thresholds that maximised word-level F on the training pages (HTML,
+    /// text): the operating point for users who weigh recall as much as precision.
+    #[serde(default)]
+    pub max_f_threshold: Option<[f64; 2]>,
+    /// Two-state chains smoothing the probabilities over the page (HTML, text).
+    #[serde(default)]
+    pub chain: Option<[Option<hmm::Chain>; 2]>,
+}
+
+impl Classifier {
+    /// The weights for an input (`html` or text), if trained.
+    pub fn weights(&self, html: bool) -> Option<&Logistic> {
+        if html {
+            self.html.as_ref()
+        } else {
+            self.text.as_ref()
+        }
+    }
+
+    /// The default threshold for an input.
+    pub fn default_threshold(&self, html: bool) -> f64 {
+        self.threshold[usize::from(!html)]
+    }
+
+    /// The stored threshold of an operating point for an input.
+    pub fn operating_threshold(&self, html: bool, point: Preference) -> f64 {
+        match (point, self.max_f_threshold) {
+            (Preference::F, Some(t)) => t[usize::from(!html)],
+            _ => self.default_threshold(html),
+        }
+    }
+
+    /// The feature rows of a page's segments (neighbours included if configured).
+    pub fn feature_rows(&self, segments: &[Segment], scorer: &Scorer, html: bool) -> Vec<Vec<f32>> {
+        self.rows_and_scores(segments, scorer, html).0
+    }
+
+    /// The feature rows and the (unclamped) n-gram scores of a page's segments,
+    /// each segment scored once.
+    fn rows_and_scores(
+        &self,
+        segments: &[Segment],
+        scorer: &Scorer,
+        html: bool,
+    ) -> (Vec<Vec<f32>>, Vec<f64>) {
+        let page = PageStats::of(segments);
+        let mut scores = Vec::with_capacity(segments.len());
+        let rows: Vec<[f32; features::COUNT]> = segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let (score, symbols) = scorer.score_with_len(&s.text);
+                scores.push(score);
+                let attrs = if html {
+                    self.attrs.evidence(&s.attrs)
+                } else {
+                    [0.0; attrs::EVIDENCE]
+                };
+                features::extract(
+                    s,
+                    i,
+                    page,
+                    Evidence {
+                        score,
+                        symbols,
+                        attrs,
+                    },
+                    html,
+                )
+            })
+            .collect();
+        let rows = if self.neighbours {
+            features::with_neighbours(&rows)
+        } else {
+            rows.iter().map(|r| r.to_vec()).collect()
+        };
+        (rows, scores)
+    }
+
+    /// The n-gram score and P(clean) of every segment of a page; `None` if
+    /// the classifier has no weights for this input.
+    pub fn score_page(
+        &self,
+        segments: &[Segment],
+        scorer: &Scorer,
+        html: bool,
+    ) -> Option<(Vec<f64>, Vec<f64>)> {
+        let w = self.weights(html)?;
+        let (rows, scores) = self.rows_and_scores(segments, scorer, html);
+        let probs: Vec<f64> = rows.iter().map(|x| w.probability(x) as f64).collect();
+        let probs = match self
+            .chain
+            .as_ref()
+            .and_then(|c| c[usize::from(!html)].as_ref())
+        {
+            Some(chain) => chain.posteriors(&probs),
+            None => probs,
+        };
+        Some((scores, probs))
+    }
+}
+
+/// log2(p / (1 − p)), the log-odds of a probability in bits (finite for p in [0, 1]).
+pub fn log2_odds(p: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    (p / (1.0 - p)).log2()
+}
+
+/// Which parts of the paper's system decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Keep every segment: the raw text dump (the paper's baseline).
+    KeepAll,
+    /// The segmentation heuristics alone, no language model ("heuristics only").
+    Heuristics,
+    /// Heuristics, then the clean/dirty n-gram models (NCleaner).
+    NCleaner,
+}
+
+impl Method {
+    /// Whether the method needs a model's scores.
+    pub fn uses_model(self) -> bool {
+        self == Method::NCleaner
+    }
+}
+
+/// Why a segment was kept or dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "by")]
+pub enum Reason {
+    /// Every segment is kept ([`Method::KeepAll`]).
+    KeepAll,
+    /// A heuristic rule dropped it.
+    Heuristic {
+        /// The rule.
+        rule: Heuristic,
+    },
+    /// No heuristic applies ([`Method::Heuristics`]).
+    NoHeuristic,
+    /// The score was compared with the threshold.
+    Score,
+}
+
+/// The decision about one segment.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Decision {
+    /// Whether the segment is kept.
+    pub keep: bool,
+    /// What decided.
+    pub reason: Reason,
+}
+
+/// Decides one segment given its score (`None` when no model was run).
+pub fn decide(method: Method, segment: &Segment, score: Option<f64>, threshold: f64) -> Decision {
+    if method == Method::KeepAll {
+        return Decision {
+            keep: true,
+            reason: Reason::KeepAll,
+        };
+    }
+    if let Some(rule) = segment.heuristic {
+        return Decision {
+            keep: false,
+            reason: Reason::Heuristic { rule },
+        };
+    }
+    match (method, score) {
+        (Method::NCleaner, Some(s)) => Decision {
+            keep: s >= threshold,
+            reason: Reason::Score,
+        },
+        _ => Decision {
+            keep: true,
+            reason: Reason::NoHeuristic,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::Kind;
+
+    #[test]
+    fn rules() {
+        let text = Segment::plain(Kind::P, "A sentence.".into());
+        let nav = Segment::plain(Kind::P, "Home | News | Contact".into());
+        assert!(decide(Method::KeepAll, &nav, Some(-5.0), 0.0).keep);
+        assert!(!decide(Method::Heuristics, &nav, None, 0.0).keep);
+        assert!(decide(Method::Heuristics, &text, None, 0.0).keep);
+        assert!(!decide(Method::NCleaner, &nav, Some(100.0), 0.0).keep);
+        assert!(
+            decide(Method::NCleaner, &text, Some(0.0), 0.0).keep,
+            "ties are kept, as in the paper"
+        );
+        assert!(!decide(Method::NCleaner, &text, Some(-0.1), 0.0).keep);
+        assert!(
+            !decide(Method::NCleaner, &text, Some(1.0), 2.0).keep,
+            "a positive threshold keeps less"
+        );
+        assert!(decide(Method::NCleaner, &text, Some(-1.0), -2.0).keep);
+    }
+}
