@@ -23,6 +23,8 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Cross-validate: train on K-1 folds, clean the held-out fold, for every fold.
     Crossval(cmd::crossval::Args),
+    /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
+    Matrix(cmd::matrix::Args),
     /// Serve the web demo and the JSON API.
     Serve(cmd::serve::Args),
 }
@@ -34,6 +36,7 @@ fn main() {
         Command::Train(a) => cmd::train::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Crossval(a) => cmd::crossval::run(a),
+        Command::Matrix(a) => cmd::matrix::run(a),
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {

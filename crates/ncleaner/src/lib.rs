@@ -34,6 +34,7 @@ pub mod error;
 pub mod eval;
 pub mod format;
 pub mod html;
+pub mod matrix;
 pub mod model;
 pub mod pipeline;
 pub mod segment;

@@ -178,6 +178,9 @@ pub enum OperatingPoint {
     MinPrecision(f64),
     /// A fixed threshold (log2-odds).
     Fixed(f64),
+    /// The threshold that maximises word-level F-beta on the training pages
+    /// (beta < 1 weighs precision more: 0.5 counts it twice as much as recall).
+    MaxFBeta(f64),
 }
 
 impl TrainConfig {
@@ -598,12 +601,24 @@ impl Trainer {
             if recall >= 0.5 && precision > most_precise.0 {
                 most_precise = (precision, p);
             }
-            let ok = match op {
-                OperatingPoint::MinPrecision(min) => precision >= min,
-                _ => true,
+            let (ok, criterion) = match op {
+                OperatingPoint::MinPrecision(min) => (precision >= min, f),
+                OperatingPoint::MaxFBeta(beta) => {
+                    let b2 = beta * beta;
+                    let denom = b2 * precision + recall;
+                    (
+                        true,
+                        if denom > 0.0 {
+                            (1.0 + b2) * precision * recall / denom
+                        } else {
+                            0.0
+                        },
+                    )
+                }
+                _ => (true, f),
             };
-            if ok && f > best.1 {
-                best = (f, f, p);
+            if ok && criterion > best.0 {
+                best = (criterion, f, p);
             }
         }
         let p = if best.0.is_finite() {

@@ -5,6 +5,7 @@ pub mod clean;
 pub mod common;
 pub mod crossval;
 pub mod eval;
+pub mod matrix;
 pub mod serve;
 pub mod train;
 
