@@ -41,6 +41,9 @@ pub struct Args {
     /// `train`), `f-beta:B` (the highest F-beta), or `max-f`.
     #[arg(long, value_name = "POINT", value_parser = parse_point)]
     pub operating_point: Option<OperatingPoint>,
+    /// Train the non-lexical models (letters → a, digits → 0).
+    #[arg(long)]
+    pub nonlexical: bool,
     /// Score other systems' outputs found under DIR/SYSTEM/ (see below).
     #[arg(long, value_name = "DIR")]
     pub peers: Option<PathBuf>,
@@ -125,31 +128,28 @@ pub fn run(args: Args) -> Result<()> {
     );
     let preference: Preference = args.prefer.into();
     let sets = matrix::train_sets(&pools);
-    let mut cfg = TrainConfig::lexical();
+    let mut cfg = if args.nonlexical {
+        TrainConfig::non_lexical()
+    } else {
+        TrainConfig::lexical()
+    };
     if let (Some(op), Some(c)) = (args.operating_point, cfg.classifier.as_mut()) {
         c.operating_point = op;
     }
-    let mut rows = matrix::run(
-        &trainer,
-        &pools,
-        &sets,
-        &cfg,
-        preference,
-        |row| {
-            let cells: Vec<String> = row
-                .words
-                .iter()
-                .zip(&pools.names)
-                .map(|(r, n)| format!("{n} {:.2}", 100.0 * r.micro().f))
-                .collect();
-            eprintln!(
-                "ncleaner: {:<32} F {} ({:.0} s)",
-                row.name,
-                cells.join(", "),
-                row.seconds
-            );
-        },
-    )?;
+    let mut rows = matrix::run(&trainer, &pools, &sets, &cfg, preference, |row| {
+        let cells: Vec<String> = row
+            .words
+            .iter()
+            .zip(&pools.names)
+            .map(|(r, n)| format!("{n} {:.2}", 100.0 * r.micro().f))
+            .collect();
+        eprintln!(
+            "ncleaner: {:<32} F {} ({:.0} s)",
+            row.name,
+            cells.join(", "),
+            row.seconds
+        );
+    })?;
     if let Some(dir) = &args.peers {
         rows.extend(matrix::peer_rows(&trainer, &pools, dir)?);
     }
