@@ -13,7 +13,7 @@ Locally:
     spark-submit --master 'local[2]' examples/spark_clean_warc.py warc.paths out.parquet
 
 On a cluster (the module must be installed on every worker, e.g. from a wheel
-built with `maturin build --release -m crates/ncleaner-py/pyproject.toml`):
+built with `maturin build --release -m crates/ncleaner-py/Cargo.toml`):
     spark-submit --master yarn --num-executors 100 --executor-cores 4 \\
         examples/spark_clean_warc.py s3://bucket/warc.paths s3://bucket/cleaned/
 """
