@@ -29,6 +29,8 @@ enum Command {
     Curve(cmd::curve::Args),
     /// Table 2's rows with fixed (e.g. the embedded) models on pages never trained on.
     Heldout(cmd::heldout::Args),
+    /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
+    Matrix(cmd::matrix::Args),
     /// Serve the web demo and the JSON API.
     Serve(cmd::serve::Args),
 }
@@ -43,6 +45,7 @@ fn main() {
         Command::Tune(a) => cmd::tune::run(a),
         Command::Curve(a) => cmd::curve::run(a),
         Command::Heldout(a) => cmd::heldout::run(a),
+        Command::Matrix(a) => cmd::matrix::run(a),
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {

@@ -52,7 +52,7 @@ impl PoolPage {
     /// Segments one page given its bytes and its gold text.
     pub fn from_bytes(key: &str, bytes: &[u8], gold: String) -> PoolPage {
         let doc = crate::decode::decode(bytes, None, None);
-        let html_segments = segment::from_blocks(crate::html::blocks(&doc.text));
+        let html_segments = segment::from_page(crate::html::parse(&doc.text));
         let dump = text_dump(&html_segments);
         let text_segments = segment::from_text(&dump);
         PoolPage {

@@ -8,6 +8,7 @@ pub mod curve;
 pub mod eval;
 pub mod heldout;
 pub mod pool;
+pub mod matrix;
 pub mod serve;
 pub mod train;
 pub mod tune;
