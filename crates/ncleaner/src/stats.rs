@@ -169,7 +169,11 @@ mod tests {
             1e-13
         ));
         // Γ(10.5) = 1133278.3889487855...
-        assert!(close(ln_gamma(10.5), 1_133_278.388_948_785_5f64.ln(), 1e-14));
+        assert!(close(
+            ln_gamma(10.5),
+            1_133_278.388_948_785_5f64.ln(),
+            1e-14
+        ));
         assert!(close(ln_gamma(0.1), 9.513_507_698_668_732f64.ln(), 1e-13));
         // Stirling region
         assert!(close(ln_gamma(200.0), 857.933_669_825_857_5, 1e-14));

@@ -62,7 +62,8 @@ pub fn run(args: Args) -> Result<()> {
                 let path = out.join(r.variant.slug()).join(format!("{}.txt", page.key));
                 std::fs::create_dir_all(path.parent().expect("has a parent"))
                     .with_context(|| format!("creating {}", path.display()))?;
-                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+                std::fs::write(&path, text)
+                    .with_context(|| format!("writing {}", path.display()))?;
             }
         }
     }

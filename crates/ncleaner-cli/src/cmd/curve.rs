@@ -69,8 +69,11 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         ""
     };
-    args.report.write(&format!("fig4-learning-curve{suffix}.md"), &md)?;
     args.report
-        .chart(&format!("fig4-learning-curve{suffix}"), &plot::curve_chart(&c))?;
+        .write(&format!("fig4-learning-curve{suffix}.md"), &md)?;
+    args.report.chart(
+        &format!("fig4-learning-curve{suffix}"),
+        &plot::curve_chart(&c),
+    )?;
     Ok(())
 }

@@ -25,9 +25,10 @@ pub struct Args {
     /// The non-lexical model: `en-nonlex` or a model file.
     #[arg(long, default_value = "en-nonlex", value_name = "en-nonlex|PATH")]
     nonlex_model: String,
-    /// Decision threshold of the model rows.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    threshold: f64,
+    /// Decision threshold of the model rows (bits); by default each model's
+    /// own operating point (the paper's rule, 0, for models without a classifier).
+    #[arg(long, allow_negative_numbers = true)]
+    threshold: Option<f64>,
     /// Name of the set, for the report file (`heldout-NAME.md`).
     #[arg(long, default_value = "set")]
     name: String,
@@ -41,7 +42,12 @@ pub fn run(args: Args) -> Result<()> {
         args.html.len() == args.gold.len(),
         "give --html and --gold in pairs"
     );
-    let dirs: Vec<(PathBuf, PathBuf)> = args.html.iter().cloned().zip(args.gold.iter().cloned()).collect();
+    let dirs: Vec<(PathBuf, PathBuf)> = args
+        .html
+        .iter()
+        .cloned()
+        .zip(args.gold.iter().cloned())
+        .collect();
     let pages = ncleaner::crossval::load_pool(&experiment::pairs(&dirs)?)?;
     let lex = Arc::new(load_model(&args.model)?);
     let nonlex = Arc::new(load_model(&ModelArg {
@@ -59,7 +65,26 @@ pub fn run(args: Args) -> Result<()> {
         lex.meta.alphabet.name(),
         nonlex.meta.alphabet.name()
     );
-    let rows = table::paper_rows(&params(&lex), &params(&nonlex), args.threshold);
+    let mut rows = table::paper_rows(
+        &params(&lex),
+        &params(&nonlex),
+        args.threshold.unwrap_or(0.0),
+    );
+    if args.threshold.is_none() {
+        for v in &mut rows {
+            let m = if v.alphabet == lex.meta.alphabet {
+                &lex
+            } else {
+                &nonlex
+            };
+            if let Some(c) = &m.classifier {
+                v.threshold = c.operating_threshold(
+                    v.input != ncleaner::InputKind::Text,
+                    ncleaner::classify::Preference::Precision,
+                );
+            }
+        }
+    }
     let t = table::fixed_table(&pages, &rows, |v| {
         Some(if v.alphabet == lex.meta.alphabet {
             lex.clone()
@@ -77,7 +102,13 @@ pub fn run(args: Args) -> Result<()> {
     );
     md.push_str(&report::table2(&t));
     print!("{md}");
-    eprintln!("ncleaner: {} pages, {} rows in {:.1} s", t.pages, t.rows.len(), t.seconds);
-    args.report.write(&format!("heldout-{}.md", args.name), &md)?;
+    eprintln!(
+        "ncleaner: {} pages, {} rows in {:.1} s",
+        t.pages,
+        t.rows.len(),
+        t.seconds
+    );
+    args.report
+        .write(&format!("heldout-{}.md", args.name), &md)?;
     Ok(())
 }

@@ -92,7 +92,11 @@ pub fn parse_orders(s: &str) -> Result<Vec<usize>, String> {
     let bad = || format!("{s:?}: give orders as 1..8 or 2,3,6");
     if let Some((a, b)) = s.split_once("..") {
         let a: usize = a.trim().parse().map_err(|_| bad())?;
-        let b: usize = b.trim_start_matches('=').trim().parse().map_err(|_| bad())?;
+        let b: usize = b
+            .trim_start_matches('=')
+            .trim()
+            .parse()
+            .map_err(|_| bad())?;
         if a == 0 || b < a {
             return Err(bad());
         }

@@ -84,7 +84,14 @@ pub fn run(args: Args) -> Result<()> {
             let qs = args
                 .q_grid
                 .unwrap_or_else(ncleaner::experiment::default_q_grid);
-            let g = entropy::cross_entropy(&pool.pages, &pool.fold, pool.k, alphabet, &args.orders, &qs)?;
+            let g = entropy::cross_entropy(
+                &pool.pages,
+                &pool.fold,
+                pool.k,
+                alphabet,
+                &args.orders,
+                &qs,
+            )?;
             let md = report::entropy(&g);
             print!("{md}");
             eprintln!(
@@ -111,7 +118,9 @@ pub fn run(args: Args) -> Result<()> {
     let opts = tune::FGridOptions {
         alphabet,
         orders: args.orders,
-        qs: args.q_grid.unwrap_or_else(|| (1..10).map(|i| i as f64 / 10.0).collect()),
+        qs: args
+            .q_grid
+            .unwrap_or_else(|| (1..10).map(|i| i as f64 / 10.0).collect()),
         thresholds: args.thresholds,
         input,
     };

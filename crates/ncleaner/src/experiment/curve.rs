@@ -120,9 +120,11 @@ impl Curve {
                 let pts: Vec<&CurvePoint> = self.points.iter().filter(|p| p.pages == s).collect();
                 let of = |f: &dyn Fn(&CurvePoint) -> f64| MeanSd::of(pts.iter().map(|p| f(p)));
                 let range = |f: &dyn Fn(&CurvePoint) -> f64| {
-                    pts.iter().map(|p| f(p)).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-                        (lo.min(x), hi.max(x))
-                    })
+                    pts.iter()
+                        .map(|p| f(p))
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                            (lo.min(x), hi.max(x))
+                        })
                 };
                 CurveSize {
                     pages: s,
@@ -178,7 +180,11 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
     let words: Vec<usize> = pool.iter().map(gold_words).collect();
     let counts = PoolCounts::new(pool, opts.params.n, opts.params.alphabet);
 
-    let mut sizes: Vec<usize> = opts.sizes.iter().map(|&s| s.clamp(1, train.len())).collect();
+    let mut sizes: Vec<usize> = opts
+        .sizes
+        .iter()
+        .map(|&s| s.clamp(1, train.len()))
+        .collect();
     sizes.sort_unstable();
     sizes.dedup();
     let jobs: Vec<(usize, usize)> = sizes
@@ -193,8 +199,11 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
             .par_iter()
             .map(|p| {
                 let mut buf = Vec::new();
-                crate::format::write_cleaneval(&mut buf, &crossval::clean_segments(cleaner, p, opts.input))
-                    .expect("writing to memory");
+                crate::format::write_cleaneval(
+                    &mut buf,
+                    &crossval::clean_segments(cleaner, p, opts.input),
+                )
+                .expect("writing to memory");
                 String::from_utf8(buf).expect("UTF-8")
             })
             .collect();
@@ -203,7 +212,8 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
     let points: Vec<CurvePoint> = jobs
         .par_iter()
         .map(|&(s, d)| {
-            let seed = opts.seed ^ (s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (d as u64 + 1) << 40;
+            let seed =
+                opts.seed ^ (s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (d as u64 + 1) << 40;
             let chosen: HashSet<usize> = draw(&train, s, seed).into_iter().collect();
             let model = counts.model(
                 opts.params.n,

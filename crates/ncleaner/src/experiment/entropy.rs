@@ -122,7 +122,12 @@ pub fn cross_entropy(
             let mut symbols = 0u64;
             let mut buf = Vec::new();
             let mut p = [0.0; MAX_ORDER];
-            for page in pool.iter().zip(fold).filter(|(_, g)| **g == f).map(|(p, _)| p) {
+            for page in pool
+                .iter()
+                .zip(fold)
+                .filter(|(_, g)| **g == f)
+                .map(|(p, _)| p)
+            {
                 for seg in &page.html_segments {
                     view.keys(&seg.text, &mut buf, |key| {
                         view.raw_estimates(key, &mut p);
@@ -144,7 +149,9 @@ pub fn cross_entropy(
         .collect();
     let symbols: u64 = sums.iter().map(|s| s.symbols).sum();
     if symbols == 0 {
-        return Err(Error::Training("no raw text to compute a cross-entropy of".into()));
+        return Err(Error::Training(
+            "no raw text to compute a cross-entropy of".into(),
+        ));
     }
     // H = −(Σ log2 S + N log2 norm) / N, norm = (1−q)/(1−q^n)
     let h = |log_s: f64, count: u64, n: usize, q: f64| {

@@ -41,7 +41,8 @@ pub fn pairs(dirs: &[(PathBuf, PathBuf)]) -> Result<Vec<Pair>> {
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            p.iter_mut().for_each(|x| x.key = format!("{prefix}/{}", x.key));
+            p.iter_mut()
+                .for_each(|x| x.key = format!("{prefix}/{}", x.key));
         }
         out.extend(p);
     }

@@ -44,7 +44,11 @@ impl Table {
 
     /// Counts segments exactly as [`crate::model::Counts::add_segment`] does
     /// (n−1 boundary symbols before, one after), then the history totals.
-    fn of_segments<'a>(n: usize, alphabet: Alphabet, texts: impl Iterator<Item = &'a str>) -> Table {
+    fn of_segments<'a>(
+        n: usize,
+        alphabet: Alphabet,
+        texts: impl Iterator<Item = &'a str>,
+    ) -> Table {
         let mut t = Table::new(n);
         let mut seq: Vec<Sym> = Vec::new();
         for text in texts {
@@ -99,7 +103,11 @@ impl Table {
 /// A bit mask of the last k symbols of a packed key.
 #[inline]
 fn mask(k: usize) -> u64 {
-    if k >= 9 { u64::MAX } else { (1u64 << (7 * k)) - 1 }
+    if k >= 9 {
+        u64::MAX
+    } else {
+        (1u64 << (7 * k)) - 1
+    }
 }
 
 /// The padded symbol sequence of one segment: n−1 boundaries, the text, one boundary.
@@ -147,7 +155,12 @@ impl FoldTables {
         let per_fold: Vec<(Table, Option<Table>)> = (0..k)
             .into_par_iter()
             .map(|f| {
-                let pages = || pool.iter().zip(fold).filter(move |(_, g)| **g == f).map(|(p, _)| p);
+                let pages = || {
+                    pool.iter()
+                        .zip(fold)
+                        .filter(move |(_, g)| **g == f)
+                        .map(|(p, _)| p)
+                };
                 let raw = Table::of_segments(
                     n,
                     alphabet,

@@ -45,7 +45,9 @@ fn register_font() -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::Parameter("the embedded DejaVu Sans font does not load".into()))
+        Err(Error::Parameter(
+            "the embedded DejaVu Sans font does not load".into(),
+        ))
     }
 }
 
@@ -95,13 +97,19 @@ pub struct BarChart {
 }
 
 fn err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::io(path, std::io::Error::other(format!("drawing the chart: {e}")))
+    Error::io(
+        path,
+        std::io::Error::other(format!("drawing the chart: {e}")),
+    )
 }
 
 /// Something that draws itself on any plotters backend.
 pub trait Draw {
     /// Draws the chart on `root`.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> std::result::Result<(), String>;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), String>;
 }
 
 /// Writes `STEM.svg` and `STEM.png` (creating the directory); returns both paths.
@@ -136,13 +144,18 @@ fn padded(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
 }
 
 impl Draw for LineChart {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> std::result::Result<(), String> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), String> {
         let s = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         root.fill(&WHITE).map_err(s)?;
-        let xs = self
-            .series
-            .iter()
-            .flat_map(|l| l.points.iter().map(|p| p.0).chain(l.bars.iter().map(|b| b.0)));
+        let xs = self.series.iter().flat_map(|l| {
+            l.points
+                .iter()
+                .map(|p| p.0)
+                .chain(l.bars.iter().map(|b| b.0))
+        });
         let ys = self.series.iter().flat_map(|l| {
             l.points
                 .iter()
@@ -159,7 +172,9 @@ impl Draw for LineChart {
             .y_label_area_size(60);
         if self.log_x {
             let (x0, x1) = (x0.max(1e-9) / 1.2, x1 * 1.2);
-            let mut chart = b.build_cartesian_2d((x0..x1).log_scale(), y0..y1).map_err(s)?;
+            let mut chart = b
+                .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
+                .map_err(s)?;
             lines(&mut chart, self, &|x| format!("{x}"))
         } else {
             let (x0, x1) = padded(x0, x1, 0.02);
@@ -214,11 +229,9 @@ where
                 .map_err(s)?;
         }
         chart
-            .draw_series(
-                l.bars
-                    .iter()
-                    .map(|&(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], color.stroke_width(1))),
-            )
+            .draw_series(l.bars.iter().map(|&(x, lo, hi)| {
+                PathElement::new(vec![(x, lo), (x, hi)], color.stroke_width(1))
+            }))
             .map_err(s)?;
     }
     chart
@@ -233,7 +246,10 @@ where
 }
 
 impl Draw for BarChart {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> std::result::Result<(), String> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), String> {
         let s = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         root.fill(&WHITE).map_err(s)?;
         let (x0, _) = min_max(self.bins.iter().map(|b| b.0)).ok_or("a histogram without bins")?;
@@ -259,13 +275,18 @@ impl Draw for BarChart {
             .map_err(s)?;
         let fill = COLORS[0].mix(0.8).filled();
         chart
-            .draw_series(self.bins.iter().map(|&(lo, c)| {
-                Rectangle::new([(lo, 0.0), (lo + self.width, c as f64)], fill)
-            }))
+            .draw_series(
+                self.bins
+                    .iter()
+                    .map(|&(lo, c)| Rectangle::new([(lo, 0.0), (lo + self.width, c as f64)], fill)),
+            )
             .map_err(s)?;
         chart
             .draw_series(self.bins.iter().map(|&(lo, c)| {
-                Rectangle::new([(lo, 0.0), (lo + self.width, c as f64)], BLACK.stroke_width(1))
+                Rectangle::new(
+                    [(lo, 0.0), (lo + self.width, c as f64)],
+                    BLACK.stroke_width(1),
+                )
             }))
             .map_err(s)?;
         // the line of no difference
@@ -296,7 +317,12 @@ pub fn entropy_chart(g: &EntropyGrid) -> LineChart {
             .enumerate()
             .map(|(i, &n)| Series {
                 name: format!("n = {n}"),
-                points: g.qs.iter().copied().zip(g.bits[i].iter().copied()).collect(),
+                points: g
+                    .qs
+                    .iter()
+                    .copied()
+                    .zip(g.bits[i].iter().copied())
+                    .collect(),
                 bars: Vec::new(),
                 reference: false,
                 color: i,
@@ -356,16 +382,22 @@ pub fn curve_chart(c: &Curve) -> LineChart {
         xs.first().copied().unwrap_or(1.0),
         xs.last().copied().unwrap_or(1.0),
     );
-    let line = |name: &str, color: usize, f: &dyn Fn(&super::curve::CurveSize) -> (f64, Option<(f64, f64)>)| Series {
-        name: name.into(),
-        points: sizes.iter().map(|z| (z.pages as f64, 100.0 * f(z).0)).collect(),
-        bars: sizes
-            .iter()
-            .filter_map(|z| f(z).1.map(|(a, b)| (z.pages as f64, 100.0 * a, 100.0 * b)))
-            .collect(),
-        reference: false,
-        color,
-    };
+    let line =
+        |name: &str,
+         color: usize,
+         f: &dyn Fn(&super::curve::CurveSize) -> (f64, Option<(f64, f64)>)| Series {
+            name: name.into(),
+            points: sizes
+                .iter()
+                .map(|z| (z.pages as f64, 100.0 * f(z).0))
+                .collect(),
+            bars: sizes
+                .iter()
+                .filter_map(|z| f(z).1.map(|(a, b)| (z.pages as f64, 100.0 * a, 100.0 * b)))
+                .collect(),
+            reference: false,
+            color,
+        };
     let level = |name: String, color: usize, y: f64| Series {
         name,
         points: vec![(lo, 100.0 * y), (hi, 100.0 * y)],
@@ -384,9 +416,15 @@ pub fn curve_chart(c: &Curve) -> LineChart {
         log_x: true,
         series: vec![
             line("F", 0, &|z| (z.f.mean, Some(z.f_range))),
-            line("precision", 1, &|z| (z.precision.mean, Some(z.precision_range))),
+            line("precision", 1, &|z| {
+                (z.precision.mean, Some(z.precision_range))
+            }),
             line("recall", 2, &|z| (z.recall.mean, None)),
-            level(format!("raw dump F {:.1}", 100.0 * c.baseline.f), 0, c.baseline.f),
+            level(
+                format!("raw dump F {:.1}", 100.0 * c.baseline.f),
+                0,
+                c.baseline.f,
+            ),
             level(
                 format!("raw dump P {:.1}", 100.0 * c.baseline.precision),
                 1,

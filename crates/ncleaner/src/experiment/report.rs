@@ -47,7 +47,10 @@ pub fn table2(t: &Table) -> String {
         Some(k) => format!("{k}-fold cross-validation over {} pages", t.pages),
         None => format!("fixed models, {} pages", t.pages),
     };
-    let _ = writeln!(s, "Word level ({how}; percent; macro: mean ± SD over files):\n");
+    let _ = writeln!(
+        s,
+        "Word level ({how}; percent; macro: mean ± SD over files):\n"
+    );
     s.push_str("| row | F | P | R | macro F | macro P | macro R |\n");
     s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for r in &t.rows {

@@ -25,14 +25,30 @@ use crate::stats::{self, TTest};
 /// The paper's rows, for HTML input and then for text-dump input: the raw
 /// dump (baseline), the heuristics alone, NCleaner with the lexical model and
 /// with the non-lexical model.
-pub fn paper_rows(lexical: &TrainOptions, non_lexical: &TrainOptions, threshold: f64) -> Vec<Variant> {
+pub fn paper_rows(
+    lexical: &TrainOptions,
+    non_lexical: &TrainOptions,
+    threshold: f64,
+) -> Vec<Variant> {
     let mut rows = Vec::new();
     for input in [InputKind::Html, InputKind::Text] {
         rows.extend([
             Variant::baseline(input),
             Variant::heuristics(input),
-            Variant::with_model("NCleaner lexical", input, Method::NCleaner, lexical, threshold),
-            Variant::with_model("NCleaner non-lexical", input, Method::NCleaner, non_lexical, threshold),
+            Variant::with_model(
+                "NCleaner lexical",
+                input,
+                Method::NCleaner,
+                lexical,
+                threshold,
+            ),
+            Variant::with_model(
+                "NCleaner non-lexical",
+                input,
+                Method::NCleaner,
+                non_lexical,
+                threshold,
+            ),
         ]);
     }
     rows
@@ -120,7 +136,12 @@ fn render(c: &Cleaned) -> String {
 /// Cross-validates every row over the pool: K = `k` folds given by `fold`.
 /// Fold models are built by count subtraction ([`PoolCounts`]), one count
 /// table per alphabet up to the highest order any row asks for.
-pub fn crossval_table(pool: &[PoolPage], fold: &[usize], k: usize, rows: &[Variant]) -> Result<Table> {
+pub fn crossval_table(
+    pool: &[PoolPage],
+    fold: &[usize],
+    k: usize,
+    rows: &[Variant],
+) -> Result<Table> {
     let t0 = std::time::Instant::now();
     let mut top: HashMap<Alphabet, usize> = HashMap::new();
     for v in rows.iter().filter(|v| v.method.uses_model()) {
@@ -159,7 +180,8 @@ pub fn fixed_table(
     let mut results = Vec::with_capacity(rows.len());
     for v in rows {
         let model = if v.method.uses_model() {
-            model_for(v).ok_or_else(|| Error::Parameter(format!("no model for the row {:?}", v.name)))?
+            model_for(v)
+                .ok_or_else(|| Error::Parameter(format!("no model for the row {:?}", v.name)))?
         } else {
             unused.clone()
         };
@@ -187,13 +209,20 @@ fn row_result(pool: &[PoolPage], v: &Variant, outputs: Vec<String>) -> RowResult
 }
 
 /// Links each row with its baseline and runs the paired t-tests.
-fn finish(mut rows: Vec<RowResult>, pages: usize, folds: Option<usize>, t0: std::time::Instant) -> Table {
+fn finish(
+    mut rows: Vec<RowResult>,
+    pages: usize,
+    folds: Option<usize>,
+    t0: std::time::Instant,
+) -> Table {
     let bases: Vec<Option<usize>> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             rows.iter()
-                .position(|b| b.variant.method == Method::KeepAll && b.variant.input == r.variant.input)
+                .position(|b| {
+                    b.variant.method == Method::KeepAll && b.variant.input == r.variant.input
+                })
                 .filter(|&b| b != i)
         })
         .collect();
@@ -201,7 +230,10 @@ fn finish(mut rows: Vec<RowResult>, pages: usize, folds: Option<usize>, t0: std:
         if let Some(b) = b {
             let base = &rows[b].report;
             let (tf, tp) = (
-                stats::paired_t_test(&per_file(&rows[i].report, |p| p.f), &per_file(base, |p| p.f)),
+                stats::paired_t_test(
+                    &per_file(&rows[i].report, |p| p.f),
+                    &per_file(base, |p| p.f),
+                ),
                 stats::paired_t_test(
                     &per_file(&rows[i].report, |p| p.precision),
                     &per_file(base, |p| p.precision),

@@ -92,7 +92,10 @@ fn segment_scores_equal_the_cleaners_scores() {
     let pool = toy_pool();
     let k = 4;
     let fold = crossval::folds(pool.len(), k, 3);
-    for (alphabet, input) in [(Alphabet::Lexical, InputKind::Html), (Alphabet::NonLexical, InputKind::Text)] {
+    for (alphabet, input) in [
+        (Alphabet::Lexical, InputKind::Html),
+        (Alphabet::NonLexical, InputKind::Text),
+    ] {
         let opts = tune::FGridOptions {
             alphabet,
             orders: vec![1, 3, 4, 6],
@@ -148,7 +151,11 @@ fn f_grid_equals_crossval() {
     assert_eq!(grid.points.len(), 12);
     let counts = PoolCounts::new(&pool, 3, Alphabet::Lexical);
     for p in &grid.points {
-        let params = TrainOptions { n: p.n, q: p.q, alphabet: Alphabet::Lexical };
+        let params = TrainOptions {
+            n: p.n,
+            q: p.q,
+            alphabet: Alphabet::Lexical,
+        };
         let v = Variant::with_model("x", InputKind::Html, Method::NCleaner, &params, p.threshold);
         let cleaned = crossval::run(&pool, &counts, &fold, k, &v).unwrap();
         let outputs: Vec<String> = cleaned
@@ -177,8 +184,8 @@ fn cleaneval_text_is_what_the_writer_writes() {
     let page = toy_page(3);
     let keep = |i: usize| i % 2 == 0;
     let mine = tune::cleaneval_text(page.url.as_deref(), &page.html_segments, keep);
-    let cleaner = crate::Cleaner::new(crate::model::embedded("en").unwrap())
-        .with_method(Method::KeepAll);
+    let cleaner =
+        crate::Cleaner::new(crate::model::embedded("en").unwrap()).with_method(Method::KeepAll);
     let mut c = crossval::clean_segments(&cleaner, &page, InputKind::Html);
     for (i, s) in c.segments.iter_mut().enumerate() {
         s.decision.keep = keep(i);
@@ -212,7 +219,11 @@ fn table_rows_baselines_and_t_tests() {
     }
     // the models drop the boilerplate of these pages: precision rises over the raw dump
     let lex = &t.rows[2];
-    assert!(lex.variant.name.starts_with("NCleaner lexical (n=3, q=0.5), HTML"));
+    assert!(
+        lex.variant
+            .name
+            .starts_with("NCleaner lexical (n=3, q=0.5), HTML")
+    );
     let base = t.baseline_of(lex).unwrap();
     assert!(lex.report.micro().precision > base.report.micro().precision);
     assert!(lex.t_p.unwrap().t > 0.0);
@@ -223,7 +234,12 @@ fn table_rows_baselines_and_t_tests() {
     // fixed models: the same rows, no folds
     let fixed = table::fixed_table(&pool, &rows, |v| {
         Some(std::sync::Arc::new(
-            crate::model::embedded(if v.alphabet == Alphabet::Lexical { "en" } else { "en-nonlex" }).unwrap(),
+            crate::model::embedded(if v.alphabet == Alphabet::Lexical {
+                "en"
+            } else {
+                "en-nonlex"
+            })
+            .unwrap(),
         ))
     })
     .unwrap();
@@ -246,11 +262,17 @@ fn learning_curve_draws_are_reproducible_and_disjoint_from_the_held_out_set() {
     // 3 sizes × 3 draws + everything once (100 is clamped to the 8 training pages)
     assert_eq!(c.points.len(), 10);
     let sizes = c.sizes();
-    assert_eq!(sizes.iter().map(|z| z.pages).collect::<Vec<_>>(), vec![1, 2, 5, 8]);
+    assert_eq!(
+        sizes.iter().map(|z| z.pages).collect::<Vec<_>>(),
+        vec![1, 2, 5, 8]
+    );
     assert_eq!(sizes[3].draws, 1);
     let again = curve::learning_curve(&pool, &opts).unwrap();
     for (a, b) in c.points.iter().zip(&again.points) {
-        assert_eq!((a.pages, a.draw, a.train_words, a.micro), (b.pages, b.draw, b.train_words, b.micro));
+        assert_eq!(
+            (a.pages, a.draw, a.train_words, a.micro),
+            (b.pages, b.draw, b.train_words, b.micro)
+        );
     }
     assert!(report::curve(&c).contains("| 8 | 1 |"));
 }

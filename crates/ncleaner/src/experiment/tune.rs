@@ -132,15 +132,19 @@ impl FGrid {
 
     /// The point at (n, q, threshold), if on the grid.
     pub fn at(&self, n: usize, q: f64, threshold: f64) -> Option<&FPoint> {
-        self.points.iter().find(|p| {
-            p.n == n && (p.q - q).abs() < 1e-9 && (p.threshold - threshold).abs() < 1e-9
-        })
+        self.points
+            .iter()
+            .find(|p| p.n == n && (p.q - q).abs() < 1e-9 && (p.threshold - threshold).abs() < 1e-9)
     }
 }
 
 /// The CleanEval-format output of a page with the given segments kept,
 /// byte for byte what [`crate::format::write_cleaneval`] writes.
-pub(crate) fn cleaneval_text(url: Option<&str>, segments: &[Segment], keep: impl Fn(usize) -> bool) -> String {
+pub(crate) fn cleaneval_text(
+    url: Option<&str>,
+    segments: &[Segment],
+    keep: impl Fn(usize) -> bool,
+) -> String {
     let mut s = String::new();
     if let Some(u) = url {
         s.push_str("URL: ");
@@ -173,7 +177,9 @@ pub fn f_grid(pool: &[PoolPage], fold: &[usize], k: usize, opts: &FGridOptions) 
     opts.thresholds.sort_by(f64::total_cmp);
     opts.thresholds.dedup();
     if opts.thresholds.is_empty() || opts.thresholds.iter().any(|t| !t.is_finite()) {
-        return Err(crate::Error::Parameter("thresholds must be finite, at least one".into()));
+        return Err(crate::Error::Parameter(
+            "thresholds must be finite, at least one".into(),
+        ));
     }
     let top = *opts.orders.last().expect("checked");
     let (nq, nt) = (opts.orders.len() * opts.qs.len(), opts.thresholds.len());
@@ -349,11 +355,9 @@ pub fn confirm(
 ) -> Result<Confirmation> {
     use crate::classify::Method;
     use crate::crossval::Variant;
-    let best = grid
-        .ranked(objective)
-        .into_iter()
-        .next()
-        .ok_or_else(|| crate::Error::Parameter(format!("no grid point meets {}", objective.describe())))?;
+    let best = grid.ranked(objective).into_iter().next().ok_or_else(|| {
+        crate::Error::Parameter(format!("no grid point meets {}", objective.describe()))
+    })?;
     let input = grid.options.input;
     let tuned = crate::model::TrainOptions {
         n: best.n,
@@ -366,7 +370,13 @@ pub fn confirm(
     ];
     let same = best.n == defaults.n && (best.q - defaults.q).abs() < 1e-9 && best.threshold == 0.0;
     if !same {
-        rows.push(Variant::with_model("default", input, Method::NCleaner, defaults, 0.0));
+        rows.push(Variant::with_model(
+            "default",
+            input,
+            Method::NCleaner,
+            defaults,
+            0.0,
+        ));
     }
     let table = super::table::crossval_table(pool, fold, k, &rows)?;
     let tuned_vs_default = (!same)
