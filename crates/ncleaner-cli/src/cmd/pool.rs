@@ -117,7 +117,7 @@ pub fn parse_grid(s: &str) -> Result<Vec<f64>, String> {
             .map(|x| x.trim().parse::<f64>().map_err(|_| bad()))
             .collect::<Result<_, _>>()?;
         let (a, b, step) = (v[0], v[1], v[2]);
-        if !(step > 0.0) || b < a || !a.is_finite() || !b.is_finite() {
+        if step.is_nan() || step <= 0.0 || b < a || !a.is_finite() || !b.is_finite() {
             return Err(bad());
         }
         let n = ((b - a) / step + 1e-9).floor() as usize;

@@ -375,6 +375,9 @@ pub fn precision_chart(diffs: &[f64], row: &str, bin: f64) -> BarChart {
 
 /// Figure 4: micro F, P and R against training pages (log scale), mean over
 /// draws with the range of the draws as bars, and the raw dump's levels.
+/// A value of the learning curve and its (low, high) range, if any.
+type Point = (f64, Option<(f64, f64)>);
+
 pub fn curve_chart(c: &Curve) -> LineChart {
     let sizes = c.sizes();
     let xs: Vec<f64> = sizes.iter().map(|z| z.pages as f64).collect();
@@ -382,22 +385,19 @@ pub fn curve_chart(c: &Curve) -> LineChart {
         xs.first().copied().unwrap_or(1.0),
         xs.last().copied().unwrap_or(1.0),
     );
-    let line =
-        |name: &str,
-         color: usize,
-         f: &dyn Fn(&super::curve::CurveSize) -> (f64, Option<(f64, f64)>)| Series {
-            name: name.into(),
-            points: sizes
-                .iter()
-                .map(|z| (z.pages as f64, 100.0 * f(z).0))
-                .collect(),
-            bars: sizes
-                .iter()
-                .filter_map(|z| f(z).1.map(|(a, b)| (z.pages as f64, 100.0 * a, 100.0 * b)))
-                .collect(),
-            reference: false,
-            color,
-        };
+    let line = |name: &str, color: usize, f: &dyn Fn(&super::curve::CurveSize) -> Point| Series {
+        name: name.into(),
+        points: sizes
+            .iter()
+            .map(|z| (z.pages as f64, 100.0 * f(z).0))
+            .collect(),
+        bars: sizes
+            .iter()
+            .filter_map(|z| f(z).1.map(|(a, b)| (z.pages as f64, 100.0 * a, 100.0 * b)))
+            .collect(),
+        reference: false,
+        color,
+    };
     let level = |name: String, color: usize, y: f64| Series {
         name,
         points: vec![(lo, 100.0 * y), (hi, 100.0 * y)],
