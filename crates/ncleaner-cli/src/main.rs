@@ -21,8 +21,16 @@ enum Command {
     Train(cmd::train::Args),
     /// Score cleaned pages against gold files (word-level P/R/F, segmentation).
     Eval(cmd::eval::Args),
-    /// Cross-validate: train on K-1 folds, clean the held-out fold, for every fold.
+    /// The paper's Table 2 and Figure 3 by K-fold cross-validation.
     Crossval(cmd::crossval::Args),
+    /// Choose n and q (and the threshold) by cross-validated cross-entropy or F (Figure 2).
+    Tune(cmd::tune::Args),
+    /// The learning curve: models trained on growing subsets, one held-out set (Figure 4).
+    Curve(cmd::curve::Args),
+    /// Table 2's rows with fixed (e.g. the embedded) models on pages never trained on.
+    Heldout(cmd::heldout::Args),
+    /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
+    Matrix(cmd::matrix::Args),
     /// Serve the web demo and the JSON API.
     Serve(cmd::serve::Args),
 }
@@ -34,6 +42,10 @@ fn main() {
         Command::Train(a) => cmd::train::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Crossval(a) => cmd::crossval::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
+        Command::Curve(a) => cmd::curve::run(a),
+        Command::Heldout(a) => cmd::heldout::run(a),
+        Command::Matrix(a) => cmd::matrix::run(a),
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {

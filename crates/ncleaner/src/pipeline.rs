@@ -270,7 +270,7 @@ pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
     };
     let segments = match input {
         InputKind::Text => segment::from_text(text),
-        _ => segment::from_blocks(html::blocks(text)),
+        _ => segment::from_page(html::parse(text)),
     };
     (input, segments)
 }

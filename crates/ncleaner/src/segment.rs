@@ -80,6 +80,10 @@ pub struct Segment {
     pub heuristic: Option<Heuristic>,
     /// Hashed `class`/`id`/`role` words of enclosing elements (HTML input only).
     pub attrs: Vec<u32>,
+    /// How much of the segment the page's metadata repeats ([`meta_overlap`]):
+    /// its share of the title's and of the summary's words; `None` when the
+    /// page has no metadata (and for text input).
+    pub meta: Option<[f32; 2]>,
 }
 
 impl Segment {
@@ -94,6 +98,7 @@ impl Segment {
             context: Context::default(),
             heuristic,
             attrs: Vec::new(),
+            meta: None,
         }
     }
 
@@ -117,9 +122,86 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 context: b.context,
                 heuristic,
                 attrs: b.attrs,
+                meta: None,
             }
         })
         .collect()
+}
+
+/// Segments of a parsed page, each with its overlap with the page's metadata.
+pub fn from_page(page: crate::html::Page) -> Vec<Segment> {
+    let mut segments = from_blocks(page.blocks);
+    if !page.meta.is_empty() {
+        let title = word_pairs(&page.meta.title);
+        let summary = word_pairs(&page.meta.summary);
+        for s in &mut segments {
+            s.meta = Some(meta_overlap(&s.text, &title, &summary));
+        }
+    }
+    segments
+}
+
+/// Hashes of the lower-cased word pairs (and single words) of a text.
+fn word_pairs(text: &str) -> rustc_hash::FxHashSet<u64> {
+    let mut set = rustc_hash::FxHashSet::default();
+    pairs_of(text, |_, h| {
+        set.insert(h);
+    });
+    set
+}
+
+/// Calls `f(false, hash)` for every single word and `f(true, hash)` for
+/// every pair of neighbouring words, words being lower-cased runs of letters
+/// and digits.
+fn pairs_of(text: &str, mut f: impl FnMut(bool, u64)) {
+    use std::hash::Hasher;
+    let mut prev: Option<u64> = None;
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let mut h = rustc_hash::FxHasher::default();
+        for c in w.chars() {
+            if c.is_ascii() {
+                h.write_u8(c.to_ascii_lowercase() as u8);
+            } else {
+                c.to_lowercase().for_each(|l| h.write_u32(l as u32));
+            }
+        }
+        let word = h.finish();
+        f(false, word);
+        if let Some(p) = prev {
+            f(true, p.rotate_left(17) ^ word ^ 0x9e37_79b9_7f4a_7c15);
+        }
+        prev = Some(word);
+    }
+}
+
+/// The share of a segment's word pairs found in the title's and in the
+/// summary's (single words for one-word segments): a segment that the
+/// page's metadata repeats is likely its headline or its article text,
+/// whatever the template looks like. Pairs rather than words, so that the
+/// function words every text shares do not count.
+pub fn meta_overlap(
+    text: &str,
+    title: &rustc_hash::FxHashSet<u64>,
+    summary: &rustc_hash::FxHashSet<u64>,
+) -> [f32; 2] {
+    let (mut words, mut pairs) = (Vec::new(), Vec::new());
+    pairs_of(
+        text,
+        |pair, h| {
+            if pair { pairs.push(h) } else { words.push(h) }
+        },
+    );
+    let keys = if pairs.is_empty() { &words } else { &pairs };
+    if keys.is_empty() {
+        return [0.0, 0.0];
+    }
+    let share = |set: &rustc_hash::FxHashSet<u64>| {
+        keys.iter().filter(|k| set.contains(k)).count() as f32 / keys.len() as f32
+    };
+    [share(title), share(summary)]
 }
 
 /// Most words a one-line paragraph may have to be read as a heading.
@@ -289,6 +371,34 @@ pub fn heuristic(text: &str) -> Option<Heuristic> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn metadata_overlap_counts_word_pairs() {
+        let page = crate::html::parse(
+            "<title>Moon pulls the sea | Daily Tides</title>\
+             <meta name=description content=\"The Moon pulls the sea twice a day.\">\
+             <h1>Moon pulls the sea</h1><p>The Moon pulls the sea twice a day, said the report.</p>\
+             <p>Share this on the web</p><p>Tides</p>",
+        );
+        let segs = from_page(page);
+        let m: Vec<[f32; 2]> = segs
+            .iter()
+            .map(|s| s.meta.expect("page has metadata"))
+            .collect();
+        assert_eq!(m[0][0], 1.0, "the headline repeats the title");
+        assert!(
+            m[1][1] > 0.6 && m[1][1] < 1.0,
+            "the lead repeats most of the description: {:?}",
+            m[1]
+        );
+        assert_eq!(m[2], [0.0, 0.0], "function words alone do not count");
+        assert_eq!(m[3][0], 1.0, "a one-word segment counts its word");
+        assert!(
+            from_page(crate::html::parse("<p>No metadata here.</p>"))[0]
+                .meta
+                .is_none()
+        );
+    }
+
     use super::*;
 
     fn kinds_texts(segs: &[Segment]) -> Vec<(Kind, &str)> {

@@ -64,7 +64,7 @@ pub struct Args {
 
     /// Which operating point stored in the model applies when neither
     /// --threshold nor --min-probability is given: `precision` (the default:
-    /// the highest F at the precision target the model was trained for) or
+    /// the precision-oriented point the model was trained for) or
     /// `f` (the highest F: more recall, less precision).
     #[arg(long, value_enum, default_value = "precision")]
     pub prefer: PreferArg,

@@ -4,7 +4,9 @@
 //! n-gram score (total and per character), length, link-text share, segment
 //! kind, enclosing structure (`nav`, `footer`, `aside`, …), the block's
 //! element, the position on the page, and surface statistics of the text
-//! (final punctuation, capitals, digits, punctuation, vertical bars). For
+//! (final punctuation, capitals, digits, punctuation, vertical bars), and
+//! how much of the segment the page's metadata (title, description, JSON-LD
+//! article body) repeats. For
 //! text-dump input only the features that text alone shows are set; the
 //! HTML-only features stay 0 and a separate set of weights is trained.
 //!
@@ -58,6 +60,9 @@ pub const NAMES: &[&str] = &[
     "attr_min",
     "attr_max",
     "attr_known",
+    "meta_present",
+    "meta_title",
+    "meta_summary",
 ];
 
 /// Page-level quantities the features of each segment refer to.
@@ -182,6 +187,11 @@ pub fn extract(
     f[34] = commas as f32 / words as f32;
     if html {
         f[35..39].copy_from_slice(&ev.attrs);
+        if let Some([title, summary]) = seg.meta {
+            f[39] = 1.0;
+            f[40] = title;
+            f[41] = summary;
+        }
     }
     f
 }

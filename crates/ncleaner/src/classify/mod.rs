@@ -33,7 +33,7 @@ use crate::model::Scorer;
 /// explicit threshold is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Preference {
-    /// The model's default: the highest F at the precision target it was trained for.
+    /// The model's default: the precision-oriented point it was trained for (by default the highest F-beta, beta 0.5).
     #[default]
     Precision,
     /// The highest F on the training pages (more recall, less precision).
