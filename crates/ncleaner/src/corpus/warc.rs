@@ -295,6 +295,12 @@ fn is_version_line(line: &[u8]) -> bool {
     t.len() <= 12 && (t.starts_with(b"WARC/1.") || t.starts_with(b"WARC/0."))
 }
 
+/// Where a version line starts inside `line`, after other bytes.
+fn glued_version_line(line: &[u8]) -> Option<usize> {
+    memchr::memmem::rfind(line, b"WARC/")
+        .filter(|&p| p > 0 && is_version_line(&line[p..]))
+}
+
 /// A streaming reader of the records of a decompressed WARC stream; see the
 /// module documentation.
 pub struct Reader<R> {
@@ -346,9 +352,30 @@ impl<R: Read> Reader<R> {
                     self.done = true;
                     break;
                 }
-                Ok((n, complete)) => {
+                Ok((mut n, complete)) => {
                     if complete && line.trim_ascii().is_empty() {
                         continue;
+                    }
+                    // A record glued to the bytes before it (a truncated gzip
+                    // member followed by the next one): the version line starts
+                    // inside this line.
+                    if complete && !is_version_line(&line) {
+                        if let Some(p) = glued_version_line(&line) {
+                            // Count the bytes before it as skipped; the version
+                            // line is read again on the next turn.
+                            self.input.unread(&line[p..]);
+                            skipped_at.get_or_insert(at);
+                            skipped += p as u64;
+                            continue;
+                        }
+                    }
+                    if !complete && line.len() >= 1024 {
+                        // Look at the last bytes again: a version line may
+                        // start across the cut.
+                        let keep = line.len() - 8;
+                        self.input.unread(&line[keep..]);
+                        line.truncate(keep);
+                        n = keep;
                     }
                     if complete && is_version_line(&line) {
                         if skipped > 0 && !self.resyncing {
@@ -502,10 +529,17 @@ impl<R: Read> Reader<R> {
         }
         // The record does not end where its length says. A record start
         // inside the block means the length ran into the next record.
+        // The next record may start in the block's last bytes, cut by its end
+        // (a length too long by a few bytes): search the block with the bytes
+        // that follow it.
+        let mut hay = block.clone();
+        if let Ok(peek) = self.input.ensure(16) {
+            hay.extend_from_slice(&peek[..peek.len().min(16)]);
+        }
         let embedded = [&b"\r\n\r\nWARC/"[..], b"\n\nWARC/"]
             .iter()
-            .filter_map(|pat| memchr::memmem::find(&block, pat).map(|p| (p, pat.len() - 5)))
-            .filter(|&(p, sep)| is_version_line(line_at(&block, p + sep)))
+            .filter_map(|pat| memchr::memmem::find(&hay, pat).map(|p| (p, pat.len() - 5)))
+            .filter(|&(p, sep)| p + sep < block.len() && is_version_line(line_at(&hay, p + sep)))
             .min();
         let reason = match (embedded, truncated) {
             (Some((p, sep)), _) => {
@@ -542,6 +576,16 @@ impl<R: Read> Reader<R> {
             return sep < MAX_SEPARATOR;
         }
         if !rest.starts_with(b"WARC/") {
+            // The record ended properly (its two line ends) and junk follows:
+            // the record is whole; the junk is reported by the next call. A
+            // length too short by exactly a stretch that ends in a blank line
+            // is taken for this case (the rest of its block is then reported as
+            // junk): the bytes cannot tell the two apart.
+            if avail.starts_with(b"\r\n\r\n") || avail.starts_with(b"\n\n") {
+                let end = if avail[0] == b'\r' { 4 } else { 2 };
+                self.input.consume(end);
+                return true;
+            }
             return false;
         }
         self.input.consume(sep);
