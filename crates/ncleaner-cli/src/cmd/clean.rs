@@ -36,9 +36,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "auto")]
     pub input: InputArg,
 
-    /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment), plain text, or JSON Lines.
-    #[arg(long, value_enum, default_value = "cleaneval")]
-    pub format: FormatArg,
+    /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
+    /// plain text, JSON Lines, or WARC. Default: what the name of `-o` says
+    /// (`.jsonl`, `.warc`, optionally `.gz`/`.zst`), else cleaneval.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
 
     /// Decision threshold in bits of log-odds: a segment is kept when its
     /// evidence is at least T. For models with a segment classifier (the
@@ -174,7 +176,11 @@ pub fn run(args: Args) -> Result<()> {
                 .or(args.min_probability.map(classify::log2_odds)),
         );
     let origins = corpus::expand(&args.inputs)?;
-    let format: Format = args.format.into();
+    let dest = Destination::from_arg(args.output.as_deref());
+    let format: Format = match args.format {
+        Some(f) => f.into(),
+        None => corpus::sink::format_from_name(&dest).unwrap_or(Format::Cleaneval),
+    };
     let opts = CleanOptions {
         input: args.input.into(),
         format,
@@ -184,7 +190,6 @@ pub fn run(args: Args) -> Result<()> {
         ..CleanOptions::default()
     };
     let pool = thread_pool(args.jobs)?;
-    let dest = Destination::from_arg(args.output.as_deref());
     let mut progress = Progress::new(!args.quiet);
     let stats = corpus::clean(origins, &dest, &cleaner, opts, &pool, &mut progress)?;
     progress.finish();
@@ -232,7 +237,13 @@ impl Progress {
 
 impl Observer for Progress {
     fn failed(&mut self, entry: &Entry, error: &ncleaner::Error) {
-        let line = format!("ncleaner: {}: {error}", entry.id);
+        // Errors name their input; the entry's id is added when they do not.
+        let msg = error.to_string();
+        let line = if msg.contains(&entry.id) {
+            format!("ncleaner: {msg}")
+        } else {
+            format!("ncleaner: {}: {msg}", entry.id)
+        };
         match &self.bar {
             Some(b) => b.println(line),
             None if self.verbose => eprintln!("{line}"),

@@ -66,10 +66,7 @@ pub type BoxRead = Box<dyn BufRead + Send>;
 pub fn decoder<R: BufRead + Send + 'static>(r: R, compression: Compression) -> io::Result<BoxRead> {
     Ok(match compression {
         Compression::None => Box::new(r),
-        Compression::Gzip => Box::new(BufReader::with_capacity(
-            256 << 10,
-            GzipMembers::new(r),
-        )),
+        Compression::Gzip => Box::new(BufReader::with_capacity(256 << 10, GzipMembers::new(r))),
         Compression::Zstd => Box::new(BufReader::with_capacity(
             256 << 10,
             zstd::stream::read::Decoder::with_buffer(r)?,
@@ -203,7 +200,9 @@ impl<R: BufRead> Read for GzipMembers<R> {
                         self.state = State::Resync(r);
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
-                            format!("gzip: no member header at compressed offset {at}; skipping to the next member"),
+                            format!(
+                                "gzip: no member header at compressed offset {at}; skipping to the next member"
+                            ),
                         ));
                     }
                     self.member_start = r.consumed;
@@ -229,13 +228,17 @@ impl<R: BufRead> Read for GzipMembers<R> {
                         if eof {
                             return Err(io::Error::new(
                                 io::ErrorKind::UnexpectedEof,
-                                format!("gzip: member at compressed offset {start} is truncated ({e})"),
+                                format!(
+                                    "gzip: member at compressed offset {start} is truncated ({e})"
+                                ),
                             ));
                         }
                         self.state = State::Resync(r);
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
-                            format!("gzip: member at compressed offset {start} is corrupt ({e}); skipping to the next member"),
+                            format!(
+                                "gzip: member at compressed offset {start} is corrupt ({e}); skipping to the next member"
+                            ),
                         ));
                     }
                 },
@@ -282,9 +285,10 @@ impl Output {
     pub fn new(w: Box<dyn Write + Send>, compression: Compression) -> io::Result<Output> {
         Ok(match compression {
             Compression::None => Output::Plain(w),
-            Compression::Gzip => {
-                Output::Gzip(flate2::write::GzEncoder::new(w, flate2::Compression::new(6)))
-            }
+            Compression::Gzip => Output::Gzip(flate2::write::GzEncoder::new(
+                w,
+                flate2::Compression::new(6),
+            )),
             Compression::Zstd => Output::Zstd(zstd::stream::write::Encoder::new(w, 3)?),
         })
     }
@@ -414,8 +418,14 @@ mod tests {
             Compression::from_name(Path::new("a.jsonl.gz")),
             Compression::Gzip
         );
-        assert_eq!(Compression::from_name(Path::new("a.zst")), Compression::Zstd);
-        assert_eq!(Compression::from_name(Path::new("a.warc")), Compression::None);
+        assert_eq!(
+            Compression::from_name(Path::new("a.zst")),
+            Compression::Zstd
+        );
+        assert_eq!(
+            Compression::from_name(Path::new("a.warc")),
+            Compression::None
+        );
         assert_eq!(Compression::sniff(&gzip_member(b"x", 1)), Compression::Gzip);
     }
 

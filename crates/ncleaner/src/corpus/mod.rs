@@ -230,7 +230,11 @@ impl Entry {
             }) => v.len(),
             _ => 0,
         };
-        owned + self.record.as_ref().map_or(0, |r| r.block.len() + r.header.len())
+        owned
+            + self
+                .record
+                .as_ref()
+                .map_or(0, |r| r.block.len() + r.header.len())
     }
 }
 
@@ -344,10 +348,18 @@ impl Source {
             Container::Document => {
                 let max = self.opts.max_document as u64;
                 let mut bytes = Vec::new();
-                let res = (&mut r).take(max + 1).read_to_end(&mut bytes);
+                // A compressed page (`page.html.gz`) is read decompressed.
+                let res = if input.compression == Compression::None {
+                    (&mut r).take(max + 1).read_to_end(&mut bytes)
+                } else {
+                    compress::decoder(r, input.compression)
+                        .and_then(|d| d.take(max + 1).read_to_end(&mut bytes))
+                };
                 let mut e = self.entry(&input, name.clone(), None);
                 match res {
-                    Err(err) => e.early = Some(Outcome::Failed(Error::io(PathBuf::from(&name), err))),
+                    Err(err) => {
+                        e.early = Some(Outcome::Failed(Error::io(PathBuf::from(&name), err)))
+                    }
                     Ok(_) if bytes.len() as u64 > max => {
                         let size = match &origin {
                             Origin::File { path, .. } => {
@@ -375,7 +387,11 @@ impl Source {
                 let decoded = match compress::decoder(r, input.compression) {
                     Ok(d) => d,
                     Err(e) => {
-                        return Some(self.failed(&input, name.clone(), Error::io(PathBuf::from(&name), e)));
+                        return Some(self.failed(
+                            &input,
+                            name.clone(),
+                            Error::io(PathBuf::from(&name), e),
+                        ));
                     }
                 };
                 self.current = if input.container == Container::Warc {
@@ -391,7 +407,11 @@ impl Source {
         }
     }
 
-    fn warc_entry(&mut self, input: &Arc<Input>, item: Result<warc::Record, warc::RecordError>) -> Entry {
+    fn warc_entry(
+        &mut self,
+        input: &Arc<Input>,
+        item: Result<warc::Record, warc::RecordError>,
+    ) -> Entry {
         let name = input.name();
         let record = match item {
             Ok(r) => r,
@@ -422,7 +442,10 @@ impl Source {
         match decision {
             WarcDocument::Skip(reason) => e.early = Some(Outcome::Skipped(reason)),
             WarcDocument::Fail(reason) => {
-                e.early = Some(Outcome::Failed(Error::document(name.clone(), describe(reason))))
+                e.early = Some(Outcome::Failed(Error::document(
+                    name.clone(),
+                    describe(reason),
+                )))
             }
             WarcDocument::Document(doc) => e.document = Some(doc),
         }
@@ -442,7 +465,11 @@ impl Source {
         e
     }
 
-    fn jsonl_entry(&mut self, input: &Arc<Input>, item: Result<jsonl::JsonDocument, jsonl::LineError>) -> Entry {
+    fn jsonl_entry(
+        &mut self,
+        input: &Arc<Input>,
+        item: Result<jsonl::JsonDocument, jsonl::LineError>,
+    ) -> Entry {
         let name = input.name();
         match item {
             Ok(doc) => {
@@ -539,8 +566,14 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Res
         doc.charset.as_deref(),
     );
     let mut bytes = Vec::with_capacity(entry.bytes().len() / 4 + 64);
-    format::write(&mut bytes, opts.format, &cleaned, Some(&entry.id), opts.json)
-        .map_err(|e| Error::io(&entry.id, e))?;
+    format::write(
+        &mut bytes,
+        opts.format,
+        &cleaned,
+        Some(&entry.id),
+        opts.json,
+    )
+    .map_err(|e| Error::io(&entry.id, e))?;
     Ok(Rendered {
         bytes,
         words_in: cleaned.words_in() as u64,
@@ -608,14 +641,17 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
         Ok(h) => h,
         Err(e) => return WarcDocument::Fail(e),
     };
-    let media = http
-        .media_type()
-        .filter(|m| !m.is_empty())
-        .or_else(|| record.get("WARC-Identified-Payload-Type").map(warc::media_type));
+    let media = http.media_type().filter(|m| !m.is_empty()).or_else(|| {
+        record
+            .get("WARC-Identified-Payload-Type")
+            .map(warc::media_type)
+    });
     let body = &record.block[http.body_start..];
     let is_html = |m: &str| {
-        matches!(m, "text/html" | "application/xhtml+xml" | "application/xhtml")
-            || m.ends_with("/html")
+        matches!(
+            m,
+            "text/html" | "application/xhtml+xml" | "application/xhtml"
+        ) || m.ends_with("/html")
     };
     let kind = match media.as_deref() {
         Some(m) if is_html(m) => InputKind::Html,
@@ -624,7 +660,9 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
             if crate::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
                 InputKind::Html
             } else {
-                return WarcDocument::Skip("response without a content type that does not look like HTML".into());
+                return WarcDocument::Skip(
+                    "response without a content type that does not look like HTML".into(),
+                );
             }
         }
         Some(m) => return WarcDocument::Skip(format!("response of type {m}")),
@@ -688,9 +726,18 @@ mod tests {
 
     #[test]
     fn containers_by_name_and_content() {
-        assert_eq!(container_from_name(Path::new("a.warc.gz")), Some(Container::Warc));
-        assert_eq!(container_from_name(Path::new("A.WARC")), Some(Container::Warc));
-        assert_eq!(container_from_name(Path::new("d.jsonl.zst")), Some(Container::Jsonl));
+        assert_eq!(
+            container_from_name(Path::new("a.warc.gz")),
+            Some(Container::Warc)
+        );
+        assert_eq!(
+            container_from_name(Path::new("A.WARC")),
+            Some(Container::Warc)
+        );
+        assert_eq!(
+            container_from_name(Path::new("d.jsonl.zst")),
+            Some(Container::Jsonl)
+        );
         assert_eq!(container_from_name(Path::new("p.html")), None);
         assert_eq!(container_from_name(Path::new("warc")), None);
         let gz = compress::gzip_member(b"WARC/1.0\r\n", 6);
@@ -699,6 +746,9 @@ mod tests {
         assert_eq!(sniff(b"{\"html\":1}", true).0, Container::Jsonl);
         assert_eq!(sniff(b"{\"html\":1}", false).0, Container::Document);
         let page = compress::gzip_member(b"<html>", 6);
-        assert_eq!(sniff(&page, false), (Container::Document, Compression::None));
+        assert_eq!(
+            sniff(&page, false),
+            (Container::Document, Compression::None)
+        );
     }
 }

@@ -39,9 +39,7 @@ pub enum Destination {
 }
 
 /// File-name endings that make `-o` one output file rather than a directory.
-const FILE_SUFFIXES: &[&str] = &[
-    ".jsonl", ".ndjson", ".json", ".txt", ".warc", ".gz", ".zst",
-];
+const FILE_SUFFIXES: &[&str] = &[".jsonl", ".ndjson", ".json", ".txt", ".warc", ".gz", ".zst"];
 
 impl Destination {
     /// The destination `-o PATH` means: `-` is standard output; an existing
@@ -66,6 +64,30 @@ impl Destination {
         } else {
             Destination::Dir(p.to_path_buf())
         }
+    }
+}
+
+/// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`
+/// → JSON Lines, `.warc` → WARC (each optionally followed by `.gz`/`.zst`);
+/// other names (`.txt`, directories, standard output) ask for nothing.
+pub fn format_from_name(dest: &Destination) -> Option<Format> {
+    let Destination::File(p) = dest else {
+        return None;
+    };
+    let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(&name);
+    if [".jsonl", ".ndjson", ".json"]
+        .iter()
+        .any(|s| name.ends_with(s))
+    {
+        Some(Format::Jsonl)
+    } else if name.ends_with(".warc") {
+        Some(Format::Warc)
+    } else {
+        None
     }
 }
 
@@ -103,7 +125,12 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
         let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
         let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
         let out = Output::new(w, Compression::None).map_err(|e| Error::io(path, e))?;
-        return Ok(stream_or_warc(out, name, format, compression == Compression::Gzip));
+        return Ok(stream_or_warc(
+            out,
+            name,
+            format,
+            compression == Compression::Gzip,
+        ));
     }
     let out = Output::create(path).map_err(|e| Error::io(path, e))?;
     Ok(stream_or_warc(out, name, format, false))
@@ -200,7 +227,10 @@ impl Sink for WarcSink {
 
     fn finish(&mut self) -> Result<()> {
         match self.w.take() {
-            Some(w) => w.into_inner().finish().map_err(|e| Error::io(&self.name, e)),
+            Some(w) => w
+                .into_inner()
+                .finish()
+                .map_err(|e| Error::io(&self.name, e)),
             None => Ok(()),
         }
     }
@@ -287,7 +317,10 @@ mod tests {
     #[test]
     fn destinations() {
         assert_eq!(Destination::from_arg(None), Destination::Stdout);
-        assert_eq!(Destination::from_arg(Some(Path::new("-"))), Destination::Stdout);
+        assert_eq!(
+            Destination::from_arg(Some(Path::new("-"))),
+            Destination::Stdout
+        );
         assert_eq!(
             Destination::from_arg(Some(Path::new("/nonexistent/out.jsonl.gz"))),
             Destination::File("/nonexistent/out.jsonl.gz".into())

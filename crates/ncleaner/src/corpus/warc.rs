@@ -297,8 +297,7 @@ fn is_version_line(line: &[u8]) -> bool {
 
 /// Where a version line starts inside `line`, after other bytes.
 fn glued_version_line(line: &[u8]) -> Option<usize> {
-    memchr::memmem::rfind(line, b"WARC/")
-        .filter(|&p| p > 0 && is_version_line(&line[p..]))
+    memchr::memmem::rfind(line, b"WARC/").filter(|&p| p > 0 && is_version_line(&line[p..]))
 }
 
 /// A streaming reader of the records of a decompressed WARC stream; see the
@@ -442,16 +441,28 @@ impl<R: Read> Reader<R> {
                 }
                 Ok((0, _)) => {
                     self.done = true;
-                    return Err(fail(self, err, "truncated: the file ends in the header".into()));
+                    return Err(fail(
+                        self,
+                        err,
+                        "truncated: the file ends in the header".into(),
+                    ));
                 }
                 Ok((_, complete)) => {
                     header.extend_from_slice(&line);
                     if !complete || header.len() > MAX_HEADER {
                         if self.input.eof && self.input.available().is_empty() {
                             self.done = true;
-                            return Err(fail(self, err, "truncated: the file ends in the header".into()));
+                            return Err(fail(
+                                self,
+                                err,
+                                "truncated: the file ends in the header".into(),
+                            ));
                         }
-                        return Err(fail(self, err, format!("header longer than {MAX_HEADER} bytes")));
+                        return Err(fail(
+                            self,
+                            err,
+                            format!("header longer than {MAX_HEADER} bytes"),
+                        ));
                     }
                     let t = line.trim_ascii_end();
                     if t.is_empty() {
@@ -460,17 +471,23 @@ impl<R: Read> Reader<R> {
                     if (t[0] == b' ' || t[0] == b'\t') && !fields.is_empty() {
                         let last = fields.last_mut().expect("checked");
                         last.1.push(' ');
-                        last.1.push_str(String::from_utf8_lossy(t.trim_ascii()).as_ref());
+                        last.1
+                            .push_str(String::from_utf8_lossy(t.trim_ascii()).as_ref());
                         continue;
                     }
                     if is_version_line(t) {
                         // A new record starts where this header should have ended.
                         self.input.unread(&line);
-                        return Err(fail(self, err, "header cut short by the next record".into()));
+                        return Err(fail(
+                            self,
+                            err,
+                            "header cut short by the next record".into(),
+                        ));
                     }
                     if let Some(colon) = memchr::memchr(b':', t) {
                         let name = String::from_utf8_lossy(t[..colon].trim_ascii()).into_owned();
-                        let value = String::from_utf8_lossy(t[colon + 1..].trim_ascii()).into_owned();
+                        let value =
+                            String::from_utf8_lossy(t[colon + 1..].trim_ascii()).into_owned();
                         match name.to_ascii_lowercase().as_str() {
                             "warc-record-id" => err.id = Some(value.clone()),
                             "warc-target-uri" => err.uri = Some(strip_angle(&value).to_string()),
@@ -850,7 +867,10 @@ impl<W: Write> Writer<W> {
         header.extend_from_slice(b"WARC/1.0\r\n");
         for (k, v) in fields {
             // Field values must not break the header.
-            let v: String = v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            let v: String = v
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
             header.extend_from_slice(k.as_bytes());
             header.extend_from_slice(b": ");
             header.extend_from_slice(v.as_bytes());
@@ -1013,7 +1033,12 @@ mod tests {
     fn lying(delta: i64) -> (Vec<u8>, usize) {
         let mut data = Vec::new();
         for i in 0..5 {
-            let mut rec = record(&i.to_string(), "http://x/", "response", &http(&"word ".repeat(30)));
+            let mut rec = record(
+                &i.to_string(),
+                "http://x/",
+                "response",
+                &http(&"word ".repeat(30)),
+            );
             if i == 2 {
                 let s = String::from_utf8(rec).unwrap();
                 let len = http(&"word ".repeat(30)).len() as i64;
@@ -1041,7 +1066,10 @@ mod tests {
                 assert!(bad.is_empty(), "delta {delta}: {recs:?}");
             } else {
                 assert_eq!(bad, vec![2], "delta {delta}: {recs:?}");
-                assert_eq!(recs[2].as_ref().unwrap_err().id.as_deref(), Some("<urn:uuid:2>"));
+                assert_eq!(
+                    recs[2].as_ref().unwrap_err().id.as_deref(),
+                    Some("<urn:uuid:2>")
+                );
             }
         }
     }
@@ -1060,7 +1088,12 @@ mod tests {
     #[test]
     fn truncated_file() {
         let mut data = record("1", "http://a/", "response", &http("<p>one</p>"));
-        let second = record("2", "http://b/", "response", &http(&"<p>two</p>".repeat(20)));
+        let second = record(
+            "2",
+            "http://b/",
+            "response",
+            &http(&"<p>two</p>".repeat(20)),
+        );
         data.extend_from_slice(&second[..second.len() / 2]);
         let recs = read(&data);
         assert_eq!(recs.len(), 2);
@@ -1097,7 +1130,13 @@ mod tests {
     fn missing_length_and_huge_header() {
         let data = b"WARC/1.0\r\nWARC-Type: response\r\n\r\nbody\r\n\r\n".to_vec();
         let recs = read(&data);
-        assert!(recs[0].as_ref().unwrap_err().reason.contains("Content-Length"));
+        assert!(
+            recs[0]
+                .as_ref()
+                .unwrap_err()
+                .reason
+                .contains("Content-Length")
+        );
         let mut data = b"WARC/1.0\r\nX: ".to_vec();
         data.extend(vec![b'a'; MAX_HEADER + 10]);
         data.extend(record("2", "http://b/", "response", &http("y")));
@@ -1131,17 +1170,27 @@ mod tests {
         assert_eq!(h.status, Some(404));
         assert_eq!(h.body_start, 48);
         assert!(parse_http(b"HTTP/1.1 200 OK\r\nContent-Type: text/html").is_err());
-        assert_eq!(charset_param("text/html; charset=\"utf-8\"").as_deref(), Some("utf-8"));
+        assert_eq!(
+            charset_param("text/html; charset=\"utf-8\"").as_deref(),
+            Some("utf-8")
+        );
         assert_eq!(charset_param("text/html"), None);
     }
 
     #[test]
     fn chunked_and_content_encodings() {
-        assert_eq!(dechunk(b"5\r\nhello\r\n6;x=y\r\n world\r\n0\r\n\r\n").unwrap(), b"hello world");
+        assert_eq!(
+            dechunk(b"5\r\nhello\r\n6;x=y\r\n world\r\n0\r\n\r\n").unwrap(),
+            b"hello world"
+        );
         assert_eq!(dechunk(b"<html>"), None);
         let gz = compress::gzip_member(b"<p>zipped</p>", 6);
         assert_eq!(decode_content("gzip", &gz, 100).unwrap(), b"<p>zipped</p>");
-        assert!(decode_content("gzip", &gz, 5).unwrap_err().contains("more than"));
+        assert!(
+            decode_content("gzip", &gz, 5)
+                .unwrap_err()
+                .contains("more than")
+        );
         assert!(decode_content("gzip", b"not gzip", 100).is_err());
         assert!(decode_content("compress", b"x", 100).is_err());
         let z = zstd::encode_all(&b"zst"[..], 1).unwrap();
@@ -1155,7 +1204,8 @@ mod tests {
         let mut out = Vec::new();
         let mut w = Writer::new(&mut out, true);
         w.write_record(&rec).unwrap();
-        w.write_conversion(&rec, "cleaned text\n".as_bytes()).unwrap();
+        w.write_conversion(&rec, "cleaned text\n".as_bytes())
+            .unwrap();
         let (r, _) = compress::sniffing_decoder(io::Cursor::new(out)).unwrap();
         let recs: Vec<_> = Reader::new(r, 1 << 20).collect();
         assert_eq!(recs.len(), 2);
@@ -1165,7 +1215,10 @@ mod tests {
         assert_eq!(conv.get("WARC-Refers-To"), Some("<urn:uuid:7>"));
         assert_eq!(conv.get("Content-Type"), Some("text/plain"));
         assert_eq!(conv.block, b"cleaned text\n");
-        assert_eq!(conv.id(), Some(derived_id(b"<urn:uuid:7>", b"conversion").as_str()));
+        assert_eq!(
+            conv.id(),
+            Some(derived_id(b"<urn:uuid:7>", b"conversion").as_str())
+        );
     }
 
     #[test]
