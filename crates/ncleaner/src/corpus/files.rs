@@ -18,6 +18,14 @@ pub enum Origin {
     },
     /// Standard input.
     Stdin,
+    /// Bytes already in memory (a library caller's buffer, a fuzz input),
+    /// read like standard input: the container is sniffed from the bytes.
+    Memory {
+        /// A name for messages, `id`s and output paths.
+        name: String,
+        /// The bytes.
+        bytes: std::sync::Arc<[u8]>,
+    },
 }
 
 impl Origin {
@@ -26,6 +34,7 @@ impl Origin {
         match self {
             Origin::File { path, .. } => path.display().to_string(),
             Origin::Stdin => "-".to_string(),
+            Origin::Memory { name, .. } => name.clone(),
         }
     }
 
@@ -56,6 +65,10 @@ impl Origin {
             Origin::Stdin => read_to_limit(std::io::stdin().lock(), max, 0)
                 .map_err(|e| Error::io("-", e))?
                 .ok_or_else(|| too_large(max.saturating_add(1))),
+            Origin::Memory { bytes, .. } if bytes.len() as u64 > max => {
+                Err(too_large(bytes.len() as u64))
+            }
+            Origin::Memory { bytes, .. } => Ok(bytes.to_vec()),
         }
     }
 
@@ -65,6 +78,11 @@ impl Origin {
         match self {
             Origin::File { rel, .. } => outdir.join(rel).with_extension(ext),
             Origin::Stdin => outdir.join("stdin").with_extension(ext),
+            // Only the last component: a name is not trusted as a path.
+            Origin::Memory { name, .. } => {
+                let file = Path::new(name).file_name().unwrap_or("memory".as_ref());
+                outdir.join(file).with_extension(ext)
+            }
         }
     }
 }

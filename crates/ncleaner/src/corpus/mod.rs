@@ -81,6 +81,7 @@ impl Input {
         let rel = match &self.origin {
             Origin::File { rel, .. } => rel.clone(),
             Origin::Stdin => PathBuf::from("stdin"),
+            Origin::Memory { name, .. } => PathBuf::from(name),
         };
         let name = rel
             .file_name()
@@ -314,13 +315,14 @@ impl Source {
         let name = origin.name();
         let named = match &origin {
             Origin::File { path, .. } => container_from_name(path),
-            Origin::Stdin => None,
+            Origin::Stdin | Origin::Memory { .. } => None,
         };
         let opened: std::io::Result<Box<dyn Read + Send>> = match &origin {
             Origin::File { path, .. } => {
                 std::fs::File::open(path).map(|f| Box::new(f) as Box<dyn Read + Send>)
             }
             Origin::Stdin => Ok(Box::new(std::io::stdin())),
+            Origin::Memory { bytes, .. } => Ok(Box::new(std::io::Cursor::new(bytes.clone()))),
         };
         let r = match opened {
             Ok(r) => r,
@@ -337,7 +339,10 @@ impl Source {
                 return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
             }
         };
-        let (sniffed, compression) = sniff(head, origin == Origin::Stdin);
+        let (sniffed, compression) = sniff(
+            head,
+            matches!(origin, Origin::Stdin | Origin::Memory { .. }),
+        );
         input.container = named.unwrap_or(sniffed);
         input.compression = match named {
             Some(_) => Compression::sniff(head),
@@ -365,7 +370,7 @@ impl Source {
                             Origin::File { path, .. } => {
                                 std::fs::metadata(path).map_or(max + 1, |m| m.len())
                             }
-                            Origin::Stdin => max + 1,
+                            Origin::Stdin | Origin::Memory { .. } => max + 1,
                         };
                         e.early = Some(Outcome::Failed(Error::TooLarge {
                             input: name,
