@@ -107,7 +107,7 @@ impl Alphabet {
     }
 
     /// The folding of ASCII bytes to symbol ids.
-    fn ascii_table(self) -> &'static [Sym; 128] {
+    pub(crate) fn ascii_table(self) -> &'static [Sym; 128] {
         static LEX: OnceLock<[Sym; 128]> = OnceLock::new();
         static NONLEX: OnceLock<[Sym; 128]> = OnceLock::new();
         let build = |alpha: Alphabet| {
