@@ -243,15 +243,19 @@ fn embedded_models_rebuild_bit_for_bit() {
         let mut args = vec!["train"];
         args.extend_from_slice(extra);
         let p = |s: &str| data.join(s).display().to_string();
-        let owned = [
-            p("cleaneval/dev"),
-            p("gold/cleaneval/dev"),
-            p("cleaneval/train"),
-            p("gold/cleaneval/train"),
-        ];
-        args.extend([
-            "--html", &owned[0], "--gold", &owned[1], "--html", &owned[2], "--gold", &owned[3],
-        ]);
+        // The pools of scripts/build-models, in its order.
+        let owned: Vec<[String; 2]> = [
+            "cleaneval/dev",
+            "cleaneval/train",
+            "dragnet/train",
+            "googlenews/train",
+        ]
+        .iter()
+        .map(|d| [p(d), p(&format!("gold/{d}"))])
+        .collect();
+        for [html, gold] in &owned {
+            args.extend(["--html", html.as_str(), "--gold", gold.as_str()]);
+        }
         args.extend(["-o", out.to_str().unwrap()]);
         ok(&args);
     };

@@ -87,7 +87,7 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             name: "default, max-F point",
-            adds: "threshold at the highest F instead of precision ≥ 0.97",
+            adds: "threshold at the highest F instead of the highest F-beta (beta 0.5)",
             config: with(ClassifierConfig {
                 operating_point: OperatingPoint::MaxF,
                 ..full.clone()

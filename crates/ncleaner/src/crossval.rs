@@ -15,7 +15,9 @@ use rayon::prelude::*;
 use crate::classify::Method;
 use crate::error::{Error, Result};
 use crate::format::{read_segments, text_dump};
-use crate::model::{self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainingPage};
+use crate::model::{
+    self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainOptions, TrainingPage,
+};
 use crate::pipeline::{Cleaned, Cleaner, InputKind};
 use crate::segment::{self, Segment};
 use crate::train::Pair;
@@ -50,7 +52,7 @@ impl PoolPage {
     /// Segments one page given its bytes and its gold text.
     pub fn from_bytes(key: &str, bytes: &[u8], gold: String) -> PoolPage {
         let doc = crate::decode::decode(bytes, None, None);
-        let html_segments = segment::from_blocks(crate::html::blocks(&doc.text));
+        let html_segments = segment::from_page(crate::html::parse(&doc.text));
         let dump = text_dump(&html_segments);
         let text_segments = segment::from_text(&dump);
         PoolPage {
@@ -248,6 +250,83 @@ pub struct Variant {
     pub q: f64,
     /// The decision threshold.
     pub threshold: f64,
+}
+
+impl Variant {
+    /// The raw dump: every segment kept (the paper's baseline).
+    pub fn baseline(input: InputKind) -> Variant {
+        Variant::without_model("raw dump (baseline)", input, Method::KeepAll)
+    }
+
+    /// The segmentation heuristics alone, no language model.
+    pub fn heuristics(input: InputKind) -> Variant {
+        Variant::without_model("heuristics only", input, Method::Heuristics)
+    }
+
+    /// A row whose method needs no model.
+    pub fn without_model(label: &str, input: InputKind, method: Method) -> Variant {
+        let p = TrainOptions::lexical();
+        Variant {
+            name: format!("{label}, {}", input_name(input)),
+            input,
+            method,
+            alphabet: p.alphabet,
+            n: p.n,
+            q: p.q,
+            threshold: 0.0,
+        }
+    }
+
+    /// A row that cleans with models of the given parameters; the name is
+    /// `label (n=…, q=…), input`.
+    pub fn with_model(
+        label: &str,
+        input: InputKind,
+        method: Method,
+        params: &TrainOptions,
+        threshold: f64,
+    ) -> Variant {
+        let t = if threshold == 0.0 {
+            String::new()
+        } else {
+            format!(", t={threshold}")
+        };
+        Variant {
+            name: format!(
+                "{label} (n={}, q={}{t}), {}",
+                params.n,
+                params.q,
+                input_name(input)
+            ),
+            input,
+            method,
+            alphabet: params.alphabet,
+            n: params.n,
+            q: params.q,
+            threshold,
+        }
+    }
+
+    /// A file-name-safe form of the name (`ncleaner-lexical-n-3-q-0-5-html`).
+    pub fn slug(&self) -> String {
+        let mut s = String::new();
+        for c in self.name.chars() {
+            if c.is_ascii_alphanumeric() {
+                s.push(c.to_ascii_lowercase());
+            } else if !s.ends_with('-') && !s.is_empty() {
+                s.push('-');
+            }
+        }
+        s.trim_end_matches('-').to_string()
+    }
+}
+
+/// `HTML` or `text` for row names.
+pub fn input_name(input: InputKind) -> &'static str {
+    match input {
+        InputKind::Text => "text",
+        _ => "HTML",
+    }
 }
 
 /// Cross-validates one variant: the cleaned output of every page, in pool

@@ -38,6 +38,33 @@ pub enum Error {
     /// Invalid parameters (n, q, threshold, …).
     #[error("invalid parameter: {0}")]
     Parameter(String),
+    /// A document (or a WARC record, or a JSON line) that cannot be read;
+    /// `input` names it: a file, `FILE:LINE`, or `FILE@OFFSET` and its record id.
+    #[error("{input}: {reason}")]
+    Document {
+        /// The document.
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A document larger than the configured limit.
+    #[error("{input}: {size} bytes, more than the limit of {max} bytes per document")]
+    TooLarge {
+        /// The document.
+        input: String,
+        /// Its size (or a lower bound of it).
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// Cleaning panicked on a document: a bug, reported instead of losing the document.
+    #[error("{input}: internal error while cleaning (please report): {message}")]
+    Internal {
+        /// The document.
+        input: String,
+        /// The panic's message.
+        message: String,
+    },
 }
 
 impl Error {
@@ -46,6 +73,16 @@ impl Error {
         Error::Io {
             path: path.into(),
             error,
+        }
+    }
+}
+
+impl Error {
+    /// A document that cannot be read.
+    pub fn document(input: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::Document {
+            input: input.into(),
+            reason: reason.into(),
         }
     }
 }

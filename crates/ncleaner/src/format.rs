@@ -7,6 +7,9 @@
 //! - [`Format::Jsonl`]: one JSON object per document on one line: `url`,
 //!   `text`, `words_in`, `words_out`, and with segments requested every
 //!   segment's `kind`, `text`, `keep` and `score`.
+//! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
+//!   corpus layer puts it in a WARC `conversion` record
+//!   ([`crate::corpus::sink`]).
 
 use std::io::Write;
 
@@ -23,6 +26,9 @@ pub enum Format {
     Text,
     /// JSON Lines: one object per document.
     Jsonl,
+    /// WARC: the input records, each cleaned one followed by a `conversion`
+    /// record holding its text.
+    Warc,
 }
 
 impl Format {
@@ -31,6 +37,7 @@ impl Format {
         match self {
             Format::Cleaneval | Format::Text => "txt",
             Format::Jsonl => "jsonl",
+            Format::Warc => "warc",
         }
     }
 }
@@ -48,7 +55,7 @@ pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()>
         writeln!(w, "URL: {url}\n")?;
     }
     for s in doc.kept() {
-        writeln!(w, "{} {}", s.segment.kind.marker(), s.segment.text)?;
+        writeln!(w, "{} {}", s.segment.kind.marker(), s.text())?;
     }
     Ok(())
 }
@@ -56,39 +63,77 @@ pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()>
 /// Writes the kept text of one document, one segment per line.
 pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     for s in doc.kept() {
-        writeln!(w, "{}", s.segment.text)?;
+        writeln!(w, "{}", s.text())?;
     }
     Ok(())
 }
 
+/// The JSON record of one document, serialised straight from the cleaned
+/// document (building a `serde_json::Value` first cost a copy of the text
+/// and a map per document). Fields in alphabetical order, as a
+/// `serde_json::Map` orders them.
+#[derive(serde::Serialize)]
+struct JsonDoc<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    segments: Option<Vec<JsonSegment<'a>>>,
+    text: &'a str,
+    url: &'a Option<String>,
+    words_in: usize,
+    words_out: usize,
+}
+
+/// One segment of a [`JsonDoc`] (fields in alphabetical order).
+#[derive(serde::Serialize)]
+struct JsonSegment<'a> {
+    keep: bool,
+    kind: &'static str,
+    probability: Option<f64>,
+    reason: &'a crate::classify::Reason,
+    score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sentences: Option<&'a [crate::perplexity::SentenceScore]>,
+    text: &'a str,
+}
+
+/// Calls `f` with the JSON record of `doc`.
+fn with_json_doc<T>(
+    doc: &Cleaned,
+    id: Option<&str>,
+    opts: JsonOptions,
+    f: impl FnOnce(&JsonDoc<'_>) -> T,
+) -> T {
+    let text = doc.text();
+    let segments = opts.segments.then(|| {
+        doc.segments
+            .iter()
+            .map(|s| JsonSegment {
+                keep: s.keep(),
+                kind: s.segment.kind.letter(),
+                probability: s.probability,
+                reason: &s.decision.reason,
+                score: s.score,
+                sentences: s.sentences.as_deref(),
+                text: &s.segment.text,
+            })
+            .collect()
+    });
+    f(&JsonDoc {
+        id,
+        segments,
+        text: text.trim_end(),
+        url: &doc.url,
+        words_in: doc.words_in(),
+        words_out: doc.words_out(),
+    })
+}
+
 /// The JSON record of one document; `id` names it (a file path, a record id).
 pub fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
-    let mut obj = serde_json::Map::new();
-    if let Some(id) = id {
-        obj.insert("id".into(), id.into());
-    }
-    obj.insert("url".into(), doc.url.clone().into());
-    obj.insert("text".into(), doc.text().trim_end().into());
-    obj.insert("words_in".into(), doc.words_in().into());
-    obj.insert("words_out".into(), doc.words_out().into());
-    if opts.segments {
-        let segs: Vec<serde_json::Value> = doc
-            .segments
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "kind": s.segment.kind.letter(),
-                    "text": s.segment.text,
-                    "keep": s.keep(),
-                    "score": s.score,
-                    "probability": s.probability,
-                    "reason": s.decision.reason,
-                })
-            })
-            .collect();
-        obj.insert("segments".into(), segs.into());
-    }
-    serde_json::Value::Object(obj)
+    with_json_doc(doc, id, opts, |r| {
+        serde_json::to_value(r).expect("a JSON record serialises")
+    })
 }
 
 /// Writes one document as a JSON line.
@@ -98,7 +143,7 @@ pub fn write_jsonl(
     id: Option<&str>,
     opts: JsonOptions,
 ) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *w, &json_record(doc, id, opts))?;
+    with_json_doc(doc, id, opts, |r| serde_json::to_writer(&mut *w, r))?;
     w.write_all(b"\n")
 }
 
@@ -112,7 +157,7 @@ pub fn write(
 ) -> std::io::Result<()> {
     match format {
         Format::Cleaneval => write_cleaneval(w, doc),
-        Format::Text => write_text(w, doc),
+        Format::Text | Format::Warc => write_text(w, doc),
         Format::Jsonl => write_jsonl(w, doc, id, opts),
     }
 }
@@ -246,6 +291,8 @@ mod tests {
                 keep,
                 reason: Reason::Score,
             },
+            sentences: None,
+            output: None,
         };
         Cleaned {
             url: Some("http://x/".into()),

@@ -32,12 +32,16 @@ pub mod crossval;
 pub mod decode;
 pub mod error;
 pub mod eval;
+pub mod experiment;
 pub mod format;
 pub mod html;
 pub mod lm;
+pub mod matrix;
 pub mod model;
+pub mod perplexity;
 pub mod pipeline;
 pub mod segment;
+pub mod stats;
 pub mod train;
 
 pub use error::Error;

@@ -131,3 +131,40 @@ fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
     assert!(ours.precision > paper.precision, "{ours:?} vs {paper:?}");
     assert!(ours.f > paper.f, "{ours:?} vs {paper:?}");
 }
+
+/// The F-beta operating point: beta = 1 is the max-F point, and a smaller
+/// beta (precision weighed more) never sets a lower threshold than a larger one.
+#[test]
+fn f_beta_operating_point_moves_with_beta() {
+    use ncleaner::train::OperatingPoint;
+    let trainer = dev_trainer();
+    let all: Vec<usize> = (0..trainer.pages().len()).collect();
+    let fit = |beta: f64| {
+        let mut cfg = small();
+        cfg.classifier.as_mut().unwrap().operating_point = OperatingPoint::MaxFBeta(beta);
+        trainer
+            .fit(&all, &cfg)
+            .expect("fit")
+            .classifier
+            .expect("a classifier")
+    };
+    let (strict, even, lax) = (fit(0.25), fit(1.0), fit(4.0));
+    for i in 0..2 {
+        assert_eq!(
+            even.threshold[i],
+            even.max_f_threshold.unwrap()[i],
+            "F1 is F"
+        );
+        assert!(
+            strict.threshold[i] >= even.threshold[i] && even.threshold[i] >= lax.threshold[i],
+            "{:?} {:?} {:?}",
+            strict.threshold,
+            even.threshold,
+            lax.threshold
+        );
+    }
+    assert!(
+        strict.threshold[0] > lax.threshold[0],
+        "beta moves the HTML threshold"
+    );
+}

@@ -1,17 +1,20 @@
 //! `ncleaner clean`: clean pages or text dumps.
 
-use std::io::Write;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
-use ncleaner::corpus::{self, Origin};
-use ncleaner::format::{self, Format, JsonOptions};
+use ncleaner::corpus::{self, CleanOptions, Destination, Entry, Observer, Stats};
+use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{Cleaner, InputKind};
-use rayon::prelude::*;
 
-use super::common::{ModelArg, load_model, thread_pool};
+use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
+
+use super::common::{ModelArg, SmoothingArg, load_model, load_word_model, thread_pool};
 
 /// Arguments of `ncleaner clean`.
 #[derive(clap::Args)]
@@ -22,6 +25,9 @@ use super::common::{ModelArg, load_model, thread_pool};
     curl -s https://example.com/ | ncleaner clean -")]
 pub struct Args {
     /// Files, directories (searched recursively) or `-` for standard input.
+    /// WARC (`.warc`, `.warc.gz`: HTML `response` records) and JSON Lines
+    /// (`.jsonl`, `.jsonl.gz`, `.jsonl.zst`: `{"id", "url", "html" or "text"}`)
+    /// are read record by record; other files are one document each.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
@@ -32,9 +38,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "auto")]
     pub input: InputArg,
 
-    /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment), plain text, or JSON Lines.
-    #[arg(long, value_enum, default_value = "cleaneval")]
-    pub format: FormatArg,
+    /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
+    /// plain text, JSON Lines, or WARC. Default: what the name of `-o` says
+    /// (`.jsonl`, `.warc`, optionally `.gz`/`.zst`), else cleaneval.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
 
     /// Decision threshold in bits of log-odds: a segment is kept when its
     /// evidence is at least T. For models with a segment classifier (the
@@ -60,7 +68,7 @@ pub struct Args {
 
     /// Which operating point stored in the model applies when neither
     /// --threshold nor --min-probability is given: `precision` (the default:
-    /// the highest F at the precision target the model was trained for) or
+    /// the precision-oriented point the model was trained for) or
     /// `f` (the highest F: more recall, less precision).
     #[arg(long, value_enum, default_value = "precision")]
     pub prefer: PreferArg,
@@ -73,10 +81,19 @@ pub struct Args {
     #[arg(long)]
     pub segments: bool,
 
-    /// Write one output file per input under this directory (IN/REL/NAME.ext → OUTDIR/REL/NAME.txt)
-    /// instead of everything to standard output.
-    #[arg(short, long, value_name = "OUTDIR")]
+    #[command(flatten)]
+    pub perplexity: PerplexityArgs,
+
+    /// Where to write: a file whose name ends in `.jsonl`, `.txt`, `.warc`
+    /// (optionally `.gz`/`.zst`, which compress it), or a directory getting one
+    /// output file per input (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or
+    /// JSON Lines input → one file). Default: standard output.
+    #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
+
+    /// No summary line and no progress bar on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
 
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
@@ -113,6 +130,8 @@ pub enum FormatArg {
     Text,
     /// One JSON object per document.
     Jsonl,
+    /// WARC: input records passed through, each cleaned one followed by a `conversion` record.
+    Warc,
 }
 
 impl From<FormatArg> for Format {
@@ -121,6 +140,7 @@ impl From<FormatArg> for Format {
             FormatArg::Cleaneval => Format::Cleaneval,
             FormatArg::Text => Format::Text,
             FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Warc => Format::Warc,
         }
     }
 }
@@ -134,6 +154,8 @@ pub enum MethodArg {
     Heuristics,
     /// Keep everything: the raw text dump.
     KeepAll,
+    /// Drop sentences whose perplexity under a word model is above --max-perplexity (PyPlexity).
+    Perplexity,
 }
 
 impl From<MethodArg> for Method {
@@ -142,94 +164,178 @@ impl From<MethodArg> for Method {
             MethodArg::Ncleaner => Method::NCleaner,
             MethodArg::Heuristics => Method::Heuristics,
             MethodArg::KeepAll => Method::KeepAll,
+            MethodArg::Perplexity => Method::Perplexity,
         }
     }
 }
 
-/// Documents processed per batch: outputs are written in input order after
-/// each batch, so memory holds at most one batch of documents.
-const BATCH: usize = 256;
-
-/// Runs `ncleaner clean`.
+/// Runs `ncleaner clean`: every input document cleaned on the threads of
+/// `-j`, written in input order, a summary line on standard error at the end
+/// and a progress bar while it runs when standard error is a terminal.
+/// Exits with an error when any document failed (after writing all others).
 pub fn run(args: Args) -> Result<()> {
-    let model = Arc::new(load_model(&args.model)?);
     let method: Method = args.method.into();
-    let cleaner = Cleaner::from_shared(model)
+    let model = load_model(&args.model)?;
+    let mut cleaner = Cleaner::from_shared(Arc::new(model))
         .with_method(method)
         .with_preference(args.prefer.into())
         .with_threshold_option(
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),
         );
-    let origins = corpus::expand(&args.inputs)?;
-    let format: Format = args.format.into();
-    let input: InputKind = args.input.into();
-    let json = JsonOptions {
-        segments: args.segments,
-    };
-    let pool = thread_pool(args.jobs)?;
-
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = 0usize;
-    for batch in origins.chunks(BATCH) {
-        let results: Vec<(&Origin, Result<Vec<u8>>)> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|origin| (origin, clean_one(&cleaner, origin, input, format, json)))
-                .collect()
-        });
-        for (origin, result) in results {
-            let bytes = match result {
-                Ok(b) => b,
-                Err(e) => {
-                    eprintln!("ncleaner: {e:#}");
-                    failed += 1;
-                    continue;
-                }
-            };
-            match &args.output {
-                Some(dir) => {
-                    let path = origin.output_path(dir, format.extension());
-                    if let Err(e) = write_file(&path, &bytes) {
-                        eprintln!("ncleaner: {e:#}");
-                        failed += 1;
-                    }
-                }
-                None => out
-                    .write_all(&bytes)
-                    .context("writing to standard output")?,
-            }
-        }
+    if method == Method::Perplexity {
+        let lm = load_word_model(&args.perplexity.word_model)?;
+        let filter = SentenceFilter::new(Arc::new(lm))
+            .with_max_perplexity(args.perplexity.max_perplexity)?
+            .with_smoothing(args.perplexity.smoothing.into())?
+            .with_mark(args.perplexity.mark);
+        cleaner = cleaner.with_perplexity(filter);
     }
-    out.flush().context("writing to standard output")?;
-    if failed > 0 {
-        anyhow::bail!("{failed} of {} document(s) failed", origins.len());
+    let run = Run {
+        inputs: &args.inputs,
+        output: args.output.as_deref(),
+        format: args.format.map(Format::from),
+        opts: CleanOptions {
+            input: args.input.into(),
+            json: JsonOptions {
+                segments: args.segments,
+            },
+            ..CleanOptions::default()
+        },
+        jobs: args.jobs,
+        quiet: args.quiet,
+    };
+    run_corpus(&cleaner, run)
+}
+
+/// The options of `--method perplexity`.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Perplexity filtering (--method perplexity)")]
+pub struct PerplexityArgs {
+    /// Drop each sentence whose perplexity under the word model is above this
+    /// (PyPlexity's default; its paper tries 1,000–14,000).
+    #[arg(long, default_value_t = DEFAULT_MAX_PERPLEXITY, value_name = "PPL")]
+    pub max_perplexity: f64,
+
+    /// Keep every sentence; wrap those above the cut-off in <del>…</del>
+    /// (and list every sentence's perplexity with --segments).
+    #[arg(long)]
+    pub mark: bool,
+
+    /// The word model: `en-ppl` (embedded) or a model file (ours, or ARPA from KenLM's lmplz).
+    #[arg(long, default_value = "en-ppl", value_name = "en-ppl|PATH")]
+    pub word_model: String,
+
+    /// How the word model scores.
+    #[arg(long, value_enum, default_value = "kneser-ney")]
+    pub smoothing: SmoothingArg,
+}
+
+/// What [`run_corpus`] reads, writes and how.
+pub struct Run<'a> {
+    /// The inputs (files, directories, `-`).
+    pub inputs: &'a [PathBuf],
+    /// `-o`.
+    pub output: Option<&'a std::path::Path>,
+    /// `--format`; `None`: from the name of `-o`, else cleaneval.
+    pub format: Option<Format>,
+    /// Everything else about cleaning (the format is set from `format`).
+    pub opts: CleanOptions,
+    /// `-j`.
+    pub jobs: Option<usize>,
+    /// `-q`.
+    pub quiet: bool,
+}
+
+/// Cleans every input document with `cleaner` on the threads of `-j`,
+/// written in input order, a summary line on standard error at the end and
+/// a progress bar while it runs when standard error is a terminal. Fails
+/// when any document failed (after writing all others). Shared by `clean`
+/// and `strip`.
+pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
+    let origins = corpus::expand(run.inputs)?;
+    let dest = Destination::from_arg(run.output);
+    let format = run
+        .format
+        .or_else(|| corpus::sink::format_from_name(&dest))
+        .unwrap_or(Format::Cleaneval);
+    let opts = CleanOptions { format, ..run.opts };
+    let pool = thread_pool(run.jobs)?;
+    let mut progress = Progress::new(!run.quiet);
+    let stats = corpus::clean(origins, &dest, cleaner, opts, &pool, &mut progress)?;
+    progress.finish();
+    if !run.quiet {
+        eprintln!("ncleaner: {stats}");
+    }
+    if stats.failed > 0 {
+        anyhow::bail!("{} of {} document(s) failed", stats.failed, stats.documents);
     }
     Ok(())
 }
 
-fn clean_one(
-    cleaner: &Cleaner,
-    origin: &Origin,
-    input: InputKind,
-    format: Format,
-    json: JsonOptions,
-) -> Result<Vec<u8>> {
-    let bytes = origin.read()?;
-    let cleaned = cleaner.clean(&bytes, input, None);
-    let mut out = Vec::with_capacity(bytes.len() / 2);
-    let id = origin.name();
-    format::write(&mut out, format, &cleaned, Some(&id), json).expect("writing to memory");
-    Ok(out)
+/// Prints failures as they come and, on a terminal, a progress bar with
+/// documents/s and MB/s.
+struct Progress {
+    bar: Option<ProgressBar>,
+    start: Instant,
+    verbose: bool,
 }
 
-fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
+impl Progress {
+    fn new(verbose: bool) -> Progress {
+        let bar = (verbose && std::io::stderr().is_terminal()).then(|| {
+            let b = ProgressBar::new_spinner();
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("a valid template"),
+            );
+            b.enable_steady_tick(Duration::from_millis(200));
+            b
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            verbose,
+        }
     }
-    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn failed(&mut self, entry: &Entry, error: &ncleaner::Error) {
+        // Errors name their input; the entry's id is added when they do not.
+        let msg = error.to_string();
+        let line = if msg.contains(&entry.id) {
+            format!("ncleaner: {msg}")
+        } else {
+            format!("ncleaner: {}: {msg}", entry.id)
+        };
+        match &self.bar {
+            Some(b) => b.println(line),
+            None if self.verbose => eprintln!("{line}"),
+            None => {}
+        }
+    }
+
+    fn progress(&mut self, stats: &Stats) {
+        if let Some(b) = &self.bar {
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            b.set_message(format!(
+                "{} documents ({:.0}/s), {:.1} MB ({:.1} MB/s), {} failed, {} skipped",
+                stats.documents,
+                stats.documents as f64 / secs,
+                stats.bytes as f64 / 1e6,
+                stats.bytes as f64 / 1e6 / secs,
+                stats.failed,
+                stats.skipped,
+            ));
+        }
+    }
 }
 
 /// The stored operating points (`--prefer`).

@@ -92,7 +92,6 @@ fn train(args: TrainArgs) -> Result<()> {
         for origin in corpus::expand(&args.text)? {
             files += 1;
             match &origin {
-                corpus::Origin::Stdin => read_lines(std::io::stdin().lock(), "-", &mut est)?,
                 corpus::Origin::File { path, .. } => {
                     let f = std::fs::File::open(path)
                         .with_context(|| format!("opening {}", path.display()))?;
@@ -102,6 +101,8 @@ fn train(args: TrainArgs) -> Result<()> {
                         &mut est,
                     )?;
                 }
+                corpus::Origin::Stdin => read_lines(std::io::stdin().lock(), "-", &mut est)?,
+                corpus::Origin::Memory { name, bytes } => read_lines(&bytes[..], name, &mut est)?,
             }
         }
         for origin in corpus::expand(&args.gold)? {

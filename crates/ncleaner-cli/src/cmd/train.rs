@@ -75,10 +75,15 @@ pub struct Args {
     #[arg(long)]
     pub hmm: bool,
 
-    /// Default operating point: the highest F whose word-level precision on the
-    /// training pages is at least P (0–1).
-    #[arg(long, value_name = "P", default_value_t = train::DEFAULT_MIN_PRECISION, conflicts_with = "max_f")]
-    pub min_precision: f64,
+    /// Default operating point: the highest word-level F-beta on the training
+    /// pages (beta below 1 favours precision).
+    #[arg(long, value_name = "B", default_value_t = train::DEFAULT_F_BETA, conflicts_with_all = ["max_f", "min_precision"])]
+    pub f_beta: f64,
+
+    /// Default operating point instead: the highest F whose word-level
+    /// precision on the training pages (as the alignment estimates it) is at least P (0–1).
+    #[arg(long, value_name = "P", conflicts_with = "max_f")]
+    pub min_precision: Option<f64>,
 
     /// Default operating point: the highest word-level F on the training pages.
     #[arg(long)]
@@ -129,8 +134,12 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
     }
     if let Some(c) = cfg.classifier.as_mut() {
         anyhow::ensure!(
-            (0.0..=1.0).contains(&args.min_precision),
+            args.min_precision.is_none_or(|p| (0.0..=1.0).contains(&p)),
             "--min-precision must be between 0 and 1"
+        );
+        anyhow::ensure!(
+            args.f_beta > 0.0 && args.f_beta.is_finite(),
+            "--f-beta must be a positive number"
         );
         anyhow::ensure!(args.inner_folds >= 2, "--inner-folds must be at least 2");
         *c = ClassifierConfig {
@@ -138,10 +147,10 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             attrs: !args.no_attrs,
             hmm: args.hmm,
             inner_folds: args.inner_folds,
-            operating_point: if args.max_f {
-                OperatingPoint::MaxF
-            } else {
-                OperatingPoint::MinPrecision(args.min_precision)
+            operating_point: match (args.max_f, args.min_precision) {
+                (true, _) => OperatingPoint::MaxF,
+                (false, Some(p)) => OperatingPoint::MinPrecision(p),
+                (false, None) => OperatingPoint::MaxFBeta(args.f_beta),
             },
             ..c.clone()
         };

@@ -33,7 +33,7 @@ use crate::model::Scorer;
 /// explicit threshold is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Preference {
-    /// The model's default: the highest F at the precision target it was trained for.
+    /// The model's default: the precision-oriented point it was trained for (by default the highest F-beta, beta 0.5).
     #[default]
     Precision,
     /// The highest F on the training pages (more recall, less precision).
@@ -172,6 +172,9 @@ pub enum Method {
     Heuristics,
     /// Heuristics, then the clean/dirty n-gram models (NCleaner).
     NCleaner,
+    /// Sentences above a word-model perplexity cut-off removed, nothing else
+    /// (PyPlexity; see [`crate::perplexity`]).
+    Perplexity,
 }
 
 impl Method {
@@ -196,6 +199,8 @@ pub enum Reason {
     NoHeuristic,
     /// The score was compared with the threshold.
     Score,
+    /// Sentence perplexities decided: kept while any sentence is at most the cut-off.
+    Perplexity,
 }
 
 /// The decision about one segment.

@@ -36,6 +36,8 @@ mod scorer;
 
 pub use file::{EMBEDDED, embedded};
 pub use scorer::Scorer;
+#[cfg(test)]
+pub(crate) use scorer::log2_prob;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -105,7 +107,7 @@ impl Alphabet {
     }
 
     /// The folding of ASCII bytes to symbol ids.
-    fn ascii_table(self) -> &'static [Sym; 128] {
+    pub(crate) fn ascii_table(self) -> &'static [Sym; 128] {
         static LEX: OnceLock<[Sym; 128]> = OnceLock::new();
         static NONLEX: OnceLock<[Sym; 128]> = OnceLock::new();
         let build = |alpha: Alphabet| {
@@ -458,7 +460,7 @@ pub(crate) struct Estimates {
 
 impl Estimates {
     /// Maximum-likelihood estimates of one collection's counts.
-    fn mle(c: &Counts, v: usize) -> Estimates {
+    pub(crate) fn mle(c: &Counts, v: usize) -> Estimates {
         let n = c.n();
         let mut orders = vec![HashMap::new(); n];
         for k in 2..=n {

@@ -109,23 +109,35 @@ impl Scorer {
     /// The log-odds of a segment and the number of predicted symbols.
     pub fn score_with_len(&self, text: &str) -> (f64, usize) {
         let b = self.alphabet.boundary();
-        let vd = self.v.pow(self.d as u32);
+        let (v, d) = (self.v, self.d);
+        let vd = v.pow(d as u32);
+        // The weight of the oldest of the d symbols in the dense index.
+        let hi = vd / v;
         let mut key: u64 = 0;
         let mut idx: usize = 0;
         for _ in 0..self.n - 1 {
             key = (key << 7) | b as u64;
-            idx = (idx * self.v + b as usize) % vd;
+            idx = (idx * v + b as usize) % vd;
         }
         let mut total = 0.0f64;
         let mut count = 0usize;
+        // The next dense index drops the oldest symbol by subtraction (it
+        // sits in `key`, d symbols back; 0 while fewer than d are in), not
+        // by a `%` per character: a division was most of the loop's time.
         let mut step = |s: Sym| {
+            let oldest = ((key >> (7 * (d - 1))) & 0x7f) as usize;
             key = (key << 7) | s as u64;
-            idx = (idx * self.v + s as usize) % vd;
+            idx = (idx - oldest * hi) * v + s as usize;
             total += self.lookup(key, idx) as f64;
             count += 1;
         };
+        let ascii = self.alphabet.ascii_table();
         for c in text.chars() {
-            step(self.alphabet.symbol(c));
+            step(if c.is_ascii() {
+                ascii[c as usize]
+            } else {
+                self.alphabet.symbol(c)
+            });
         }
         step(b);
         (total, count)

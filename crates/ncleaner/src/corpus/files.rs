@@ -1,10 +1,11 @@
-//! Where documents come from and where they go: files, directories, stdin.
+//! Command-line inputs: files, directories (walked recursively) and stdin.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// One input document's origin.
+/// One input's origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     /// A file; `rel` is its path relative to the directory argument it was
@@ -17,6 +18,14 @@ pub enum Origin {
     },
     /// Standard input.
     Stdin,
+    /// Bytes already in memory (a library caller's buffer, a fuzz input),
+    /// read like standard input: the container is sniffed from the bytes.
+    Memory {
+        /// A name for messages, `id`s and output paths.
+        name: String,
+        /// The bytes.
+        bytes: std::sync::Arc<[u8]>,
+    },
 }
 
 impl Origin {
@@ -25,19 +34,41 @@ impl Origin {
         match self {
             Origin::File { path, .. } => path.display().to_string(),
             Origin::Stdin => "-".to_string(),
+            Origin::Memory { name, .. } => name.clone(),
         }
     }
 
     /// Reads the document's bytes.
     pub fn read(&self) -> Result<Vec<u8>> {
+        self.read_limited(u64::MAX)
+    }
+
+    /// Reads the document's bytes, failing (without reading them all) when
+    /// there are more than `max` of them.
+    pub fn read_limited(&self, max: u64) -> Result<Vec<u8>> {
+        let too_large = |n: u64| Error::TooLarge {
+            input: self.name(),
+            size: n,
+            max,
+        };
         match self {
-            Origin::File { path, .. } => std::fs::read(path).map_err(|e| Error::io(path, e)),
-            Origin::Stdin => {
-                let mut buf = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)
-                    .map_err(|e| Error::io("-", e))?;
-                Ok(buf)
+            Origin::File { path, .. } => {
+                let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+                let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+                if len > max {
+                    return Err(too_large(len));
+                }
+                read_to_limit(file, max, len as usize)
+                    .map_err(|e| Error::io(path, e))?
+                    .ok_or_else(|| too_large(max.saturating_add(1)))
             }
+            Origin::Stdin => read_to_limit(std::io::stdin().lock(), max, 0)
+                .map_err(|e| Error::io("-", e))?
+                .ok_or_else(|| too_large(max.saturating_add(1))),
+            Origin::Memory { bytes, .. } if bytes.len() as u64 > max => {
+                Err(too_large(bytes.len() as u64))
+            }
+            Origin::Memory { bytes, .. } => Ok(bytes.to_vec()),
         }
     }
 
@@ -47,8 +78,20 @@ impl Origin {
         match self {
             Origin::File { rel, .. } => outdir.join(rel).with_extension(ext),
             Origin::Stdin => outdir.join("stdin").with_extension(ext),
+            // Only the last component: a name is not trusted as a path.
+            Origin::Memory { name, .. } => {
+                let file = Path::new(name).file_name().unwrap_or("memory".as_ref());
+                outdir.join(file).with_extension(ext)
+            }
         }
     }
+}
+
+/// Reads at most `max` bytes; `None` when the reader holds more.
+fn read_to_limit(r: impl Read, max: u64, hint: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::with_capacity(hint.min(64 << 20));
+    r.take(max.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok((buf.len() as u64 <= max).then_some(buf))
 }
 
 /// Expands command-line inputs: files as given, directories recursively

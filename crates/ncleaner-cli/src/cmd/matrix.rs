@@ -1,0 +1,170 @@
+//! `ncleaner matrix`: the cross-domain matrix (train on each pool and on all, test on each).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use ncleaner::classify::Preference;
+use ncleaner::crossval;
+use ncleaner::matrix::{self, Pools};
+use ncleaner::train::{self, OperatingPoint, TrainConfig, Trainer};
+
+use super::clean::PreferArg;
+
+/// Arguments of `ncleaner matrix`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Example (scripts/matrix runs it with the other systems' outputs):\n  \
+    ncleaner matrix \\\n    \
+    --pool cleaneval=../shared/data/cleaneval/dev:../shared/data/gold/cleaneval/dev \\\n    \
+    --pool cleaneval=../shared/data/cleaneval/train:../shared/data/gold/cleaneval/train \\\n    \
+    --pool dragnet=../shared/data/dragnet/train:../shared/data/gold/dragnet/train \\\n    \
+    --pool googlenews=../shared/data/googlenews/train:../shared/data/gold/googlenews/train \\\n    \
+    --peers target/peers --report target/matrix.md\n\n\
+    Page keys are POOL/DIR/REL (DIR: the name of the pages folder), and the other systems' \
+    outputs are read from PEERS/SYSTEM/POOL/DIR/REL.txt."
+)]
+pub struct Args {
+    /// A pool: NAME=PAGES_DIR:GOLD_DIR (repeatable; a NAME given twice joins both folders).
+    #[arg(long = "pool", value_name = "NAME=PAGES:GOLD", required = true, value_parser = parse_pool)]
+    pub pools: Vec<(String, PathBuf, PathBuf)>,
+    /// Number of folds for the cells whose training set holds the test pool.
+    #[arg(long, default_value_t = 10)]
+    pub folds: usize,
+    /// Seed of the fold assignment.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Operating point of the trained models.
+    #[arg(long, value_enum, default_value = "precision")]
+    pub prefer: PreferArg,
+    /// The precision-oriented operating point the models store: `min-precision:P`
+    /// (the highest F whose training precision is at least P; the default of
+    /// `train`), `f-beta:B` (the highest F-beta), or `max-f`.
+    #[arg(long, value_name = "POINT", value_parser = parse_point)]
+    pub operating_point: Option<OperatingPoint>,
+    /// Train the non-lexical models (letters → a, digits → 0).
+    #[arg(long)]
+    pub nonlexical: bool,
+    /// Score other systems' outputs found under DIR/SYSTEM/ (see below).
+    #[arg(long, value_name = "DIR")]
+    pub peers: Option<PathBuf>,
+    /// Also write the tables to FILE (Markdown).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+}
+
+fn parse_pool(s: &str) -> Result<(String, PathBuf, PathBuf), String> {
+    let bad = || format!("{s:?}: give a pool as NAME=PAGES_DIR:GOLD_DIR");
+    let (name, dirs) = s.split_once('=').ok_or_else(bad)?;
+    let (pages, gold) = dirs.split_once(':').ok_or_else(bad)?;
+    if name.is_empty() || name.contains('/') || pages.is_empty() || gold.is_empty() {
+        return Err(bad());
+    }
+    Ok((name.to_string(), pages.into(), gold.into()))
+}
+
+fn parse_point(s: &str) -> Result<OperatingPoint, String> {
+    let bad = || format!("{s:?}: give min-precision:P, f-beta:B or max-f");
+    match s.split_once(':') {
+        None if s == "max-f" => Ok(OperatingPoint::MaxF),
+        Some(("min-precision", p)) => {
+            Ok(OperatingPoint::MinPrecision(p.parse().map_err(|_| bad())?))
+        }
+        Some(("f-beta", b)) => Ok(OperatingPoint::MaxFBeta(b.parse().map_err(|_| bad())?)),
+        _ => Err(bad()),
+    }
+}
+
+/// Runs `ncleaner matrix`.
+pub fn run(args: Args) -> Result<()> {
+    anyhow::ensure!(args.folds >= 2, "--folds must be at least 2");
+    let t = std::time::Instant::now();
+    let mut names: Vec<String> = Vec::new();
+    let mut pairs = Vec::new();
+    let mut pool_of = Vec::new();
+    for (name, pages, gold) in &args.pools {
+        let p = match names.iter().position(|n| n == name) {
+            Some(p) => p,
+            None => {
+                names.push(name.clone());
+                names.len() - 1
+            }
+        };
+        let dir = pages
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut found = train::pair(pages, gold).with_context(|| {
+            format!(
+                "pool {name}: pairing {} with {}",
+                pages.display(),
+                gold.display()
+            )
+        })?;
+        anyhow::ensure!(
+            !found.is_empty(),
+            "pool {name}: no page of {} has a gold file",
+            pages.display()
+        );
+        for x in &mut found {
+            x.key = format!("{name}/{dir}/{}", x.key);
+        }
+        pool_of.extend(std::iter::repeat_n(p, found.len()));
+        pairs.extend(found);
+    }
+    let pages = crossval::load_pool(&pairs)?;
+    let pools = Pools::new(names, pool_of, &pages, args.folds, args.seed);
+    for (b, n) in pools.names.iter().enumerate() {
+        anyhow::ensure!(
+            pools.pool_of.iter().filter(|&&p| p == b).count() >= args.folds,
+            "pool {n} has fewer pages than --folds"
+        );
+    }
+    let trainer = Trainer::new(pages);
+    eprintln!(
+        "ncleaner: {} pages in {} pools read, segmented and aligned in {:.1} s",
+        trainer.pages().len(),
+        pools.names.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let preference: Preference = args.prefer.into();
+    let sets = matrix::train_sets(&pools);
+    let mut cfg = if args.nonlexical {
+        TrainConfig::non_lexical()
+    } else {
+        TrainConfig::lexical()
+    };
+    if let (Some(op), Some(c)) = (args.operating_point, cfg.classifier.as_mut()) {
+        c.operating_point = op;
+    }
+    let mut rows = matrix::run(&trainer, &pools, &sets, &cfg, preference, |row| {
+        let cells: Vec<String> = row
+            .words
+            .iter()
+            .zip(&pools.names)
+            .map(|(r, n)| format!("{n} {:.2}", 100.0 * r.micro().f))
+            .collect();
+        eprintln!(
+            "ncleaner: {:<32} F {} ({:.0} s)",
+            row.name,
+            cells.join(", "),
+            row.seconds
+        );
+    })?;
+    if let Some(dir) = &args.peers {
+        rows.extend(matrix::peer_rows(&trainer, &pools, dir)?);
+    }
+    let md = matrix::markdown(&pools, &rows);
+    print!("{md}");
+    if let Some(path) = &args.report {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(path, &md).with_context(|| format!("writing {}", path.display()))?;
+    }
+    eprintln!(
+        "ncleaner: matrix done in {:.0} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,40 @@
+"""ncleaner: boilerplate removal for web pages at corpus scale.
+
+The cleaning runs in Rust (the ``ncleaner`` crate): character n-gram
+clean/dirty models after Evert's NCleaner, with a segment classifier.
+
+>>> import ncleaner
+>>> cleaner = ncleaner.Cleaner()            # the embedded English model, loaded once
+>>> result = cleaner.clean("<p>Some page</p>", url="https://example.com/")
+>>> isinstance(result.text, str)
+True
+
+``Cleaner`` is immutable and safe to share between threads; ``clean`` and
+``clean_many`` release the GIL while they work, and ``clean_many`` cleans a
+batch in parallel on Rust threads.
+
+``ncleaner.datatrove`` holds a datatrove extractor step (``pip install
+ncleaner[datatrove]``).
+"""
+
+from ._ncleaner import (
+    Cleaner,
+    CleanResult,
+    NCleanerError,
+    Segment,
+    __version__,
+    embedded_models,
+)
+
+#: The result of :meth:`Cleaner.clean` (the issue's name for ``CleanResult``).
+Result = CleanResult
+
+__all__ = [
+    "Cleaner",
+    "CleanResult",
+    "NCleanerError",
+    "Result",
+    "Segment",
+    "__version__",
+    "embedded_models",
+]

@@ -1,0 +1,10 @@
+from ._ncleaner import (
+    Cleaner as Cleaner,
+    CleanResult as CleanResult,
+    NCleanerError as NCleanerError,
+    Segment as Segment,
+    __version__ as __version__,
+    embedded_models as embedded_models,
+)
+
+Result = CleanResult

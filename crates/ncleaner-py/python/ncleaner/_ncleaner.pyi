@@ -1,0 +1,114 @@
+"""Type stubs of the Rust extension module ``ncleaner._ncleaner``."""
+
+from typing import Iterable, Literal, Optional, Tuple, Union
+
+__version__: str
+
+Document = Union[str, bytes]
+InputKind = Literal["html", "text", "auto"]
+
+class NCleanerError(Exception):
+    """A model that cannot be loaded, or a failed batch; the message names the input."""
+
+class Segment:
+    """One segment of a cleaned document (a paragraph, heading or list item)."""
+
+    @property
+    def kind(self) -> Literal["p", "h", "l"]:
+        """The CleanEval kind: paragraph, heading or list item."""
+    @property
+    def text(self) -> str:
+        """The segment's text, one line, whitespace collapsed."""
+    @property
+    def keep(self) -> bool:
+        """Whether the segment is kept."""
+    @property
+    def score(self) -> Optional[float]:
+        """The n-gram log-odds log2 P(clean) - log2 P(dirty) in bits; None when no model ran."""
+    @property
+    def probability(self) -> Optional[float]:
+        """The classifier's probability that the segment is clean (models with a classifier)."""
+    @property
+    def reason(self) -> str:
+        """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar" or "no-alphanumeric"."""
+
+class CleanResult:
+    """One cleaned document."""
+
+    @property
+    def url(self) -> Optional[str]:
+        """The document's URL, if known."""
+    @property
+    def text(self) -> str:
+        """The cleaned text: the kept segments, one per line, no final newline (as the CLI's JSON Lines)."""
+    @property
+    def words_in(self) -> int:
+        """Whitespace-separated words in all segments."""
+    @property
+    def words_out(self) -> int:
+        """Whitespace-separated words in the kept segments."""
+    @property
+    def input(self) -> Literal["html", "text"]:
+        """How the document was read."""
+    @property
+    def encoding(self) -> str:
+        """The encoding the document was decoded with."""
+    @property
+    def had_decode_errors(self) -> bool:
+        """Whether undecodable bytes were replaced by U+FFFD."""
+    @property
+    def segments(self) -> list[Segment]:
+        """All segments in page order, kept and dropped."""
+
+Result = CleanResult
+
+class Cleaner:
+    """A model loaded once, a method and a threshold; immutable, safe to share between threads."""
+
+    def __init__(
+        self,
+        model: str = "en",
+        method: Literal["ncleaner", "heuristics", "keep-all"] = "ncleaner",
+        threshold: Optional[float] = None,
+        min_probability: Optional[float] = None,
+        prefer: Literal["precision", "f"] = "precision",
+    ) -> None:
+        """Loads ``model`` ("en", "en-nonlex" or a model file's path).
+
+        ``threshold`` (bits of log-odds) or ``min_probability`` (0-1) override the
+        model's own operating point, chosen by ``prefer``; as ``ncleaner clean``.
+        Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
+        """
+    @property
+    def model(self) -> str:
+        """The model's name or path, as given."""
+    @property
+    def method(self) -> str:
+        """The method in force."""
+    def threshold(self, input: InputKind = "html") -> float:
+        """The threshold in force for an input kind."""
+    def clean(
+        self,
+        document: Document,
+        url: Optional[str] = None,
+        input: InputKind = "html",
+        charset: Optional[str] = None,
+    ) -> CleanResult:
+        """Cleans one document, releasing the GIL.
+
+        ``bytes`` are decoded as the CLI does (BOM, then ``charset`` -- the HTTP
+        header's label -- then ``<meta>``, then detection); a ``str`` is used as is.
+        """
+    def clean_many(
+        self,
+        documents: Iterable[Union[Document, Tuple[Document, Optional[str]]]],
+        input: InputKind = "html",
+        threads: Optional[int] = None,
+    ) -> list[CleanResult]:
+        """Cleans documents (or ``(document, url)`` pairs) in parallel in Rust, results in input order.
+
+        ``threads``: worker threads (default: all cores).
+        """
+
+def embedded_models() -> list[str]:
+    """The names of the models built into the module."""

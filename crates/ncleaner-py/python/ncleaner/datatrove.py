@@ -1,0 +1,127 @@
+"""datatrove steps: :class:`NCleanerExtractor`, a ``BaseExtractor`` that cleans HTML with ncleaner.
+
+Needs the ``datatrove`` extra (``pip install "ncleaner[datatrove]"``)::
+
+    from datatrove.executor import LocalPipelineExecutor
+    from datatrove.pipeline.readers import WarcReader
+    from datatrove.pipeline.writers import JsonlWriter
+    from ncleaner.datatrove import NCleanerExtractor
+
+    LocalPipelineExecutor(
+        pipeline=[WarcReader("warcs/"), NCleanerExtractor(), JsonlWriter("out/")],
+        tasks=8,
+    ).run()
+
+Unlike datatrove's Python extractors, which run each document in a sandbox
+process with a timeout (they may hang), ncleaner neither hangs nor crashes on
+corrupt input, so the step cleans in-process, a batch at a time, in parallel
+on Rust threads with the GIL released.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Optional
+
+from datatrove.data import DocumentsPipeline
+from datatrove.pipeline.extractors.base import BaseExtractor
+from datatrove.utils.typeshelper import StatHints
+
+import ncleaner
+
+
+class NCleanerExtractor(BaseExtractor):
+    """Replaces each document's HTML by its cleaned text (ncleaner's character n-gram models).
+
+    Args:
+        model: "en", "en-nonlex" or a model file's path.
+        method: "ncleaner", "heuristics" or "keep-all".
+        threshold: decision threshold in bits of log-odds (default: the model's operating point).
+        min_probability: keep segments at least this likely to be clean (instead of ``threshold``).
+        prefer: which stored operating point applies by default: "precision" or "f".
+        input: "html", "text" or "auto".
+        batch_size: documents cleaned together by one parallel call.
+        threads: Rust threads per task (default: all cores; set 1 when a machine runs one task per core).
+        drop_empty: drop documents left without text (as datatrove's extractors do).
+        timeout: kept for ``BaseExtractor``'s signature; unused (the step does not sandbox).
+
+    Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``.
+    """
+
+    name = "🧹 NCleaner"
+    _requires_dependencies = []
+
+    def __init__(
+        self,
+        model: str = "en",
+        method: str = "ncleaner",
+        threshold: Optional[float] = None,
+        min_probability: Optional[float] = None,
+        prefer: str = "precision",
+        input: str = "html",
+        batch_size: int = 256,
+        threads: Optional[int] = None,
+        drop_empty: bool = True,
+        timeout: float = 1,
+    ):
+        super().__init__(timeout)
+        if batch_size < 1:
+            raise ValueError(f"batch_size={batch_size}: must be at least 1")
+        self.options = dict(
+            model=model,
+            method=method,
+            threshold=threshold,
+            min_probability=min_probability,
+            prefer=prefer,
+        )
+        self.input = input
+        self.batch_size = batch_size
+        self.threads = threads
+        self.drop_empty = drop_empty
+        # Loaded here so that a bad option fails when the pipeline is built, not in a worker.
+        self._cleaner: Optional[ncleaner.Cleaner] = ncleaner.Cleaner(**self.options)
+
+    def __getstate__(self):
+        # Executors pickle their steps; the Rust cleaner is rebuilt in each worker.
+        state = self.__dict__.copy()
+        state["_cleaner"] = None
+        return state
+
+    @property
+    def cleaner(self) -> ncleaner.Cleaner:
+        """The ncleaner.Cleaner of this step (loaded once per process)."""
+        if self._cleaner is None:
+            self._cleaner = ncleaner.Cleaner(**self.options)
+        return self._cleaner
+
+    def extract(self, text: str) -> str:
+        """The cleaned text of one document."""
+        return self.cleaner.clean(text, input=self.input).text
+
+    def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
+        """Cleans the documents a batch at a time; yields them in order."""
+        cleaner = self.cleaner
+        it = iter(data)
+        while True:
+            batch = list(islice(it, self.batch_size))
+            if not batch:
+                return
+            with self.track_time(unit="batch"):
+                results = cleaner.clean_many(
+                    [(doc.text, doc.metadata.get("url")) for doc in batch],
+                    input=self.input,
+                    threads=self.threads,
+                )
+            for doc, result in zip(batch, results):
+                self.stat_update(StatHints.total)
+                self.stat_update("extracted")
+                doc.text = result.text
+                doc.metadata["words_in"] = result.words_in
+                doc.metadata["words_out"] = result.words_out
+                doc.metadata["ncleaner_model"] = self.options["model"]
+                if doc.text or not self.drop_empty:
+                    self.stat_update(StatHints.forwarded)
+                    self.update_doc_stats(doc)
+                    yield doc
+                else:
+                    self.stat_update(StatHints.dropped)

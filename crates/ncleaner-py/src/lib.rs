@@ -1,0 +1,440 @@
+//! Python bindings of ncleaner: the `ncleaner._ncleaner` extension module
+//! behind the `ncleaner` Python package (`python/ncleaner`).
+//!
+//! Design choices:
+//! - A `Cleaner` is immutable (`frozen`) and holds the library's `Cleaner`
+//!   (an `Arc` of the model), so one instance is shared by Python threads
+//!   without locking, and the model is loaded once.
+//! - Every call that cleans releases the GIL: the documents are copied out
+//!   of Python objects first (bytes, or the UTF-8 of a `str`), cleaned with
+//!   the GIL released, and only the results are turned into Python objects.
+//! - `clean_many` cleans a batch on rayon threads (the global pool, or one of
+//!   `threads` threads), keeping input order.
+//! - A `str` document is already decoded: it is cleaned as UTF-8 whatever its
+//!   `<meta charset>` says (the transport charset overrides the meta tag).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ncleaner::classify::{Method, Preference, Reason};
+use ncleaner::model::{self, Model};
+use ncleaner::{Cleaned, InputKind};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString, PyTuple};
+use rayon::prelude::*;
+
+create_exception!(
+    _ncleaner,
+    NCleanerError,
+    PyException,
+    "An ncleaner error: a model that cannot be loaded, or a failed batch."
+);
+
+/// A configured cleaner: a model loaded once, a method and a threshold.
+#[pyclass(frozen, module = "ncleaner")]
+struct Cleaner {
+    inner: ncleaner::Cleaner,
+    model_name: String,
+    method: &'static str,
+    /// The constructor's threshold, min_probability and prefer, for pickling.
+    args: (Option<f64>, Option<f64>, String),
+}
+
+/// One segment of a cleaned document.
+#[pyclass(frozen, get_all, module = "ncleaner")]
+struct Segment {
+    /// `"p"`, `"h"` or `"l"`.
+    kind: &'static str,
+    /// The segment's text (one line).
+    text: String,
+    /// Whether the segment is kept.
+    keep: bool,
+    /// The n-gram log-odds score in bits, `None` when no model ran on it.
+    score: Option<f64>,
+    /// The classifier's probability that the segment is clean, when the model has one.
+    probability: Option<f64>,
+    /// What decided: `"score"`, `"keep-all"`, `"no-heuristic"`, or the heuristic rule's name.
+    reason: String,
+}
+
+/// One cleaned document.
+#[pyclass(frozen, get_all, module = "ncleaner")]
+struct CleanResult {
+    /// The document's URL, if known.
+    url: Option<String>,
+    /// The cleaned text: kept segments, one per line.
+    text: String,
+    /// Words in all segments.
+    words_in: usize,
+    /// Words in kept segments.
+    words_out: usize,
+    /// `"html"` or `"text"`: how the document was read.
+    input: &'static str,
+    /// The encoding the document was decoded with.
+    encoding: &'static str,
+    /// Whether undecodable bytes were replaced by U+FFFD.
+    had_decode_errors: bool,
+    /// All segments in page order, kept and dropped.
+    segments: Vec<Py<Segment>>,
+}
+
+#[pymethods]
+impl Segment {
+    fn __repr__(&self) -> String {
+        let text: String = self.text.chars().take(40).collect();
+        format!(
+            "Segment(kind={:?}, keep={}, score={}, text={:?})",
+            self.kind,
+            py_bool(self.keep),
+            self.score.map_or("None".into(), |s| format!("{s:.3}")),
+            text
+        )
+    }
+}
+
+#[pymethods]
+impl CleanResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "Result(url={}, words_in={}, words_out={}, segments={})",
+            self.url
+                .as_ref()
+                .map_or("None".into(), |u| format!("{u:?}")),
+            self.words_in,
+            self.words_out,
+            self.segments.len()
+        )
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+/// A document copied out of Python: its bytes, URL and whether it was a `str`.
+struct Doc {
+    bytes: Vec<u8>,
+    url: Option<String>,
+    is_str: bool,
+    charset: Option<String>,
+}
+
+fn parse_input(input: &str) -> PyResult<InputKind> {
+    match input {
+        "html" => Ok(InputKind::Html),
+        "text" => Ok(InputKind::Text),
+        "auto" => Ok(InputKind::Auto),
+        other => Err(PyValueError::new_err(format!(
+            "input={other:?}: expected \"html\", \"text\" or \"auto\""
+        ))),
+    }
+}
+
+fn parse_method(method: &str) -> PyResult<(Method, &'static str)> {
+    match method {
+        "ncleaner" => Ok((Method::NCleaner, "ncleaner")),
+        "heuristics" => Ok((Method::Heuristics, "heuristics")),
+        "keep-all" | "keep_all" => Ok((Method::KeepAll, "keep-all")),
+        "perplexity" => Ok((Method::Perplexity, "perplexity")),
+        other => Err(PyValueError::new_err(format!(
+            "method={other:?}: expected \"ncleaner\", \"heuristics\", \"keep-all\" or \"perplexity\""
+        ))),
+    }
+}
+
+fn load_model(name: &str) -> PyResult<Model> {
+    if model::EMBEDDED.iter().any(|(n, _)| *n == name) {
+        return model::embedded(name)
+            .map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")));
+    }
+    let path = Path::new(name);
+    if !path.exists() {
+        let names: Vec<&str> = model::EMBEDDED.iter().map(|(n, _)| *n).collect();
+        return Err(NCleanerError::new_err(format!(
+            "model={name:?}: no such file, and not an embedded model ({})",
+            names.join(", ")
+        )));
+    }
+    Model::load(path).map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")))
+}
+
+/// Copies one document (`str`, `bytes`, or a `(document, url)` tuple) out of Python.
+fn extract_doc(obj: &Bound<'_, PyAny>, url: Option<String>, index: Option<usize>) -> PyResult<Doc> {
+    let at = || index.map_or(String::new(), |i| format!(" (item {i})"));
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Ok(Doc {
+            bytes: s.to_cow()?.as_bytes().to_vec(),
+            url,
+            is_str: true,
+            charset: None,
+        });
+    }
+    if let Ok(b) = obj.downcast::<PyBytes>() {
+        return Ok(Doc {
+            bytes: b.as_bytes().to_vec(),
+            url,
+            is_str: false,
+            charset: None,
+        });
+    }
+    if let Ok(t) = obj.downcast::<PyTuple>() {
+        if index.is_some() && t.len() == 2 {
+            let url: Option<String> = t.get_item(1)?.extract().map_err(|_| {
+                PyTypeError::new_err(format!("clean_many{}: the URL must be a str or None", at()))
+            })?;
+            return extract_doc(&t.get_item(0)?, url, index);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "document{}: expected str or bytes{}, got {}",
+        at(),
+        if index.is_some() {
+            " or a (document, url) tuple"
+        } else {
+            ""
+        },
+        obj.get_type().name()?
+    )))
+}
+
+fn clean_doc(cleaner: &ncleaner::Cleaner, doc: &Doc, input: InputKind) -> Cleaned {
+    // A str is already text: UTF-8 overrides whatever the page declares.
+    let charset = if doc.is_str {
+        Some("utf-8")
+    } else {
+        doc.charset.as_deref()
+    };
+    cleaner.clean_with_charset(&doc.bytes, input, doc.url.as_deref(), charset)
+}
+
+fn reason_name(reason: Reason) -> String {
+    match reason {
+        Reason::KeepAll => "keep-all".into(),
+        Reason::NoHeuristic => "no-heuristic".into(),
+        Reason::Score => "score".into(),
+        Reason::Heuristic { rule } => serde_json_name(&rule),
+    }
+}
+
+fn serde_json_name(rule: &ncleaner::segment::Heuristic) -> String {
+    use ncleaner::segment::Heuristic;
+    match rule {
+        Heuristic::PipeNavBar => "pipe-nav-bar".into(),
+        Heuristic::NoAlphanumeric => "no-alphanumeric".into(),
+    }
+}
+
+fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
+    // As the CLI's JSON Lines: no final newline.
+    let text = cleaned.text().trim_end().to_owned();
+    let words_in = cleaned.words_in();
+    let words_out = cleaned.words_out();
+    let mut segments = Vec::with_capacity(cleaned.segments.len());
+    for s in cleaned.segments {
+        let keep = s.keep();
+        segments.push(Py::new(
+            py,
+            Segment {
+                kind: s.segment.kind.letter(),
+                text: s.segment.text,
+                keep,
+                score: s.score,
+                probability: s.probability,
+                reason: reason_name(s.decision.reason),
+            },
+        )?);
+    }
+    Ok(CleanResult {
+        url: cleaned.url,
+        text,
+        words_in,
+        words_out,
+        input: if cleaned.input == InputKind::Text {
+            "text"
+        } else {
+            "html"
+        },
+        encoding: cleaned.encoding,
+        had_decode_errors: cleaned.had_decode_errors,
+        segments,
+    })
+}
+
+#[pymethods]
+impl Cleaner {
+    #[new]
+    #[pyo3(signature = (model="en", method="ncleaner", threshold=None, min_probability=None, prefer="precision"))]
+    fn new(
+        model: &str,
+        method: &str,
+        threshold: Option<f64>,
+        min_probability: Option<f64>,
+        prefer: &str,
+    ) -> PyResult<Cleaner> {
+        let (m, method_name) = parse_method(method)?;
+        let preference = match prefer {
+            "precision" => Preference::Precision,
+            "f" => Preference::F,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "prefer={other:?}: expected \"precision\" or \"f\""
+                )));
+            }
+        };
+        if threshold.is_some() && min_probability.is_some() {
+            return Err(PyValueError::new_err(
+                "threshold and min_probability: give one or the other, not both",
+            ));
+        }
+        if let Some(t) = threshold {
+            if !t.is_finite() {
+                return Err(PyValueError::new_err(format!(
+                    "threshold={t}: must be finite"
+                )));
+            }
+        }
+        if let Some(p) = min_probability {
+            if !(p > 0.0 && p < 1.0) {
+                return Err(PyValueError::new_err(format!(
+                    "min_probability={p}: must be strictly between 0 and 1"
+                )));
+            }
+        }
+        let loaded = load_model(model)?;
+        let mut inner = ncleaner::Cleaner::from_shared(Arc::new(loaded))
+            .with_method(m)
+            .with_preference(preference)
+            .with_threshold_option(threshold);
+        if let Some(p) = min_probability {
+            inner = inner.with_min_probability(p);
+        }
+        Ok(Cleaner {
+            inner,
+            model_name: model.to_owned(),
+            method: method_name,
+            args: (threshold, min_probability, prefer.to_owned()),
+        })
+    }
+
+    /// The model's name or path, as given.
+    #[getter]
+    fn model(&self) -> &str {
+        &self.model_name
+    }
+
+    /// The method: "ncleaner", "heuristics" or "keep-all".
+    #[getter]
+    fn method(&self) -> &str {
+        self.method
+    }
+
+    /// The threshold in force for an input kind (the model's own operating point unless one was set).
+    #[pyo3(signature = (input="html"))]
+    fn threshold(&self, input: &str) -> PyResult<f64> {
+        Ok(self.inner.threshold(parse_input(input)?))
+    }
+
+    /// Cleans one document (str or bytes); the GIL is released while cleaning.
+    #[pyo3(signature = (document, url=None, input="html", charset=None))]
+    fn clean(
+        &self,
+        py: Python<'_>,
+        document: &Bound<'_, PyAny>,
+        url: Option<String>,
+        input: &str,
+        charset: Option<String>,
+    ) -> PyResult<CleanResult> {
+        let input = parse_input(input)?;
+        let mut doc = extract_doc(document, url, None)?;
+        doc.charset = charset;
+        let inner = &self.inner;
+        let cleaned = py.allow_threads(|| clean_doc(inner, &doc, input));
+        to_python(py, cleaned)
+    }
+
+    /// Cleans many documents in parallel in Rust (GIL released), results in input order.
+    #[pyo3(signature = (documents, input="html", threads=None))]
+    fn clean_many(
+        &self,
+        py: Python<'_>,
+        documents: &Bound<'_, PyAny>,
+        input: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<CleanResult>> {
+        let input = parse_input(input)?;
+        let mut docs = Vec::new();
+        for (i, item) in documents.try_iter()?.enumerate() {
+            docs.push(extract_doc(&item?, None, Some(i))?);
+        }
+        let pool = match threads {
+            Some(0) => return Err(PyValueError::new_err("threads=0: must be at least 1")),
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| NCleanerError::new_err(format!("threads={n}: {e}")))?,
+            ),
+            None => None,
+        };
+        let inner = &self.inner;
+        let cleaned: Vec<Cleaned> = py.allow_threads(|| {
+            let run = || {
+                docs.par_iter()
+                    .map(|d| clean_doc(inner, d, input))
+                    .collect::<Vec<_>>()
+            };
+            match &pool {
+                Some(p) => p.install(run),
+                None => run(),
+            }
+        });
+        cleaned.into_iter().map(|c| to_python(py, c)).collect()
+    }
+
+    /// Pickled as its constructor's arguments: the model is loaded again where it is unpickled
+    /// (Spark and multiprocessing ship cleaners to workers this way).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let me = slf.get();
+        let (threshold, min_probability, prefer) = &me.args;
+        let args = (
+            me.model_name.as_str(),
+            me.method,
+            *threshold,
+            *min_probability,
+            prefer.as_str(),
+        )
+            .into_pyobject(slf.py())?;
+        Ok((slf.get_type().into_any(), args))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Cleaner(model={:?}, method={:?}, threshold={})",
+            self.model_name,
+            self.method,
+            self.inner.threshold(InputKind::Html)
+        )
+    }
+}
+
+/// The names of the models built into the module.
+#[pyfunction]
+fn embedded_models() -> Vec<&'static str> {
+    model::EMBEDDED.iter().map(|(n, _)| *n).collect()
+}
+
+/// The `ncleaner._ncleaner` extension module.
+#[pymodule]
+fn _ncleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Cleaner>()?;
+    m.add_class::<CleanResult>()?;
+    m.add_class::<Segment>()?;
+    m.add_function(wrap_pyfunction!(embedded_models, m)?)?;
+    m.add("NCleanerError", m.py().get_type::<NCleanerError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

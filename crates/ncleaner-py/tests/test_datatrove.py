@@ -1,0 +1,84 @@
+"""A real datatrove pipeline: WARC reader -> NCleanerExtractor -> JSONL writer, 2 local tasks."""
+
+import gzip
+import json
+
+import pytest
+
+import ncleaner
+from conftest import dev_pages, write_warc
+
+from datatrove.executor import LocalPipelineExecutor  # noqa: E402
+from datatrove.pipeline.readers import WarcReader  # noqa: E402
+from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
+
+from datatrove.pipeline.readers.warc import process_record  # noqa: E402
+from warcio.archiveiterator import ArchiveIterator  # noqa: E402
+
+from ncleaner.datatrove import NCleanerExtractor  # noqa: E402
+
+
+def test_pipeline_with_two_tasks(tmp_path):
+    pages = dev_pages()
+    warcs = tmp_path / "warcs"
+    warcs.mkdir()
+    half = len(pages) // 2
+    write_warc(warcs / "a.warc.gz", pages[:half])
+    write_warc(warcs / "b.warc.gz", pages[half:])
+    out = tmp_path / "out"
+
+    LocalPipelineExecutor(
+        pipeline=[
+            WarcReader(str(warcs), glob_pattern="*.warc.gz"),
+            NCleanerExtractor(batch_size=16, threads=1, drop_empty=False),
+            JsonlWriter(str(out)),
+        ],
+        tasks=2,
+        workers=2,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+
+    files = sorted(out.glob("*.jsonl.gz"))
+    assert len(files) == 2, files  # one per task
+    records = [json.loads(line) for f in files for line in gzip.open(f, "rt")]
+    by_url = {r["metadata"]["url"]: r for r in records}
+
+    # What datatrove's WARC reader hands on: it decodes as UTF-8, else with
+    # cchardet's guess, and drops a record it cannot decode that way.
+    read = {}
+    for warc in sorted(warcs.glob("*.warc.gz")):
+        with open(warc, "rb") as f:
+            for record in ArchiveIterator(f):
+                doc = process_record(record)
+                if doc is not None:
+                    read[doc["url"]] = doc["text"]
+    assert len(read) >= len(pages) - 5, "datatrove's reader dropped more pages than expected"
+    assert len(records) == len(by_url) == len(read), "every record read comes through the extractor once"
+
+    cleaner = ncleaner.Cleaner()
+    for url, html in read.items():
+        r = by_url[url]
+        want = cleaner.clean(html)
+        # The JSONL writer leaves out an empty text field.
+        assert r.get("text", "") == want.text, url
+        assert (r["metadata"]["words_in"], r["metadata"]["words_out"]) == (want.words_in, want.words_out)
+        assert r["metadata"]["ncleaner_model"] == "en"
+    assert sum(1 for r in records if r.get("text")) > len(pages) // 2
+
+
+def test_drop_empty_and_options(tmp_path):
+    from datatrove.data import Document
+
+    step = NCleanerExtractor(batch_size=2)
+    docs = [
+        Document(text="<ul><li><a href=/>Home</a></li></ul>", id="nav", metadata={}),
+        Document(text=dev_pages(1)[0][1].decode("utf-8", "replace"), id="page", metadata={"url": "u"}),
+    ]
+    kept = list(step.run(iter(docs)))
+    assert [d.id for d in kept] == ["page"]
+    assert kept[0].metadata["words_out"] > 0
+    assert step.extract("<p>Home</p>") == ncleaner.Cleaner().clean("<p>Home</p>").text
+    with pytest.raises(ValueError, match="method"):
+        NCleanerExtractor(method="nope")
+    with pytest.raises(ValueError, match="batch_size"):
+        NCleanerExtractor(batch_size=0)

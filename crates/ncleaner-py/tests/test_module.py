@@ -1,0 +1,161 @@
+"""The Python module against the CLI, and its API contract."""
+
+import json
+import subprocess
+import threading
+
+import pytest
+
+import ncleaner
+from conftest import cli_binary, dev_pages, shared_data
+
+PAGE = (
+    b"<html><body><ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul>"
+    b"<h1>Portrait photography</h1><p>The basics of portrait photography could fill many "
+    b"large books, but a few rules of thumb will take a beginner a long way: keep the light "
+    b"soft, focus on the eyes, and let the background fall away.</p><p>Window light on an "
+    b"overcast day is the cheapest softbox there is, and it flatters almost every face.</p>"
+    b"<p>Copyright 2008. All rights reserved.</p></body></html>"
+)
+
+
+@pytest.fixture(scope="module")
+def cleaner():
+    return ncleaner.Cleaner()
+
+
+def test_clean_keeps_content_drops_navigation(cleaner):
+    r = cleaner.clean(PAGE, url="https://example.com/p")
+    assert isinstance(r, ncleaner.Result)
+    assert "The basics of portrait photography" in r.text
+    assert "Contact" not in r.text
+    assert r.url == "https://example.com/p"
+    assert r.words_in > r.words_out > 0
+    kinds = {s.kind for s in r.segments}
+    assert kinds <= {"p", "h", "l"} and "l" in kinds
+    kept = [s.text for s in r.segments if s.keep]
+    assert r.text == "\n".join(kept)
+    assert r.words_out == sum(len(t.split()) for t in kept)
+    assert all(s.score is not None for s in r.segments if s.reason == "score")
+
+
+def test_str_and_bytes_agree(cleaner):
+    a = cleaner.clean(PAGE)
+    b = cleaner.clean(PAGE.decode())
+    assert a.text == b.text and a.words_in == b.words_in
+
+
+def test_str_is_not_redecoded(cleaner):
+    # A str is already text: a <meta charset> naming a single-byte encoding must not mangle it.
+    page = '<meta charset="iso-8859-1"><p>Caf\u00e9 cr\u00e8me, na\u00efve r\u00e9sum\u00e9 of the week.</p>'
+    r = ncleaner.Cleaner(method="keep-all").clean(page)
+    assert "Caf\u00e9 cr\u00e8me" in r.text
+    assert r.encoding == "UTF-8"
+
+
+def test_methods_and_thresholds(cleaner):
+    keep_all = ncleaner.Cleaner(method="keep-all").clean(PAGE)
+    assert keep_all.words_out == keep_all.words_in
+    assert all(s.reason == "keep-all" for s in keep_all.segments)
+    strict = ncleaner.Cleaner(threshold=50.0).clean(PAGE)
+    lax = ncleaner.Cleaner(threshold=-50.0).clean(PAGE)
+    assert strict.words_out <= cleaner.clean(PAGE).words_out <= lax.words_out
+    assert ncleaner.Cleaner(min_probability=0.5).threshold() == pytest.approx(0.0, abs=1e-9)
+    assert ncleaner.Cleaner(model="en-nonlex").model == "en-nonlex"
+    assert set(ncleaner.embedded_models()) >= {"en", "en-nonlex"}
+
+
+def test_text_input(cleaner):
+    dump = "Home | About | Contact\n\nThe committee met on Tuesday and agreed to publish the report in full next month.\n"
+    r = ncleaner.Cleaner(method="heuristics").clean(dump, input="text")
+    assert r.input == "text"
+    assert [s.reason for s in r.segments] == ["pipe-nav-bar", "no-heuristic"]
+    assert r.text.startswith("The committee met")
+    assert cleaner.clean(dump, input="auto").input == "text"
+
+
+def test_errors_name_the_problem(tmp_path):
+    with pytest.raises(ncleaner.NCleanerError, match="no-such-model"):
+        ncleaner.Cleaner(model="no-such-model")
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"not a model at all")
+    with pytest.raises(ncleaner.NCleanerError, match="bad.model"):
+        ncleaner.Cleaner(model=str(bad))
+    with pytest.raises(ValueError, match="method='fast'|method=\"fast\""):
+        ncleaner.Cleaner(method="fast")
+    with pytest.raises(ValueError, match="min_probability"):
+        ncleaner.Cleaner(min_probability=1.5)
+    with pytest.raises(ValueError, match="both"):
+        ncleaner.Cleaner(threshold=1.0, min_probability=0.5)
+    c = ncleaner.Cleaner()
+    with pytest.raises(ValueError, match="input"):
+        c.clean(PAGE, input="pdf")
+    with pytest.raises(TypeError, match="int"):
+        c.clean(42)
+    with pytest.raises(TypeError, match="item 1"):
+        c.clean_many([PAGE, 3.5])
+    with pytest.raises(ValueError, match="threads"):
+        c.clean_many([PAGE], threads=0)
+
+
+def test_corrupt_input_never_raises(cleaner):
+    for doc in [b"", b"\xff\xfe\x00<p>", b"<" * 10000, bytes(range(256)) * 50, "<p>\ud7ff</p>"]:
+        r = cleaner.clean(doc)
+        assert r.words_out <= r.words_in
+
+
+def test_clean_many_matches_clean_in_order(cleaner):
+    pages = dev_pages(20)
+    many = cleaner.clean_many(((b, p.name) for p, b in pages), threads=2)
+    assert [r.url for r in many] == [p.name for p, _ in pages]
+    for (p, b), r in zip(pages, many):
+        one = cleaner.clean(b, url=p.name)
+        assert one.text == r.text, p
+        assert [s.score for s in one.segments] == [s.score for s in r.segments]
+
+
+def test_shared_between_threads(cleaner):
+    pages = dev_pages(12)
+    expected = [cleaner.clean(b).text for _, b in pages]
+    got = [None] * len(pages)
+
+    def work(i):
+        got[i] = cleaner.clean(pages[i][1]).text
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pages))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+
+
+def test_same_as_cli_on_cleaneval_dev(cleaner):
+    """Every dev page: the module's text, word counts and segment scores equal `ncleaner clean --format jsonl`."""
+    folder = shared_data() / "cleaneval" / "dev"
+    out = subprocess.run(
+        [str(cli_binary()), "clean", "--input", "html", "--format", "jsonl", "--segments", str(folder)],
+        check=True,
+        capture_output=True,
+    )
+    records = {json.loads(line)["id"]: json.loads(line) for line in out.stdout.splitlines()}
+    pages = dev_pages()
+    assert len(records) == len(pages) > 50
+    by_name = {k.rsplit("/", 1)[-1]: v for k, v in records.items()}
+    for path, body in pages:
+        want = by_name[path.name]
+        got = cleaner.clean(body)
+        assert got.text == want["text"], path
+        assert (got.words_in, got.words_out) == (want["words_in"], want["words_out"]), path
+        assert [s.text for s in got.segments] == [s["text"] for s in want["segments"]], path
+        assert [s.keep for s in got.segments] == [s["keep"] for s in want["segments"]], path
+        assert [s.score for s in got.segments] == [s["score"] for s in want["segments"]], path
+
+
+def test_pickles_as_its_arguments():
+    import pickle
+
+    c = ncleaner.Cleaner(model="en-nonlex", method="heuristics", threshold=1.5)
+    d = pickle.loads(pickle.dumps(c))
+    assert (d.model, d.method, d.threshold()) == ("en-nonlex", "heuristics", 1.5)
+    assert d.clean(PAGE).text == c.clean(PAGE).text

@@ -1,0 +1,285 @@
+//! Cleaning a [`Source`] on all threads, writing the results in input
+//! order, in memory bounded by a constant times the number of threads.
+//!
+//! Three stages, with back-pressure between them:
+//!
+//! ```text
+//! reader thread ──batches──► rayon workers ──results──► caller's thread
+//! (Source: files,  bounded     (the work, one           (re-orders by batch
+//!  decompression,  channel)     batch per task)           number, writes to
+//!  WARC parsing)                                          the Sink)
+//! ```
+//!
+//! The reader groups entries into batches of at most
+//! [`RunOptions::batch_docs`] documents or [`RunOptions::batch_bytes`] bytes
+//! and blocks when `threads` batches are waiting. The caller's thread starts
+//! a task per batch but never has more than `2 × threads + 1` batches
+//! started and not yet written; it waits for results when it has, keeping
+//! the results that come early in a re-order buffer of that size. So at any
+//! time at most `3 × threads + 2` batches are in memory, whatever the size of
+//! the corpus; a document larger than a batch is a batch of its own.
+//!
+//! A panic while cleaning one document (a bug) fails that document and
+//! nothing else.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
+
+use super::{Entry, Source};
+use crate::error::{Error, Result};
+
+/// A cleaned document, rendered for its sink.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rendered {
+    /// The output bytes (a JSON line, CleanEval text, plain text).
+    pub bytes: Vec<u8>,
+    /// Words before cleaning.
+    pub words_in: u64,
+    /// Words after cleaning.
+    pub words_out: u64,
+}
+
+/// What became of one entry.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Cleaned.
+    Rendered(Rendered),
+    /// Could not be read or cleaned.
+    Failed(Error),
+    /// Not a document; why.
+    Skipped(String),
+}
+
+/// Counts of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Documents: cleaned + failed.
+    pub documents: u64,
+    /// Documents cleaned.
+    pub cleaned: u64,
+    /// Documents that failed.
+    pub failed: u64,
+    /// Entries that are not documents.
+    pub skipped: u64,
+    /// Words before cleaning, over all cleaned documents.
+    pub words_in: u64,
+    /// Words after cleaning.
+    pub words_out: u64,
+    /// Bytes of the cleaned documents.
+    pub bytes: u64,
+}
+
+impl Stats {
+    fn count(&mut self, entry: &Entry, outcome: &Outcome) {
+        match outcome {
+            Outcome::Rendered(r) => {
+                self.documents += 1;
+                self.cleaned += 1;
+                self.words_in += r.words_in;
+                self.words_out += r.words_out;
+                self.bytes += entry.bytes().len() as u64;
+            }
+            Outcome::Failed(_) => {
+                self.documents += 1;
+                self.failed += 1;
+            }
+            Outcome::Skipped(_) => self.skipped += 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} documents: {} cleaned, {} failed, {} skipped (not documents); words in {}, words out {}",
+            self.documents, self.cleaned, self.failed, self.skipped, self.words_in, self.words_out
+        )
+    }
+}
+
+/// Where results go, in input order.
+pub trait Sink {
+    /// Writes one entry's outcome.
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()>;
+    /// Writes whatever is still buffered and closes the outputs.
+    fn finish(&mut self) -> Result<()>;
+}
+
+/// Hears about failures and progress (the CLI prints them).
+pub trait Observer {
+    /// An entry failed (called in input order, after it was written).
+    fn failed(&mut self, entry: &Entry, error: &Error);
+    /// Counts so far (called after every batch written).
+    fn progress(&mut self, stats: &Stats);
+}
+
+/// An observer that ignores everything.
+impl Observer for () {
+    fn failed(&mut self, _: &Entry, _: &Error) {}
+    fn progress(&mut self, _: &Stats) {}
+}
+
+/// Sizes of the batches.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOptions {
+    /// Most documents in one batch.
+    pub batch_docs: usize,
+    /// A batch is closed when it holds this many bytes.
+    pub batch_bytes: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            batch_docs: 64,
+            batch_bytes: 1 << 20,
+        }
+    }
+}
+
+type Batch = Vec<Entry>;
+type Done = Vec<(Entry, Outcome)>;
+
+/// Runs `work` on every document of `source` on the threads of `pool`, and
+/// writes every entry's outcome to `sink` in input order. Returns the counts.
+/// Fails only when the sink fails (a document that fails is counted and
+/// passed to the sink and the observer).
+pub fn run<F>(
+    source: Source,
+    pool: &rayon::ThreadPool,
+    opts: RunOptions,
+    work: &F,
+    sink: &mut dyn Sink,
+    observer: &mut dyn Observer,
+) -> Result<Stats>
+where
+    F: Fn(&Entry) -> Result<Rendered> + Sync,
+{
+    let threads = pool.current_num_threads().max(1);
+    let limit = 2 * threads + 1;
+    let mut stats = Stats::default();
+    std::thread::scope(|ts| -> Result<()> {
+        let (batch_tx, batch_rx) = mpsc::sync_channel::<Batch>(threads);
+        ts.spawn(move || read_batches(source, opts, batch_tx));
+        let (done_tx, done_rx) = mpsc::channel::<(u64, Done)>();
+        pool.in_place_scope(|scope| -> Result<()> {
+            // Owned here so that returning early (a sink error) stops the reader.
+            let batch_rx = batch_rx;
+            let mut order = Reorder {
+                pending: BTreeMap::new(),
+                next: 0,
+            };
+            let mut started = 0u64;
+            // Takes the results that are there (waiting for one when `block`)
+            // and writes what is next in order.
+            let mut collect = |order: &mut Reorder, stats: &mut Stats, block: bool| -> Result<()> {
+                if block {
+                    let (i, done) = done_rx.recv().expect("a started batch always reports");
+                    order.pending.insert(i, done);
+                }
+                while let Ok((i, done)) = done_rx.try_recv() {
+                    order.pending.insert(i, done);
+                }
+                order.flush(sink, observer, stats)
+            };
+            for batch in batch_rx.iter() {
+                while started - order.next >= limit as u64 {
+                    collect(&mut order, &mut stats, true)?;
+                }
+                let tx = done_tx.clone();
+                let index = started;
+                started += 1;
+                scope.spawn(move |_| {
+                    let done = process(batch, work);
+                    let _ = tx.send((index, done));
+                });
+                collect(&mut order, &mut stats, false)?;
+            }
+            while order.next < started {
+                collect(&mut order, &mut stats, true)?;
+            }
+            Ok(())
+        })
+    })?;
+    sink.finish()?;
+    Ok(stats)
+}
+
+struct Reorder {
+    pending: BTreeMap<u64, Done>,
+    next: u64,
+}
+
+impl Reorder {
+    /// Writes every batch that is next in order.
+    fn flush(
+        &mut self,
+        sink: &mut dyn Sink,
+        observer: &mut dyn Observer,
+        stats: &mut Stats,
+    ) -> Result<()> {
+        let mut wrote = false;
+        while let Some(done) = self.pending.remove(&self.next) {
+            for (entry, outcome) in &done {
+                stats.count(entry, outcome);
+                sink.write(entry, outcome)?;
+                if let Outcome::Failed(e) = outcome {
+                    observer.failed(entry, e);
+                }
+            }
+            self.next += 1;
+            wrote = true;
+        }
+        if wrote {
+            observer.progress(stats);
+        }
+        Ok(())
+    }
+}
+
+fn read_batches(source: Source, opts: RunOptions, tx: mpsc::SyncSender<Batch>) {
+    let mut batch = Vec::new();
+    let mut bytes = 0usize;
+    for entry in source {
+        bytes += entry.size();
+        batch.push(entry);
+        if batch.len() >= opts.batch_docs || bytes >= opts.batch_bytes {
+            if tx.send(std::mem::take(&mut batch)).is_err() {
+                return;
+            }
+            bytes = 0;
+        }
+    }
+    if !batch.is_empty() {
+        let _ = tx.send(batch);
+    }
+}
+
+fn process<F>(batch: Batch, work: &F) -> Done
+where
+    F: Fn(&Entry) -> Result<Rendered> + Sync,
+{
+    batch
+        .into_iter()
+        .map(|mut entry| {
+            let outcome = match entry.early.take() {
+                Some(o) => o,
+                None => match std::panic::catch_unwind(AssertUnwindSafe(|| work(&entry))) {
+                    Ok(Ok(r)) => Outcome::Rendered(r),
+                    Ok(Err(e)) => Outcome::Failed(e),
+                    Err(panic) => Outcome::Failed(Error::Internal {
+                        input: entry.id.clone(),
+                        message: panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "panic".into()),
+                    }),
+                },
+            };
+            (entry, outcome)
+        })
+        .collect()
+}

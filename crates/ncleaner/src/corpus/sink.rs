@@ -1,0 +1,342 @@
+//! Where results go: standard output, one file (compressed by its name), or
+//! a directory mirroring the inputs; in any of the output formats, WARC
+//! included.
+//!
+//! - One stream ([`StreamSink`]): every document's rendering, in input
+//!   order. In JSON Lines a failed document is a line of its own,
+//!   `{"id":…,"url":…,"error":…}`, so that the output has exactly one line
+//!   per input document.
+//! - WARC ([`WarcSink`]): every WARC record of the input passes through
+//!   unchanged, each cleaned response followed by its `conversion` record;
+//!   a document that was not in a WARC file becomes a `resource` record
+//!   followed by its conversion. Records that could not be read (truncated,
+//!   lying about their length) are not written: their bytes are not a record.
+//! - A directory ([`DirSink`]): a single-document input `IN/REL/NAME.ext`
+//!   goes to `OUT/REL/NAME.txt` (the format's extension); a WARC or JSON
+//!   Lines input to one file `OUT/REL/STEM.EXT` with the input's compression
+//!   (`crawl/a.warc.gz` → `OUT/crawl/a.jsonl.gz`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::compress::{self, Compression, Output};
+use super::run::{Outcome, Sink};
+use super::{Container, Entry, Input, warc};
+use crate::error::{Error, Result};
+use crate::format::Format;
+use crate::pipeline::InputKind;
+
+/// Where the output of a run goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// One file; `.gz` or `.zst` at the end of its name compresses it.
+    File(PathBuf),
+    /// A directory mirroring the inputs.
+    Dir(PathBuf),
+}
+
+/// File-name endings that make `-o` one output file rather than a directory.
+const FILE_SUFFIXES: &[&str] = &[".jsonl", ".ndjson", ".json", ".txt", ".warc", ".gz", ".zst"];
+
+impl Destination {
+    /// The destination `-o PATH` means: `-` is standard output; an existing
+    /// directory, or a name without one of the output suffixes (`.jsonl`,
+    /// `.txt`, `.warc`, `.gz`, `.zst`, …), is a directory; otherwise one file.
+    pub fn from_arg(path: Option<&Path>) -> Destination {
+        let Some(p) = path else {
+            return Destination::Stdout;
+        };
+        if p.as_os_str() == "-" {
+            return Destination::Stdout;
+        }
+        if p.is_dir() {
+            return Destination::Dir(p.to_path_buf());
+        }
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if FILE_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+            Destination::File(p.to_path_buf())
+        } else {
+            Destination::Dir(p.to_path_buf())
+        }
+    }
+}
+
+/// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`
+/// → JSON Lines, `.warc` → WARC (each optionally followed by `.gz`/`.zst`);
+/// other names (`.txt`, directories, standard output) ask for nothing.
+pub fn format_from_name(dest: &Destination) -> Option<Format> {
+    let Destination::File(p) = dest else {
+        return None;
+    };
+    let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(&name);
+    if [".jsonl", ".ndjson", ".json"]
+        .iter()
+        .any(|s| name.ends_with(s))
+    {
+        Some(Format::Jsonl)
+    } else if name.ends_with(".warc") {
+        Some(Format::Warc)
+    } else {
+        None
+    }
+}
+
+/// Opens the sink for `dest` in `format`.
+pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> {
+    Ok(match dest {
+        Destination::Stdout => {
+            let out = Output::new(Box::new(std::io::stdout()), Compression::None)
+                .map_err(|e| Error::io("-", e))?;
+            stream_or_warc(out, "-".into(), format, false)
+        }
+        Destination::File(path) => open_file(path, format)?,
+        Destination::Dir(dir) => Box::new(DirSink {
+            dir: dir.clone(),
+            format,
+            current: None,
+        }),
+    })
+}
+
+/// Opens one output file in `format`, compressed as its name says.
+pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    let compression = Compression::from_name(path);
+    let name = path.display().to_string();
+    if format == Format::Warc {
+        if compression == Compression::Zstd {
+            return Err(Error::Parameter(format!(
+                "{name}: WARC output is written as .warc or .warc.gz (gzip per record), not zstd"
+            )));
+        }
+        // WARC files are gzipped record by record, not as one stream.
+        let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
+        let out = Output::new(w, Compression::None).map_err(|e| Error::io(path, e))?;
+        return Ok(stream_or_warc(
+            out,
+            name,
+            format,
+            compression == Compression::Gzip,
+        ));
+    }
+    let out = Output::create(path).map_err(|e| Error::io(path, e))?;
+    Ok(stream_or_warc(out, name, format, false))
+}
+
+fn stream_or_warc(out: Output, name: String, format: Format, gzip: bool) -> Box<dyn Sink + Send> {
+    if format == Format::Warc {
+        Box::new(WarcSink {
+            w: Some(warc::Writer::new(out, gzip)),
+            name,
+            date: warc::now(),
+        })
+    } else {
+        Box::new(StreamSink {
+            out: Some(out),
+            name,
+            format,
+        })
+    }
+}
+
+/// The JSON line of a failed document.
+pub fn json_error_line(entry: &Entry, error: &Error) -> Vec<u8> {
+    let v = serde_json::json!({
+        "id": entry.id,
+        "url": entry.url,
+        "error": error.to_string(),
+    });
+    let mut line = serde_json::to_vec(&v).expect("JSON values serialise");
+    line.push(b'\n');
+    line
+}
+
+/// All outputs to one stream; see the module documentation.
+pub struct StreamSink {
+    out: Option<Output>,
+    name: String,
+    format: Format,
+}
+
+impl Sink for StreamSink {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+        let out = self.out.as_mut().expect("not finished");
+        let res = match outcome {
+            Outcome::Rendered(r) => out.write_all(&r.bytes),
+            Outcome::Failed(e) if self.format == Format::Jsonl => {
+                out.write_all(&json_error_line(entry, e))
+            }
+            _ => Ok(()),
+        };
+        res.map_err(|e| Error::io(&self.name, e))
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        match self.out.take() {
+            Some(out) => out.finish().map_err(|e| Error::io(&self.name, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A WARC file; see the module documentation.
+pub struct WarcSink {
+    w: Option<warc::Writer<Output>>,
+    name: String,
+    /// The date of the `resource` records of documents that were not in a WARC file.
+    date: String,
+}
+
+impl Sink for WarcSink {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+        let w = self.w.as_mut().expect("not finished");
+        let text = match outcome {
+            Outcome::Rendered(r) => Some(r.bytes.as_slice()),
+            _ => None,
+        };
+        let res = match (&entry.record, text) {
+            (Some(rec), text) => w
+                .write_record(rec)
+                .and_then(|_| text.map_or(Ok(()), |t| w.write_conversion(rec, t))),
+            (None, Some(text)) => {
+                let content_type = match entry.document.as_ref().and_then(|d| d.kind) {
+                    Some(InputKind::Text) => "text/plain",
+                    _ => "text/html",
+                };
+                let uri = entry.url.clone().unwrap_or_else(|| file_uri(&entry.id));
+                w.write_resource(&entry.id, &uri, content_type, &self.date, entry.bytes())
+                    .and_then(|res| w.write_conversion(&res, text))
+            }
+            (None, None) => Ok(()),
+        };
+        res.map_err(|e| Error::io(&self.name, e))
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        match self.w.take() {
+            Some(w) => w
+                .into_inner()
+                .finish()
+                .map_err(|e| Error::io(&self.name, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A `file:` URI for a document known only by its path.
+fn file_uri(id: &str) -> String {
+    let abs = std::fs::canonicalize(id).unwrap_or_else(|_| PathBuf::from(id));
+    let s = abs.to_string_lossy();
+    let mut out = String::from("file://");
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Outputs under a directory; see the module documentation.
+pub struct DirSink {
+    dir: PathBuf,
+    format: Format,
+    /// The container being written and its sink.
+    current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
+}
+
+impl DirSink {
+    fn close_current(&mut self) -> Result<()> {
+        match self.current.take() {
+            Some((_, mut sink)) => sink.finish(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Sink for DirSink {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+        let ext = self.format.extension();
+        if entry.input.container == Container::Document {
+            self.close_current()?;
+            if let Outcome::Rendered(_) = outcome {
+                let path = entry.input.output_path(&self.dir, ext);
+                let mut sink = open_file(&path, self.format)?;
+                sink.write(entry, outcome)?;
+                sink.finish()?;
+            }
+            return Ok(());
+        }
+        let same = self
+            .current
+            .as_ref()
+            .is_some_and(|(input, _)| Arc::ptr_eq(input, &entry.input));
+        if !same {
+            self.close_current()?;
+            let path = entry.input.output_path(&self.dir, ext);
+            self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
+        }
+        let (_, sink) = self.current.as_mut().expect("opened above");
+        sink.write(entry, outcome)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.close_current()
+    }
+}
+
+/// The compressed stream of a `.gz` output file, for tests and tools: the
+/// decompressed bytes of `path`.
+pub fn read_output(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)?;
+    let (mut r, _) = compress::sniffing_decoder(f)?;
+    let mut v = Vec::new();
+    r.read_to_end(&mut v)?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn destinations() {
+        assert_eq!(Destination::from_arg(None), Destination::Stdout);
+        assert_eq!(
+            Destination::from_arg(Some(Path::new("-"))),
+            Destination::Stdout
+        );
+        assert_eq!(
+            Destination::from_arg(Some(Path::new("/nonexistent/out.jsonl.gz"))),
+            Destination::File("/nonexistent/out.jsonl.gz".into())
+        );
+        assert_eq!(
+            Destination::from_arg(Some(Path::new("/nonexistent/out"))),
+            Destination::Dir("/nonexistent/out".into())
+        );
+        assert_eq!(
+            Destination::from_arg(Some(Path::new("/tmp"))),
+            Destination::Dir("/tmp".into())
+        );
+    }
+
+    #[test]
+    fn file_uris() {
+        assert!(file_uri("/no such/x.html").starts_with("file:///no%20such/x.html"));
+    }
+}

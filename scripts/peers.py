@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Runs the main-text extractors people use on a folder of pages, for comparison.
+
+Each system's output for PAGES/REL/NAME.html is written to OUT/SYSTEM/REL/NAME.txt,
+one `<p>` segment per output line (the convention of the reference figures in
+../shared/data/README.md), ready for `ncleaner eval`.
+
+Systems (from PyPI; scripts/peers makes the venv): trafilatura, readability-lxml,
+justext, resiliparse (main content), resiliparse-raw (whole-page text).
+
+Choices, written down because they change the figures:
+- The CleanEval pseudo-tag first line `<text id=...>` is removed before a page
+  is given to any system (it is not part of the page).
+- Every system gets the same Unicode text, decoded with Resiliparse's
+  `detect_encoding` + `bytes_to_str` (HTML meta first, then statistics), so that
+  the comparison is of extraction, not of charset guessing. jusText, which only
+  takes bytes, gets that text re-encoded as UTF-8 with the encoding named.
+- C0 control characters other than tab and newlines become spaces (lxml,
+  under readability and jusText, refuses them).
+- readability's summary (HTML) is rendered to lines of text by Resiliparse
+  without its main-content filter.
+- Default settings of every system; jusText with its English stoplist.
+- A system that raises or returns nothing for a page writes an empty file
+  (it costs recall, like a lost document).
+"""
+
+import argparse
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+# lxml (readability, jusText) refuses NUL and other C0 controls; they carry no text.
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+PSEUDO = re.compile(rb"^\s*<text\b[^>]*>[ \t]*\r?\n?", re.I)
+
+
+def load(path):
+    raw = path.read_bytes()
+    m = PSEUDO.match(raw)
+    if m:
+        raw = raw[m.end():]
+    from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+
+    return CONTROL.sub(" ", bytes_to_str(raw, detect_encoding(raw)))
+
+
+def run_trafilatura(html):
+    import trafilatura
+
+    return trafilatura.extract(html) or ""
+
+
+def run_readability(html):
+    from readability import Document
+
+    # The summary is HTML; Resiliparse (no main-content filter) renders it to
+    # text with one line per block, the same renderer for every HTML output.
+    return run_resiliparse(Document(html).summary(html_partial=True), main=False)
+
+
+def run_justext(html):
+    import justext
+
+    paras = justext.justext(html.encode("utf-8"), justext.get_stoplist("English"), encoding="utf-8")
+    return "\n".join(p.text for p in paras if not p.is_boilerplate)
+
+
+def run_resiliparse(html, main=True):
+    from resiliparse.extract.html2text import extract_plain_text
+
+    return extract_plain_text(html, main_content=main)
+
+
+SYSTEMS = {
+    "trafilatura": run_trafilatura,
+    "readability": run_readability,
+    "justext": run_justext,
+    "resiliparse": run_resiliparse,
+    "resiliparse-raw": lambda h: run_resiliparse(h, main=False),
+}
+
+
+def to_cleaneval(text):
+    return "".join(f"<p> {line.strip()}\n" for line in text.splitlines() if line.strip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pages", type=Path, help="folder of pages (*.html, searched recursively)")
+    ap.add_argument("out", type=Path, help="output folder; OUT/SYSTEM/REL/NAME.txt")
+    ap.add_argument("--prefix", default="", help="write OUT/SYSTEM/PREFIX/REL/NAME.txt (ncleaner matrix reads PREFIX = POOL/DIR)")
+    ap.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated, of: " + ", ".join(SYSTEMS))
+    args = ap.parse_args()
+    systems = [s for s in args.systems.split(",") if s]
+    for s in systems:
+        if s not in SYSTEMS:
+            sys.exit(f"peers.py: unknown system {s!r}")
+    pages = sorted(p for p in args.pages.rglob("*") if p.is_file() and p.suffix.lower() in (".html", ".htm"))
+    if not pages:
+        sys.exit(f"peers.py: no pages under {args.pages}")
+    htmls = [(p, load(p)) for p in pages]
+    for s in systems:
+        fn = SYSTEMS[s]
+        t = time.perf_counter()
+        failed = 0
+        for p, html in htmls:
+            try:
+                text = fn(html)
+            except Exception as e:  # a peer's failure is an empty output, counted
+                print(f"peers.py: {s}: {p}: {type(e).__name__}: {e}", file=sys.stderr)
+                text, failed = "", failed + 1
+            dest = args.out / s / args.prefix / p.relative_to(args.pages).with_suffix(".txt")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(to_cleaneval(text), encoding="utf-8")
+        print(f"peers.py: {s}: {len(htmls)} pages in {time.perf_counter() - t:.1f} s, {failed} failed", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
