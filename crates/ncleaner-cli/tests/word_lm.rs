@@ -112,9 +112,16 @@ fn kenlm_agrees_with_our_scores() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(input.as_bytes())?;
-            c.wait_with_output()
+            // Written from another thread: the child's output fills its pipe
+            // before all input is written.
+            let mut stdin = c.stdin.take().unwrap();
+            let writer = std::thread::spawn(move || {
+                use std::io::Write;
+                stdin.write_all(input.as_bytes())
+            });
+            let out = c.wait_with_output();
+            writer.join().expect("writer thread")?;
+            out
         })
         .expect("running ncleaner perplexity");
     assert!(
@@ -186,4 +193,84 @@ fn kenlm_agrees_with_our_scores() {
         compared > 10_000 && oov >= 250 && backed_off > 1000,
         "{compared} tokens, {oov} unknown, {backed_off} backed off"
     );
+}
+
+/// `perplexity` ranks a well-formed sentence below word salad, and
+/// `clean --method perplexity` drops by the cut-off, or marks with `--mark`.
+#[test]
+fn perplexity_command_and_method() {
+    let ppl = |s: &str| -> f64 { ok(&["perplexity", s]).trim().parse().expect("a number") };
+    let good = ppl("The minister said the report would be published next week.");
+    let bad = ppl("home login cart zzq wishlist qqv contact");
+    assert!(good < 1000.0 && bad > 8000.0, "good {good}, bad {bad}");
+
+    let dir = tempdir();
+    let page = dir.path().join("p.html");
+    std::fs::write(
+        &page,
+        "<html><body><p>The minister said the report would be published next week. \
+         Home login cart zzq wishlist qqv contact</p><p>zzq qqv xxj</p></body></html>",
+    )
+    .unwrap();
+    let p = page.to_str().unwrap();
+    let default = ok(&[
+        "clean",
+        "-q",
+        "--method",
+        "perplexity",
+        "--format",
+        "text",
+        p,
+    ]);
+    assert_eq!(
+        default.trim(),
+        "The minister said the report would be published next week."
+    );
+    let none = ok(&[
+        "clean",
+        "-q",
+        "--method",
+        "perplexity",
+        "--max-perplexity",
+        "1",
+        "--format",
+        "text",
+        p,
+    ]);
+    assert_eq!(none.trim(), "");
+    let marked = ok(&[
+        "clean",
+        "-q",
+        "--method",
+        "perplexity",
+        "--mark",
+        "--format",
+        "text",
+        p,
+    ]);
+    assert!(
+        marked.contains("<del>Home login cart") && marked.contains("<del>zzq qqv xxj</del>"),
+        "{marked}"
+    );
+    let json = ok(&[
+        "clean",
+        "-q",
+        "--method",
+        "perplexity",
+        "--format",
+        "jsonl",
+        "--segments",
+        p,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    let sentences = v["segments"][0]["sentences"]
+        .as_array()
+        .expect("sentences listed");
+    assert_eq!(sentences.len(), 2);
+    assert_eq!(sentences[0]["keep"], true);
+    assert_eq!(sentences[1]["keep"], false);
+    assert!(v["words_out"].as_u64() < v["words_in"].as_u64());
+    let err = run(&["clean", "--method", "perplexity", "--max-perplexity=0", p]);
+    assert!(!err.status.success());
+    assert!(String::from_utf8_lossy(&err.stderr).contains("cut-off must be positive"));
 }
