@@ -97,6 +97,12 @@ pub struct WordLm {
     /// Tokens counted in training (`</s>` included), 0 when unknown.
     tokens: u64,
     provenance: String,
+    /// For each order k ≥ 2, `starts[k - 2][v]`: the index of the first
+    /// k-gram whose oldest word is `v` (and the table's length at
+    /// `v = vocab.len()`), so that a look-up binary-searches only the
+    /// k-grams of one word (a whole-table binary search was half of the
+    /// filter's time).
+    starts: Vec<Vec<u32>>,
 }
 
 /// One scored word of a sentence.
@@ -166,6 +172,21 @@ impl WordLm {
             .enumerate()
             .map(|(i, w)| (w.clone(), i as u32))
             .collect();
+        let starts = tables
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(k, t)| {
+                let mut starts = vec![0u32; vocab.len() + 1];
+                for &key in &t.keys {
+                    starts[(key >> (BITS * k as u32)) as usize + 1] += 1;
+                }
+                for v in 1..starts.len() {
+                    starts[v] += starts[v - 1];
+                }
+                starts
+            })
+            .collect();
         Ok(WordLm {
             order,
             vocab,
@@ -173,6 +194,7 @@ impl WordLm {
             tables,
             tokens,
             provenance,
+            starts,
         })
     }
 
@@ -206,20 +228,15 @@ impl WordLm {
     pub fn log10_prob(&self, ctx: &[u32], w: u32) -> (f64, usize) {
         let ctx = &ctx[ctx.len().saturating_sub(self.order - 1)..];
         let mut backoff = 0.0f64;
-        let mut gram: Vec<u32> = Vec::with_capacity(self.order);
         for start in 0..=ctx.len() {
             let h = &ctx[start..];
-            gram.clear();
-            gram.extend_from_slice(h);
-            gram.push(w);
-            if let Some(i) = self.tables[gram.len() - 1].find(key(&gram)) {
-                return (
-                    backoff + f64::from(self.tables[gram.len() - 1].prob[i]),
-                    gram.len(),
-                );
+            let k = h.len() + 1;
+            let gram = (key(h) << BITS) | u64::from(w);
+            if let Some(i) = self.find(k, gram) {
+                return (backoff + f64::from(self.tables[k - 1].prob[i]), k);
             }
             if !h.is_empty()
-                && let Some(j) = self.tables[h.len() - 1].find(key(h))
+                && let Some(j) = self.find(h.len(), key(h))
             {
                 backoff += f64::from(self.tables[h.len() - 1].backoff[j]);
             }
@@ -229,6 +246,24 @@ impl WordLm {
             .find(u64::from(UNK))
             .expect("checked at load");
         (backoff + f64::from(self.tables[0].prob[i]), 0)
+    }
+
+    /// The index of a k-gram's key in its table: unigrams by id when the
+    /// table holds every id in order, higher orders within the k-grams of
+    /// their oldest word.
+    fn find(&self, k: usize, key: u64) -> Option<usize> {
+        let t = &self.tables[k - 1];
+        if k == 1 {
+            let i = key as usize;
+            if t.keys.get(i) == Some(&key) {
+                return Some(i);
+            }
+            return t.find(key);
+        }
+        let first = (key >> (BITS * (k as u32 - 1))) as usize;
+        let starts = &self.starts[k - 2];
+        let (a, b) = (*starts.get(first)? as usize, *starts.get(first + 1)? as usize);
+        t.keys[a..b].binary_search(&key).ok().map(|i| a + i)
     }
 
     /// Scores a tokenized sentence: one entry per word and one for `</s>`.
