@@ -23,6 +23,12 @@ enum Command {
     Eval(cmd::eval::Args),
     /// The paper's Table 2 and Figure 3 by K-fold cross-validation.
     Crossval(cmd::crossval::Args),
+    /// Word language models for perplexity filtering: train, convert to and from ARPA.
+    Lm(cmd::lm::Args),
+    /// The perplexity of a sentence (or of each line of standard input) under a word model.
+    Perplexity(cmd::perplexity::Args),
+    /// HTML to plain text with nothing removed (PyPlexity's tag-remover): one block per line.
+    Strip(cmd::strip::Args),
     /// Choose n and q (and the threshold) by cross-validated cross-entropy or F (Figure 2).
     Tune(cmd::tune::Args),
     /// The learning curve: models trained on growing subsets, one held-out set (Figure 4).
@@ -42,6 +48,9 @@ fn main() {
         Command::Train(a) => cmd::train::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Crossval(a) => cmd::crossval::run(a),
+        Command::Lm(a) => cmd::lm::run(a),
+        Command::Perplexity(a) => cmd::perplexity::run(a),
+        Command::Strip(a) => cmd::strip::run(a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Curve(a) => cmd::curve::run(a),
         Command::Heldout(a) => cmd::heldout::run(a),

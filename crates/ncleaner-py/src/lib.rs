@@ -137,8 +137,9 @@ fn parse_method(method: &str) -> PyResult<(Method, &'static str)> {
         "ncleaner" => Ok((Method::NCleaner, "ncleaner")),
         "heuristics" => Ok((Method::Heuristics, "heuristics")),
         "keep-all" | "keep_all" => Ok((Method::KeepAll, "keep-all")),
+        "perplexity" => Ok((Method::Perplexity, "perplexity")),
         other => Err(PyValueError::new_err(format!(
-            "method={other:?}: expected \"ncleaner\", \"heuristics\" or \"keep-all\""
+            "method={other:?}: expected \"ncleaner\", \"heuristics\", \"keep-all\" or \"perplexity\""
         ))),
     }
 }

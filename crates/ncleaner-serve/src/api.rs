@@ -175,9 +175,10 @@ pub(crate) async fn clean(
         "ncleaner" => Method::NCleaner,
         "heuristics" => Method::Heuristics,
         "keep-all" => Method::KeepAll,
+        "perplexity" => Method::Perplexity,
         m => {
             return Err(ApiError::bad(format!(
-                "unknown method {m:?}; use ncleaner, heuristics or keep-all"
+                "unknown method {m:?}; use ncleaner, heuristics, keep-all or perplexity"
             )));
         }
     };
@@ -285,10 +286,11 @@ fn answer(
                 ),
                 Reason::KeepAll => Some("keep-all".into()),
                 Reason::NoHeuristic => Some("no-heuristic".into()),
+                Reason::Perplexity => Some("perplexity".into()),
             };
             SegmentOut {
                 kind: s.segment.kind.letter().to_string(),
-                text: s.segment.text.clone(),
+                text: s.text().to_string(),
                 keep: s.keep(),
                 score: s.score,
                 probability: s.probability,
@@ -304,7 +306,7 @@ fn answer(
     json!({
         "url": doc.url,
         "model": model,
-        "method": match method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all" },
+        "method": match method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
         "input": match doc.input { InputKind::Text => "text", _ => "html" },
         "threshold": threshold,
         "segments": segments,

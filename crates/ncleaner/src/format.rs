@@ -55,7 +55,7 @@ pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()>
         writeln!(w, "URL: {url}\n")?;
     }
     for s in doc.kept() {
-        writeln!(w, "{} {}", s.segment.kind.marker(), s.segment.text)?;
+        writeln!(w, "{} {}", s.segment.kind.marker(), s.text())?;
     }
     Ok(())
 }
@@ -63,7 +63,7 @@ pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()>
 /// Writes the kept text of one document, one segment per line.
 pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     for s in doc.kept() {
-        writeln!(w, "{}", s.segment.text)?;
+        writeln!(w, "{}", s.text())?;
     }
     Ok(())
 }
@@ -92,6 +92,8 @@ struct JsonSegment<'a> {
     probability: Option<f64>,
     reason: &'a crate::classify::Reason,
     score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sentences: Option<&'a [crate::perplexity::SentenceScore]>,
     text: &'a str,
 }
 
@@ -112,6 +114,7 @@ fn with_json_doc<T>(
                 probability: s.probability,
                 reason: &s.decision.reason,
                 score: s.score,
+                sentences: s.sentences.as_deref(),
                 text: &s.segment.text,
             })
             .collect()
@@ -288,6 +291,8 @@ mod tests {
                 keep,
                 reason: Reason::Score,
             },
+            sentences: None,
+            output: None,
         };
         Cleaned {
             url: Some("http://x/".into()),

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use crate::classify::{self, Decision, Method, Preference};
 use crate::decode::{self, Document};
 use crate::html;
+use crate::lm::WordLm;
 use crate::model::Model;
+use crate::perplexity::{SentenceFilter, SentenceScore};
 use crate::segment::{self, Segment};
 
 /// What kind of input a document is.
@@ -59,12 +61,23 @@ pub struct ScoredSegment {
     pub probability: Option<f64>,
     /// Keep or drop, and why.
     pub decision: Decision,
+    /// Its sentences with their perplexities ([`Method::Perplexity`] only).
+    pub sentences: Option<Vec<SentenceScore>>,
+    /// What the output holds of it when that is not the segment's whole text
+    /// (the sentences that perplexity filtering kept).
+    pub output: Option<String>,
 }
 
 impl ScoredSegment {
     /// Whether the segment is kept.
     pub fn keep(&self) -> bool {
         self.decision.keep
+    }
+
+    /// The text the output holds of the segment: its kept sentences under
+    /// perplexity filtering, else its whole text.
+    pub fn text(&self) -> &str {
+        self.output.as_deref().unwrap_or(&self.segment.text)
     }
 }
 
@@ -93,7 +106,7 @@ impl Cleaned {
     pub fn text(&self) -> String {
         let mut out = String::new();
         for s in self.kept() {
-            out.push_str(&s.segment.text);
+            out.push_str(s.text());
             out.push('\n');
         }
         out
@@ -104,9 +117,14 @@ impl Cleaned {
         self.segments.iter().map(|s| s.segment.words()).sum()
     }
 
-    /// Words after cleaning (kept segments).
+    /// Words after cleaning (kept segments, or their kept sentences).
     pub fn words_out(&self) -> usize {
-        self.kept().map(|s| s.segment.words()).sum()
+        self.kept()
+            .map(|s| match &s.output {
+                Some(t) => segment::count_words(t),
+                None => s.segment.words(),
+            })
+            .sum()
     }
 }
 
@@ -120,6 +138,9 @@ pub struct Cleaner {
     threshold: Option<f64>,
     /// Which stored operating point applies when `threshold` is `None`.
     preference: Preference,
+    /// The perplexity filter of [`Method::Perplexity`] (`None`: the
+    /// embedded `en-ppl` model with the default cut-off).
+    perplexity: Option<SentenceFilter>,
 }
 
 impl Cleaner {
@@ -135,7 +156,16 @@ impl Cleaner {
             method: Method::NCleaner,
             threshold: None,
             preference: Preference::Precision,
+            perplexity: None,
         }
+    }
+
+    /// The same cleaner filtering sentences by perplexity
+    /// ([`Method::Perplexity`]) with this filter.
+    pub fn with_perplexity(mut self, filter: SentenceFilter) -> Cleaner {
+        self.method = Method::Perplexity;
+        self.perplexity = Some(filter);
+        self
     }
 
     /// The same cleaner with another method.
@@ -220,6 +250,9 @@ impl Cleaner {
 
     /// Scores and decides the segments of one page (`input`: how they were read).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
+        if self.method == Method::Perplexity {
+            return self.filter_sentences(segments);
+        }
         let threshold = self.threshold(input);
         let html = input != InputKind::Text;
         let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
@@ -255,10 +288,48 @@ impl Cleaner {
                     score,
                     probability,
                     decision,
+                    sentences: None,
+                    output: None,
                 }
             })
             .collect()
     }
+
+    /// [`Method::Perplexity`]: every segment's sentences scored by the word
+    /// model, those above the cut-off dropped (see [`crate::perplexity`]).
+    fn filter_sentences(&self, segments: Vec<Segment>) -> Vec<ScoredSegment> {
+        let filter = self.perplexity.as_ref().unwrap_or_else(|| default_filter());
+        segments
+            .into_iter()
+            .map(|segment| {
+                let f = filter.filter(&segment.text);
+                let keep = f.text.is_some();
+                let output = f.text.filter(|t| *t != segment.text);
+                ScoredSegment {
+                    decision: Decision {
+                        keep,
+                        reason: classify::Reason::Perplexity,
+                    },
+                    output,
+                    sentences: Some(f.sentences),
+                    segment,
+                    score: None,
+                    probability: None,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The filter of a cleaner given [`Method::Perplexity`] without one: the
+/// embedded `en-ppl` model, the default cut-off.
+fn default_filter() -> &'static SentenceFilter {
+    static FILTER: std::sync::OnceLock<SentenceFilter> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| {
+        let lm: WordLm =
+            crate::lm::file::embedded("en-ppl").expect("the embedded word model loads");
+        SentenceFilter::new(std::sync::Arc::new(lm))
+    })
 }
 
 /// The segments of a decoded document, and the input kind it was read as.

@@ -12,7 +12,9 @@ use ncleaner::corpus::{self, CleanOptions, Destination, Entry, Observer, Stats};
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{Cleaner, InputKind};
 
-use super::common::{ModelArg, load_model, thread_pool};
+use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
+
+use super::common::{ModelArg, SmoothingArg, load_model, load_word_model, thread_pool};
 
 /// Arguments of `ncleaner clean`.
 #[derive(clap::Args)]
@@ -78,6 +80,9 @@ pub struct Args {
     /// With --format jsonl: include every segment with its kind, score and decision.
     #[arg(long)]
     pub segments: bool,
+
+    #[command(flatten)]
+    pub perplexity: PerplexityArgs,
 
     /// Where to write: a file whose name ends in `.jsonl`, `.txt`, `.warc`
     /// (optionally `.gz`/`.zst`, which compress it), or a directory getting one
@@ -149,6 +154,8 @@ pub enum MethodArg {
     Heuristics,
     /// Keep everything: the raw text dump.
     KeepAll,
+    /// Drop sentences whose perplexity under a word model is above --max-perplexity (PyPlexity).
+    Perplexity,
 }
 
 impl From<MethodArg> for Method {
@@ -157,6 +164,7 @@ impl From<MethodArg> for Method {
             MethodArg::Ncleaner => Method::NCleaner,
             MethodArg::Heuristics => Method::Heuristics,
             MethodArg::KeepAll => Method::KeepAll,
+            MethodArg::Perplexity => Method::Perplexity,
         }
     }
 }
@@ -166,34 +174,97 @@ impl From<MethodArg> for Method {
 /// and a progress bar while it runs when standard error is a terminal.
 /// Exits with an error when any document failed (after writing all others).
 pub fn run(args: Args) -> Result<()> {
-    let model = Arc::new(load_model(&args.model)?);
     let method: Method = args.method.into();
-    let cleaner = Cleaner::from_shared(model)
+    let model = load_model(&args.model)?;
+    let mut cleaner = Cleaner::from_shared(Arc::new(model))
         .with_method(method)
         .with_preference(args.prefer.into())
         .with_threshold_option(
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),
         );
-    let origins = corpus::expand(&args.inputs)?;
-    let dest = Destination::from_arg(args.output.as_deref());
-    let format: Format = match args.format {
-        Some(f) => f.into(),
-        None => corpus::sink::format_from_name(&dest).unwrap_or(Format::Cleaneval),
-    };
-    let opts = CleanOptions {
-        input: args.input.into(),
-        format,
-        json: JsonOptions {
-            segments: args.segments,
+    if method == Method::Perplexity {
+        let lm = load_word_model(&args.perplexity.word_model)?;
+        let filter = SentenceFilter::new(Arc::new(lm))
+            .with_max_perplexity(args.perplexity.max_perplexity)?
+            .with_smoothing(args.perplexity.smoothing.into())?
+            .with_mark(args.perplexity.mark);
+        cleaner = cleaner.with_perplexity(filter);
+    }
+    let run = Run {
+        inputs: &args.inputs,
+        output: args.output.as_deref(),
+        format: args.format.map(Format::from),
+        opts: CleanOptions {
+            input: args.input.into(),
+            json: JsonOptions {
+                segments: args.segments,
+            },
+            ..CleanOptions::default()
         },
-        ..CleanOptions::default()
+        jobs: args.jobs,
+        quiet: args.quiet,
     };
-    let pool = thread_pool(args.jobs)?;
-    let mut progress = Progress::new(!args.quiet);
-    let stats = corpus::clean(origins, &dest, &cleaner, opts, &pool, &mut progress)?;
+    run_corpus(&cleaner, run)
+}
+
+/// The options of `--method perplexity`.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Perplexity filtering (--method perplexity)")]
+pub struct PerplexityArgs {
+    /// Drop each sentence whose perplexity under the word model is above this
+    /// (PyPlexity's default; its paper tries 1,000–14,000).
+    #[arg(long, default_value_t = DEFAULT_MAX_PERPLEXITY, value_name = "PPL")]
+    pub max_perplexity: f64,
+
+    /// Keep every sentence; wrap those above the cut-off in <del>…</del>
+    /// (and list every sentence's perplexity with --segments).
+    #[arg(long)]
+    pub mark: bool,
+
+    /// The word model: `en-ppl` (embedded) or a model file (ours, or ARPA from KenLM's lmplz).
+    #[arg(long, default_value = "en-ppl", value_name = "en-ppl|PATH")]
+    pub word_model: String,
+
+    /// How the word model scores.
+    #[arg(long, value_enum, default_value = "kneser-ney")]
+    pub smoothing: SmoothingArg,
+}
+
+/// What [`run_corpus`] reads, writes and how.
+pub struct Run<'a> {
+    /// The inputs (files, directories, `-`).
+    pub inputs: &'a [PathBuf],
+    /// `-o`.
+    pub output: Option<&'a std::path::Path>,
+    /// `--format`; `None`: from the name of `-o`, else cleaneval.
+    pub format: Option<Format>,
+    /// Everything else about cleaning (the format is set from `format`).
+    pub opts: CleanOptions,
+    /// `-j`.
+    pub jobs: Option<usize>,
+    /// `-q`.
+    pub quiet: bool,
+}
+
+/// Cleans every input document with `cleaner` on the threads of `-j`,
+/// written in input order, a summary line on standard error at the end and
+/// a progress bar while it runs when standard error is a terminal. Fails
+/// when any document failed (after writing all others). Shared by `clean`
+/// and `strip`.
+pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
+    let origins = corpus::expand(run.inputs)?;
+    let dest = Destination::from_arg(run.output);
+    let format = run
+        .format
+        .or_else(|| corpus::sink::format_from_name(&dest))
+        .unwrap_or(Format::Cleaneval);
+    let opts = CleanOptions { format, ..run.opts };
+    let pool = thread_pool(run.jobs)?;
+    let mut progress = Progress::new(!run.quiet);
+    let stats = corpus::clean(origins, &dest, cleaner, opts, &pool, &mut progress)?;
     progress.finish();
-    if !args.quiet {
+    if !run.quiet {
         eprintln!("ncleaner: {stats}");
     }
     if stats.failed > 0 {

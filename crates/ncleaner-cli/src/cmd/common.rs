@@ -40,3 +40,34 @@ pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
     }
     b.build().context("starting worker threads")
 }
+
+/// Loads a word model: `en-ppl` (embedded) or a file (binary or ARPA).
+pub fn load_word_model(name: &str) -> Result<ncleaner::lm::WordLm> {
+    if ncleaner::lm::file::EMBEDDED.iter().any(|(n, _)| *n == name) {
+        return Ok(ncleaner::lm::file::embedded(name)?);
+    }
+    let path = Path::new(name);
+    anyhow::ensure!(
+        path.exists(),
+        "word model {name}: no such file, and not an embedded model (en-ppl)"
+    );
+    ncleaner::lm::WordLm::load(path).with_context(|| format!("loading word model {name}"))
+}
+
+/// `--smoothing`: how a word model scores.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum SmoothingArg {
+    /// The model's backoff probabilities (interpolated modified Kneser–Ney for ours).
+    KneserNey,
+    /// PyPlexity's bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6 (models trained by ncleaner).
+    Pyplexity,
+}
+
+impl From<SmoothingArg> for ncleaner::lm::Smoothing {
+    fn from(a: SmoothingArg) -> Self {
+        match a {
+            SmoothingArg::KneserNey => ncleaner::lm::Smoothing::Backoff,
+            SmoothingArg::Pyplexity => ncleaner::lm::Smoothing::PyPlexity,
+        }
+    }
+}

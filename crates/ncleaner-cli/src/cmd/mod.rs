@@ -7,9 +7,12 @@ pub mod crossval;
 pub mod curve;
 pub mod eval;
 pub mod heldout;
+pub mod lm;
 pub mod matrix;
+pub mod perplexity;
 pub mod pool;
 pub mod serve;
+pub mod strip;
 pub mod train;
 pub mod tune;
 

@@ -172,6 +172,9 @@ pub enum Method {
     Heuristics,
     /// Heuristics, then the clean/dirty n-gram models (NCleaner).
     NCleaner,
+    /// Sentences above a word-model perplexity cut-off removed, nothing else
+    /// (PyPlexity; see [`crate::perplexity`]).
+    Perplexity,
 }
 
 impl Method {
@@ -196,6 +199,8 @@ pub enum Reason {
     NoHeuristic,
     /// The score was compared with the threshold.
     Score,
+    /// Sentence perplexities decided: kept while any sentence is at most the cut-off.
+    Perplexity,
 }
 
 /// The decision about one segment.

@@ -1,0 +1,59 @@
+//! `ncleaner perplexity`: the perplexity of sentences under a word model.
+
+use std::io::{BufRead, Write};
+
+use anyhow::{Context, Result};
+use ncleaner::lm::{self, Smoothing, tokenize};
+
+use super::common::{SmoothingArg, load_word_model};
+
+/// Arguments of `ncleaner perplexity`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  \
+    ncleaner perplexity \"The cat sat on the mat.\"\n  \
+    ncleaner perplexity --json - < sentences.txt")]
+pub struct Args {
+    /// The sentence, or `-` (the default) for one sentence per line on standard input.
+    #[arg(default_value = "-")]
+    pub sentence: String,
+
+    /// The word model: `en-ppl` (embedded) or a model file (binary or ARPA).
+    #[arg(long, short = 'm', default_value = "en-ppl")]
+    pub model: String,
+
+    /// How words are scored.
+    #[arg(long, value_enum, default_value = "kneser-ney")]
+    pub smoothing: SmoothingArg,
+
+    /// One JSON object per sentence with its per-token log10 probabilities.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `ncleaner perplexity`.
+pub fn run(args: Args) -> Result<()> {
+    let model = load_word_model(&args.model)?;
+    let smoothing: Smoothing = args.smoothing.into();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let one = |s: &str, out: &mut dyn Write| -> Result<()> {
+        let scores = model.score_tokens(&tokenize::tokens(s), smoothing)?;
+        let ppl = lm::perplexity_of(&scores);
+        if args.json {
+            let v = serde_json::json!({"sentence": s, "perplexity": ppl, "tokens": scores});
+            writeln!(out, "{v}")?;
+        } else {
+            writeln!(out, "{ppl:.2}")?;
+        }
+        Ok(())
+    };
+    if args.sentence == "-" {
+        for line in std::io::stdin().lock().split(b'\n') {
+            let line = line.context("reading standard input")?;
+            let line = String::from_utf8_lossy(&line);
+            one(line.trim_end_matches('\r'), &mut out)?;
+        }
+    } else {
+        one(&args.sentence, &mut out)?;
+    }
+    out.flush().context("writing to standard output")
+}

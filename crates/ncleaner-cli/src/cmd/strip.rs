@@ -1,0 +1,74 @@
+//! `ncleaner strip`: HTML to plain text, nothing removed (PyPlexity's `tag-remover`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Result;
+use ncleaner::classify::Method;
+use ncleaner::corpus::CleanOptions;
+use ncleaner::format::Format;
+use ncleaner::{Cleaner, InputKind};
+
+use super::clean::{FormatArg, Run, run_corpus};
+
+/// Arguments of `ncleaner strip`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Every block of text (paragraph, heading, list item, table cell) \
+    becomes one line, whitespace collapsed; scripts, styles, comments and hidden elements \
+    go; every other character stays (PyPlexity's tag-remover keeps only ASCII). No model \
+    decides anything: `strip` is `clean --method keep-all --format text`.\n\n\
+    Examples:\n  \
+    ncleaner strip page.html\n  \
+    ncleaner strip -o text/ pages/\n  \
+    ncleaner strip -o crawl.text.warc.gz crawl.warc.gz     (a conversion record per response)"
+)]
+pub struct Args {
+    /// Files, directories (searched recursively), WARC or JSON Lines files, or `-` for standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Where to write: a file (`.txt`, `.jsonl`, `.warc`, optionally `.gz`/`.zst`)
+    /// or a directory getting one file per input. Default: standard output.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// Output format. Default: what the name of `-o` says, else text.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// No summary line and no progress bar on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+/// Runs `ncleaner strip`.
+pub fn run(args: Args) -> Result<()> {
+    // The model is never consulted by keep-all; the embedded one costs nothing to load.
+    let cleaner = Cleaner::from_shared(Arc::new(ncleaner::model::embedded("en")?))
+        .with_method(Method::KeepAll);
+    let dest = ncleaner::corpus::Destination::from_arg(args.output.as_deref());
+    let format = args
+        .format
+        .map(Format::from)
+        .or_else(|| ncleaner::corpus::sink::format_from_name(&dest))
+        .unwrap_or(Format::Text);
+    run_corpus(
+        &cleaner,
+        Run {
+            inputs: &args.inputs,
+            output: args.output.as_deref(),
+            format: Some(format),
+            opts: CleanOptions {
+                input: InputKind::Html,
+                ..CleanOptions::default()
+            },
+            jobs: args.jobs,
+            quiet: args.quiet,
+        },
+    )
+}

@@ -1,0 +1,231 @@
+//! Perplexity filtering, the second method of the papers (`004_…`,
+//! PyPlexity's `bulk-perplexity`): every segment is split into sentences
+//! ([`lm::tokenize::sentences`]), each sentence is scored by a word n-gram
+//! model of well-formed language, and the sentences whose perplexity is
+//! above a cut-off are dropped (8,000 by default, the paper's; its grid is
+//! 1,000–14,000). No heuristics and no character models: the method is
+//! unsupervised, as the paper's.
+//!
+//! Choices where the paper is silent, all tested below:
+//!
+//! - Sentences are split within segments, not across them: a heading and the
+//!   paragraph after it are different sentences even without a full stop
+//!   between them (PyPlexity splits the page's whole text, so a menu line
+//!   and the next paragraph's first sentence can merge into one).
+//! - A segment is kept when any of its sentences is; its output text is its
+//!   kept sentences joined by single spaces, in order.
+//! - A sentence with no word token (only punctuation) has perplexity 1 under
+//!   the `</s>`-only scoring and is kept with its segment's other sentences
+//!   but never keeps a segment by itself.
+//! - With `mark`, nothing is removed: dropped sentences are kept in the text
+//!   wrapped in `<del>` … `</del>`, and each segment lists its sentences with
+//!   their perplexities (JSON Lines with `--segments`).
+
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::lm::{self, Smoothing, WordLm, tokenize};
+
+/// PyPlexity's default cut-off.
+pub const DEFAULT_MAX_PERPLEXITY: f64 = 8000.0;
+
+/// One sentence of a segment, scored.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SentenceScore {
+    /// The sentence as it stands in the segment.
+    pub text: String,
+    /// Its perplexity under the word model.
+    pub perplexity: f64,
+    /// Whether it is at most the cut-off.
+    pub keep: bool,
+}
+
+/// The perplexity filter: a word model, a cut-off, and whether to mark
+/// instead of removing. Cheap to clone, safe to share between threads.
+#[derive(Debug, Clone)]
+pub struct SentenceFilter {
+    lm: Arc<WordLm>,
+    max_perplexity: f64,
+    smoothing: Smoothing,
+    mark: bool,
+}
+
+/// What the filter makes of one segment's text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filtered {
+    /// Every sentence, scored.
+    pub sentences: Vec<SentenceScore>,
+    /// The output text: the kept sentences (or, marking, all of them with the
+    /// dropped ones in `<del>`); `None` when no sentence is kept.
+    pub text: Option<String>,
+}
+
+impl SentenceFilter {
+    /// A filter with the default cut-off and the model's own (backoff) scores.
+    pub fn new(lm: Arc<WordLm>) -> SentenceFilter {
+        SentenceFilter {
+            lm,
+            max_perplexity: DEFAULT_MAX_PERPLEXITY,
+            smoothing: Smoothing::Backoff,
+            mark: false,
+        }
+    }
+
+    /// The same filter with another cut-off (must be positive).
+    pub fn with_max_perplexity(mut self, max: f64) -> Result<SentenceFilter> {
+        if !(max > 0.0) {
+            return Err(Error::Parameter(format!(
+                "the perplexity cut-off must be positive, not {max}"
+            )));
+        }
+        self.max_perplexity = max;
+        Ok(self)
+    }
+
+    /// The same filter scoring words another way; PyPlexity's formula needs a
+    /// model with counts (trained by ncleaner), checked here.
+    pub fn with_smoothing(mut self, smoothing: Smoothing) -> Result<SentenceFilter> {
+        if smoothing == Smoothing::PyPlexity {
+            self.lm.perplexity("a test", smoothing)?;
+        }
+        self.smoothing = smoothing;
+        Ok(self)
+    }
+
+    /// The same filter marking dropped sentences instead of removing them.
+    pub fn with_mark(mut self, mark: bool) -> SentenceFilter {
+        self.mark = mark;
+        self
+    }
+
+    /// The cut-off.
+    pub fn max_perplexity(&self) -> f64 {
+        self.max_perplexity
+    }
+
+    /// Whether dropped sentences are marked rather than removed.
+    pub fn marks(&self) -> bool {
+        self.mark
+    }
+
+    /// The word model.
+    pub fn model(&self) -> &WordLm {
+        &self.lm
+    }
+
+    /// The perplexity of one sentence.
+    pub fn perplexity(&self, sentence: &str) -> f64 {
+        let tokens = tokenize::tokens(sentence);
+        // The smoothing was checked when it was set: scoring cannot fail.
+        self.lm
+            .score_tokens(&tokens, self.smoothing)
+            .map_or(f64::INFINITY, |s| lm::perplexity_of(&s))
+    }
+
+    /// Scores the sentences of a segment's text and builds its output text.
+    pub fn filter(&self, text: &str) -> Filtered {
+        let sentences: Vec<SentenceScore> = tokenize::sentences(text)
+            .into_iter()
+            .map(|s| {
+                let perplexity = self.perplexity(s);
+                SentenceScore {
+                    text: s.to_string(),
+                    perplexity,
+                    keep: perplexity <= self.max_perplexity,
+                }
+            })
+            .collect();
+        let has_words = |s: &SentenceScore| s.text.chars().any(char::is_alphanumeric);
+        let any_kept = sentences.iter().any(|s| s.keep && has_words(s));
+        let text = if self.mark {
+            let parts: Vec<String> = sentences
+                .iter()
+                .map(|s| {
+                    if s.keep {
+                        s.text.clone()
+                    } else {
+                        format!("<del>{}</del>", s.text)
+                    }
+                })
+                .collect();
+            (!parts.is_empty()).then(|| parts.join(" "))
+        } else if any_kept {
+            let kept: Vec<&str> = sentences
+                .iter()
+                .filter(|s| s.keep)
+                .map(|s| s.text.as_str())
+                .collect();
+            Some(kept.join(" "))
+        } else {
+            None
+        };
+        Filtered { sentences, text }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter() -> SentenceFilter {
+        SentenceFilter::new(Arc::new(
+            lm::file::embedded("en-ppl").expect("embedded model"),
+        ))
+    }
+
+    #[test]
+    fn well_formed_sentences_pass_and_junk_does_not() {
+        let f = filter();
+        let good = f.perplexity("The government said on Tuesday that it would review the report.");
+        let junk = f.perplexity("qzx vbnm plok wruff jjj kkk zzq");
+        assert!(good < 1000.0, "well-formed sentence: {good}");
+        assert!(junk > DEFAULT_MAX_PERPLEXITY, "junk: {junk}");
+    }
+
+    #[test]
+    fn dropped_sentences_leave_the_others_in_order() {
+        let f = filter();
+        let text = "The government said on Tuesday that it would review the report. \
+                    Qzx vbnm plok wruff jjj kkk zzq. \
+                    It was the first time the minister had spoken about the case.";
+        let out = f.filter(text);
+        assert_eq!(out.sentences.len(), 3);
+        assert_eq!(
+            out.sentences.iter().map(|s| s.keep).collect::<Vec<_>>(),
+            [true, false, true]
+        );
+        let kept = out.text.expect("two sentences kept");
+        assert!(kept.starts_with("The government said"));
+        assert!(kept.ends_with("spoken about the case."));
+        assert!(!kept.contains("Qzx"));
+    }
+
+    #[test]
+    fn marking_keeps_everything_and_tags_the_dropped() {
+        let f = filter().with_mark(true);
+        let out = f.filter("qzx vbnm plok wruff jjj kkk zzq.");
+        assert_eq!(
+            out.text.as_deref(),
+            Some("<del>qzx vbnm plok wruff jjj kkk zzq.</del>")
+        );
+        assert!(!out.sentences[0].keep);
+    }
+
+    #[test]
+    fn cut_off_moves_the_decision() {
+        let s = "Click here to subscribe to our newsletter";
+        let p = filter().perplexity(s);
+        let low = filter().with_max_perplexity(p * 0.99).unwrap().filter(s);
+        let high = filter().with_max_perplexity(p * 1.01).unwrap().filter(s);
+        assert!(low.text.is_none());
+        assert_eq!(high.text.as_deref(), Some(s));
+        assert!(filter().with_max_perplexity(0.0).is_err());
+        assert!(filter().with_max_perplexity(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn punctuation_alone_keeps_no_segment() {
+        let out = filter().filter("* * *");
+        assert!(out.text.is_none());
+    }
+}
