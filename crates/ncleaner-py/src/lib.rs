@@ -214,6 +214,7 @@ fn reason_name(reason: Reason) -> String {
         Reason::KeepAll => "keep-all".into(),
         Reason::NoHeuristic => "no-heuristic".into(),
         Reason::Score => "score".into(),
+        Reason::Perplexity => "perplexity".into(),
         Reason::Heuristic { rule } => serde_json_name(&rule),
     }
 }

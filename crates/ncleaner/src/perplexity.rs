@@ -73,7 +73,7 @@ impl SentenceFilter {
 
     /// The same filter with another cut-off (must be positive).
     pub fn with_max_perplexity(mut self, max: f64) -> Result<SentenceFilter> {
-        if !(max > 0.0) {
+        if max.is_nan() || max <= 0.0 {
             return Err(Error::Parameter(format!(
                 "the perplexity cut-off must be positive, not {max}"
             )));
