@@ -82,3 +82,58 @@ def test_drop_empty_and_options(tmp_path):
         NCleanerExtractor(method="nope")
     with pytest.raises(ValueError, match="batch_size"):
         NCleanerExtractor(batch_size=0)
+
+
+def test_perplexity_filter_in_a_pipeline(tmp_path):
+    from ncleaner.datatrove import PerplexityFilter
+
+    pages = dev_pages(12)
+    warcs = tmp_path / "warcs"
+    warcs.mkdir()
+    write_warc(warcs / "a.warc.gz", pages[:6])
+    write_warc(warcs / "b.warc.gz", pages[6:])
+    out = tmp_path / "out"
+    LocalPipelineExecutor(
+        pipeline=[
+            WarcReader(str(warcs), glob_pattern="*.warc.gz"),
+            NCleanerExtractor(method="keep-all", threads=1, drop_empty=False),
+            PerplexityFilter(max_perplexity=8000, drop_empty=False),
+            JsonlWriter(str(out)),
+        ],
+        tasks=2,
+        workers=2,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    records = [json.loads(line) for f in sorted(out.glob("*.jsonl.gz")) for line in gzip.open(f, "rt")]
+    read = {}
+    for warc in sorted(warcs.glob("*.warc.gz")):
+        with open(warc, "rb") as f:
+            for record in ArchiveIterator(f):
+                doc = process_record(record)
+                if doc is not None:
+                    read[doc["url"]] = doc["text"]
+    assert len(records) == len(read) >= 10
+    cleaner = ncleaner.Cleaner(method="keep-all")
+    lm = ncleaner.WordModel()
+    removed = 0
+    for r in records:
+        want, n = lm.filter(cleaner.clean(read[r["metadata"]["url"]]).text, 8000)
+        assert r.get("text", "") == want
+        assert r["metadata"]["ppl_sentences_removed"] == n
+        removed += n
+    assert removed > 0, "some sentences of CleanEval pages are above 8000"
+
+
+def test_perplexity_filter_drops_empty_and_checks_options():
+    from datatrove.data import Document
+    from ncleaner.datatrove import PerplexityFilter
+
+    step = PerplexityFilter()
+    docs = [
+        Document(text="Qzx vbnm plok wruff jjj kkk zzq.", id="salad", metadata={}),
+        Document(text="The minister said the report would be published next week.", id="good", metadata={}),
+    ]
+    kept = list(step.run(iter(docs)))
+    assert [d.id for d in kept] == ["good"]
+    with pytest.raises(ValueError, match="max_perplexity"):
+        PerplexityFilter(max_perplexity=-1)

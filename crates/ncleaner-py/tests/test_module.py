@@ -159,3 +159,45 @@ def test_pickles_as_its_arguments():
     d = pickle.loads(pickle.dumps(c))
     assert (d.model, d.method, d.threshold()) == ("en-nonlex", "heuristics", 1.5)
     assert d.clean(PAGE).text == c.clean(PAGE).text
+
+
+GOOD = "The minister said the report would be published next week."
+SALAD = "Qzx vbnm plok wruff jjj kkk zzq."
+
+
+def test_perplexity_function_and_word_model():
+    assert ncleaner.perplexity(GOOD) < 1000 < 8000 < ncleaner.perplexity(SALAD)
+    lm = ncleaner.WordModel()
+    assert lm.model == "en-ppl"
+    assert lm.perplexity(GOOD) == ncleaner.perplexity(GOOD)
+    sentences = lm.sentences(f"{GOOD} {SALAD}\nA second line.")
+    assert [s[0] for s in sentences] == [GOOD, SALAD, "A second line."]
+    assert [s[2] for s in sentences] == [True, False, sentences[2][1] <= 8000]
+    text, removed = lm.filter(f"{GOOD} {SALAD}\n{SALAD}")
+    assert (text, removed) == (GOOD, 2)
+    assert lm.filter(GOOD, max_perplexity=1.0) == ("", 1)
+    with pytest.raises(ValueError, match="max_perplexity"):
+        lm.filter(GOOD, max_perplexity=0)
+    with pytest.raises(ncleaner.NCleanerError, match="no such file"):
+        ncleaner.WordModel("/no/such/model.ncwl")
+    import pickle
+
+    assert pickle.loads(pickle.dumps(lm)).perplexity(GOOD) == lm.perplexity(GOOD)
+
+
+def test_cleaner_with_the_perplexity_method(cleaner):
+    page = f"<html><body><p>{GOOD} {SALAD}</p><p>{SALAD}</p></body></html>"
+    r = ncleaner.Cleaner(method="perplexity").clean(page)
+    assert r.text == GOOD
+    assert [s.reason for s in r.segments] == ["perplexity", "perplexity"]
+    assert [s.keep for s in r.segments] == [True, False]
+
+
+def test_perplexity_same_as_cli():
+    sentences = [GOOD, SALAD, "Click here to subscribe to our newsletter"]
+    out = subprocess.run(
+        [cli_binary(), "perplexity", "-"], input="\n".join(sentences) + "\n",
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    for s, cli in zip(sentences, out):
+        assert abs(ncleaner.perplexity(s) - float(cli)) <= 0.01 * float(cli) / 100 + 0.005, s

@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use ncleaner::classify::{self, Method, Reason};
+use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Cleaned, Cleaner, InputKind};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -317,6 +318,95 @@ fn answer(
     })
 }
 
+/// `POST /api/perplexity`: `{text, model?, max_perplexity?}`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerplexityRequest {
+    /// The text: each line is split into sentences.
+    pub text: String,
+    /// Word model name (`GET /api/models`, `word_models`); default: the server's first.
+    pub model: Option<String>,
+    /// The cut-off that decides `keep` (default 8000, PyPlexity's).
+    pub max_perplexity: Option<f64>,
+}
+
+/// `POST /api/perplexity`: every sentence of the text (split within lines)
+/// with its perplexity and whether it is at most the cut-off.
+pub(crate) async fn perplexity(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let start = Instant::now();
+    let deadline = tokio::time::Instant::now() + st.timeout;
+    let bytes = read_body(&st, &headers, body, deadline).await?;
+    let req: PerplexityRequest =
+        serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
+    let name = req
+        .model
+        .clone()
+        .or_else(|| st.default_word_model.clone())
+        .ok_or_else(|| ApiError::bad("this server has no word model"))?;
+    let lm = st.word_models.get(&name).cloned().ok_or_else(|| {
+        ApiError::bad(format!(
+            "unknown word model {name:?}; the word models are {}",
+            st.word_models
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    let max = req.max_perplexity.unwrap_or(DEFAULT_MAX_PERPLEXITY);
+    let filter = SentenceFilter::new(lm)
+        .with_max_perplexity(max)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let Ok(_waiting) = st.pending.try_acquire() else {
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "server busy: too many requests waiting".into(),
+        ));
+    };
+    let Ok(Ok(permit)) = tokio::time::timeout_at(deadline, st.workers.acquire()).await else {
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "server busy: no worker within the time limit".into(),
+        ));
+    };
+    let text = req.text;
+    let job = tokio::task::spawn_blocking(move || {
+        text.lines()
+            .flat_map(|line| filter.filter(line).sentences)
+            .collect::<Vec<_>>()
+    });
+    let sentences = match tokio::time::timeout_at(deadline, job).await {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => {
+            return Err(ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("scoring failed: {e}"),
+            ));
+        }
+        Err(_) => {
+            return Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "scoring took longer than the time limit".into(),
+            ));
+        }
+    };
+    drop(permit);
+    let kept = sentences.iter().filter(|s| s.keep).count();
+    Ok(Json(json!({
+        "model": name,
+        "max_perplexity": max,
+        "sentences": sentences,
+        "kept": kept,
+        "removed": sentences.len() - kept,
+        "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
+    }))
+    .into_response())
+}
+
 /// `GET /api/models`.
 pub(crate) async fn models(State(st): State<Arc<AppState>>) -> Json<serde_json::Value> {
     let list: Vec<serde_json::Value> = st
@@ -335,7 +425,19 @@ pub(crate) async fn models(State(st): State<Arc<AppState>>) -> Json<serde_json::
             })
         })
         .collect();
-    Json(json!({ "models": list }))
+    let words: Vec<serde_json::Value> = st
+        .word_models
+        .iter()
+        .map(|(name, m)| {
+            json!({
+                "name": name,
+                "default": Some(name) == st.default_word_model.as_ref(),
+                "order": m.order(),
+                "vocabulary": m.vocab().len(),
+            })
+        })
+        .collect();
+    Json(json!({ "models": list, "word_models": words }))
 }
 
 /// Unknown paths.

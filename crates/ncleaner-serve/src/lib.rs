@@ -10,7 +10,7 @@
 //! the time limit, or when [`Config::max_pending`] requests already wait, gets
 //! 503. Nothing a client sends reaches a panic: the pipeline takes any bytes.
 //!
-//! Routes: `POST /api/clean`, `GET /api/models`, `GET /api/openapi.json`,
+//! Routes: `POST /api/clean`, `POST /api/perplexity`, `GET /api/models`, `GET /api/openapi.json`,
 //! `GET /healthz`, and the page at `/` (HTML, CSS and JavaScript embedded in
 //! the binary; no network needed).
 
@@ -29,6 +29,7 @@ use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
+use ncleaner::lm::WordLm;
 use ncleaner::model::Model;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -52,6 +53,8 @@ pub struct Config {
     pub log: bool,
     /// Fetch pages by URL (`{"fetch": URL}`); `None`: refused.
     pub fetch: Option<fetch::FetchConfig>,
+    /// Word models for `POST /api/perplexity`, by name; the first is the default.
+    pub word_models: Vec<(String, Arc<WordLm>)>,
 }
 
 impl Config {
@@ -66,6 +69,9 @@ impl Config {
             max_pending: 1024,
             log: true,
             fetch: None,
+            word_models: ncleaner::lm::file::embedded("en-ppl")
+                .map(|m| vec![("en-ppl".to_string(), Arc::new(m))])
+                .unwrap_or_default(),
         }
     }
 }
@@ -82,6 +88,9 @@ pub(crate) struct AppState {
     pub pending: Semaphore,
     /// The page fetcher, when fetching is allowed.
     pub fetcher: Option<fetch::Fetcher>,
+    /// Word models by name, and the default's name.
+    pub word_models: BTreeMap<String, Arc<WordLm>>,
+    pub default_word_model: Option<String>,
 }
 
 /// The application: routes, state and the request log.
@@ -97,11 +106,14 @@ pub fn router(config: Config) -> anyhow::Result<Router> {
         workers: Semaphore::new(config.workers),
         pending: Semaphore::new(config.max_pending.max(1)),
         fetcher: config.fetch.map(fetch::Fetcher::new).transpose()?,
+        default_word_model: config.word_models.first().map(|(n, _)| n.clone()),
+        word_models: config.word_models.into_iter().collect(),
     });
     let app = Router::new()
         .route("/", get(page))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/clean", post(api::clean))
+        .route("/api/perplexity", post(api::perplexity))
         .route("/api/models", get(api::models))
         .route("/api/openapi.json", get(openapi))
         .fallback(api::not_found)

@@ -254,3 +254,81 @@ async fn bounded_load_has_no_errors() {
     assert_eq!(r.errors, 0, "{r:?}");
     assert!(r.p50 <= r.p99);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn perplexity_of_sentences() {
+    let s = start(default_config());
+    let c = reqwest::Client::new();
+    let post = |body: Value| {
+        let c = c.clone();
+        let url = s.url("/api/perplexity");
+        async move {
+            let r = c.post(url).json(&body).send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    let (code, v) = post(json!({
+        "text": "The minister said the report would be published next week. Qzx vbnm plok wruff.\nA second line."
+    }))
+    .await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["model"], "en-ppl");
+    assert_eq!(v["max_perplexity"], 8000.0);
+    let sentences = v["sentences"].as_array().unwrap();
+    assert_eq!(sentences.len(), 3, "{v}");
+    let ppl = |i: usize| sentences[i]["perplexity"].as_f64().unwrap();
+    assert!(ppl(0) < ppl(1), "well-formed below salad: {v}");
+    assert_eq!(sentences[0]["keep"], true);
+    assert_eq!(sentences[1]["keep"], false);
+    assert_eq!(
+        v["kept"].as_u64().unwrap() + v["removed"].as_u64().unwrap(),
+        3
+    );
+    // A lower cut-off removes more.
+    let (_, low) = post(json!({"text": "The minister said the report would be published next week.", "max_perplexity": 1.0})).await;
+    assert_eq!(low["removed"], 1);
+    // Bad requests: 400 with a reason.
+    for (body, needle) in [
+        (json!({"text": "x", "model": "nope"}), "unknown word model"),
+        (
+            json!({"text": "x", "max_perplexity": 0}),
+            "must be positive",
+        ),
+        (json!({"txt": "x"}), "JSON body"),
+    ] {
+        let (code, e) = post(body).await;
+        assert_eq!(code, 400);
+        assert!(e["error"].as_str().unwrap().contains(needle), "{e}");
+    }
+    // Listed in /api/models and the OpenAPI document.
+    let m: Value = c
+        .get(s.url("/api/models"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(m["word_models"][0]["name"], "en-ppl");
+    let o: Value = c
+        .get(s.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(o["paths"]["/api/perplexity"]["post"].is_object());
+    // The clean endpoint takes the method too.
+    let (code, v) = post_json(
+        &s,
+        json!({"text": "The minister said the report would be published next week. Qzx vbnm plok wruff.", "method": "perplexity"}),
+    )
+    .await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["method"], "perplexity");
+    assert_eq!(
+        v["text"],
+        "The minister said the report would be published next week."
+    );
+}

@@ -13,7 +13,11 @@ True
 ``clean_many`` release the GIL while they work, and ``clean_many`` cleans a
 batch in parallel on Rust threads.
 
-``ncleaner.datatrove`` holds a datatrove extractor step (``pip install
+Perplexity filtering (PyPlexity's method): ``ncleaner.perplexity(sentence)``,
+``ncleaner.WordModel("en-ppl").filter(text, max_perplexity=8000)``, or
+``Cleaner(method="perplexity")``.
+
+``ncleaner.datatrove`` holds a datatrove extractor step and a perplexity filter (``pip install
 ncleaner[datatrove]``).
 """
 
@@ -22,8 +26,10 @@ from ._ncleaner import (
     CleanResult,
     NCleanerError,
     Segment,
+    WordModel,
     __version__,
     embedded_models,
+    perplexity,
 )
 
 #: The result of :meth:`Cleaner.clean` (the issue's name for ``CleanResult``).
@@ -35,6 +41,8 @@ __all__ = [
     "NCleanerError",
     "Result",
     "Segment",
+    "WordModel",
     "__version__",
     "embedded_models",
+    "perplexity",
 ]

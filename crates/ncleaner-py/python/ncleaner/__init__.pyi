@@ -3,6 +3,8 @@ from ._ncleaner import (
     CleanResult as CleanResult,
     NCleanerError as NCleanerError,
     Segment as Segment,
+    WordModel as WordModel,
+    perplexity as perplexity,
     __version__ as __version__,
     embedded_models as embedded_models,
 )

@@ -68,7 +68,7 @@ class Cleaner:
     def __init__(
         self,
         model: str = "en",
-        method: Literal["ncleaner", "heuristics", "keep-all"] = "ncleaner",
+        method: Literal["ncleaner", "heuristics", "keep-all", "perplexity"] = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
         prefer: Literal["precision", "f"] = "precision",
@@ -109,6 +109,31 @@ class Cleaner:
 
         ``threads``: worker threads (default: all cores).
         """
+
+class WordModel:
+    """A word n-gram model for perplexity filtering (PyPlexity's method); immutable, shareable."""
+
+    def __init__(self, model: str = "en-ppl") -> None:
+        """Loads ``model`` ("en-ppl", embedded, or a model file: ncleaner's or ARPA from KenLM).
+
+        Raises NCleanerError when the model cannot be loaded.
+        """
+    @property
+    def model(self) -> str:
+        """The model's name or path, as given."""
+    def perplexity(self, sentence: str) -> float:
+        """The perplexity of one sentence, 10^(-mean log10 p) over its words and </s>."""
+    def sentences(self, text: str, max_perplexity: float = 8000.0) -> list[Tuple[str, float, bool]]:
+        """Every sentence of ``text`` (split within lines) as (sentence, perplexity, keep)."""
+    def filter(self, text: str, max_perplexity: float = 8000.0) -> Tuple[str, int]:
+        """``text`` without its sentences above the cut-off, and how many were removed.
+
+        Each line keeps its kept sentences, joined by spaces; lines left empty go.
+        Raises ValueError when ``max_perplexity`` is not positive.
+        """
+
+def perplexity(sentence: str, model: str = "en-ppl") -> float:
+    """The perplexity of one sentence under a word model (loaded once per process)."""
 
 def embedded_models() -> list[str]:
     """The names of the models built into the module."""

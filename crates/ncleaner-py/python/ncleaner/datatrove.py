@@ -1,14 +1,15 @@
-"""datatrove steps: :class:`NCleanerExtractor`, a ``BaseExtractor`` that cleans HTML with ncleaner.
+"""datatrove steps: :class:`NCleanerExtractor`, a ``BaseExtractor`` that cleans HTML with ncleaner,
+and :class:`PerplexityFilter`, a ``BaseFilter`` that removes sentences by word-model perplexity.
 
 Needs the ``datatrove`` extra (``pip install "ncleaner[datatrove]"``)::
 
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
-    from ncleaner.datatrove import NCleanerExtractor
+    from ncleaner.datatrove import NCleanerExtractor, PerplexityFilter
 
     LocalPipelineExecutor(
-        pipeline=[WarcReader("warcs/"), NCleanerExtractor(), JsonlWriter("out/")],
+        pipeline=[WarcReader("warcs/"), NCleanerExtractor(), PerplexityFilter(), JsonlWriter("out/")],
         tasks=8,
     ).run()
 
@@ -25,6 +26,7 @@ from typing import Optional
 
 from datatrove.data import DocumentsPipeline
 from datatrove.pipeline.extractors.base import BaseExtractor
+from datatrove.pipeline.filters.base_filter import BaseFilter
 from datatrove.utils.typeshelper import StatHints
 
 import ncleaner
@@ -125,3 +127,59 @@ class NCleanerExtractor(BaseExtractor):
                     yield doc
                 else:
                     self.stat_update(StatHints.dropped)
+
+
+class PerplexityFilter(BaseFilter):
+    """Removes the sentences of each document whose perplexity under a word model is above a cut-off.
+
+    PyPlexity's method as a datatrove step: every line of ``doc.text`` is split
+    into sentences, each is scored by the word model (``en-ppl`` by default:
+    interpolated modified Kneser-Ney trigrams), and those above
+    ``max_perplexity`` are removed from the text. A document left without text
+    is dropped (``drop_empty``). Each document gets metadata
+    ``ppl_sentences_removed``.
+
+    Args:
+        model: "en-ppl" or a word model file (ncleaner's, or ARPA from KenLM's lmplz).
+        max_perplexity: the cut-off (PyPlexity's default 8000; its paper tries 1K-14K).
+        drop_empty: drop documents left without text.
+        exclusion_writer: where dropped documents go (datatrove's ``BaseFilter`` option).
+    """
+
+    name = "🧮 Perplexity"
+    _requires_dependencies = []
+
+    def __init__(
+        self,
+        model: str = "en-ppl",
+        max_perplexity: float = 8000.0,
+        drop_empty: bool = True,
+        exclusion_writer=None,
+    ):
+        super().__init__(exclusion_writer)
+        self.model = model
+        self.max_perplexity = max_perplexity
+        self.drop_empty = drop_empty
+        # Loaded (and the cut-off checked) when the pipeline is built, not in a worker.
+        self._lm: Optional[ncleaner.WordModel] = ncleaner.WordModel(model)
+        self._lm.filter("", max_perplexity)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_lm"] = None
+        return state
+
+    @property
+    def word_model(self) -> ncleaner.WordModel:
+        """The ncleaner.WordModel of this step (loaded once per process)."""
+        if self._lm is None:
+            self._lm = ncleaner.WordModel(self.model)
+        return self._lm
+
+    def filter(self, doc) -> bool:
+        """Removes the document's sentences above the cut-off; False (drop) when nothing is left."""
+        text, removed = self.word_model.filter(doc.text, self.max_perplexity)
+        doc.text = text
+        doc.metadata["ppl_sentences_removed"] = removed
+        self.stat_update("sentences_removed", value=removed)
+        return bool(text) or not self.drop_empty

@@ -262,7 +262,10 @@ impl WordLm {
         }
         let first = (key >> (BITS * (k as u32 - 1))) as usize;
         let starts = &self.starts[k - 2];
-        let (a, b) = (*starts.get(first)? as usize, *starts.get(first + 1)? as usize);
+        let (a, b) = (
+            *starts.get(first)? as usize,
+            *starts.get(first + 1)? as usize,
+        );
         t.keys[a..b].binary_search(&key).ok().map(|i| a + i)
     }
 
