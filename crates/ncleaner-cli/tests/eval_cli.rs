@@ -212,3 +212,83 @@ fn errors_name_the_directory() {
         "{err}"
     );
 }
+
+/// `--metric levenshtein`: gold against itself is 100, nothing is 0, and on
+/// perturbed outputs every page's score equals an independent Python
+/// implementation of the documented definition (the reference scorer's
+/// tokens without markers, a textbook edit-distance table).
+#[test]
+fn levenshtein_metric() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, gold) = make_dirs(tmp.path());
+    let bin = env!("CARGO_BIN_EXE_ncleaner");
+    let json = |dir: &Path| -> serde_json::Value {
+        let o = run(Command::new(bin)
+            .args(["eval", "--metric", "levenshtein", "--json"])
+            .arg(dir)
+            .arg(&gold));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let same = json(&gold);
+    assert_eq!(same["mean"], 100.0);
+    let empty_dir = tmp.path().join("none");
+    fs::create_dir(&empty_dir).unwrap();
+    // No output: 0 for every page with words in its gold text, 100 for the rest.
+    for f in json(&empty_dir)["per_file"].as_array().unwrap() {
+        let want = if f["gold_words"] == 0 { 100.0 } else { 0.0 };
+        assert_eq!(f["score"], want, "{f}");
+    }
+    let ours = json(&out);
+    let files = ours["per_file"].as_array().unwrap();
+    assert!(files.len() >= 10);
+    let script = r#"
+import json, sys, pathlib, importlib.util
+spec = importlib.util.spec_from_file_location("ref", sys.argv[1])
+ref = importlib.util.module_from_spec(spec); spec.loader.exec_module(ref)
+out, gold = pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+def words(p):
+    t = p.read_bytes().decode("utf-8", "replace") if p.exists() else ""
+    return [w for w in ref.tokens(t) if w and w.lower() not in ("<p>", "<h>", "<l>")]
+def dist(a, b):
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j - 1] + (x != y), prev[j] + 1, cur[j - 1] + 1))
+        prev = cur
+    return prev[-1]
+res = {}
+for g in sorted(gold.rglob("*.txt")):
+    rel = g.relative_to(gold)
+    o, w = words(out / rel), words(g)
+    n = max(len(o), len(w))
+    if n > 400:  # pure Python is slow: the shorter pages suffice
+        continue
+    res[str(rel)] = 100.0 if n == 0 else 100.0 * (1 - dist(o, w) / n)
+print(json.dumps(res))
+"#;
+    let py = run(Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(shared_dir().join("tools/cleaneval_score.py"))
+        .arg(&out)
+        .arg(&gold));
+    let theirs: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&py.stdout).unwrap();
+    assert!(theirs.len() >= 5, "only {} short pages", theirs.len());
+    for (rel, want) in &theirs {
+        let want = want.as_f64().unwrap();
+        let f = files
+            .iter()
+            .find(|f| {
+                f["name"].as_str().unwrap().trim_end_matches(".txt") == rel.trim_end_matches(".txt")
+            })
+            .unwrap_or_else(|| panic!("{rel} missing from our report"));
+        let name = rel;
+        let got = f["score"].as_f64().unwrap();
+        assert!(
+            (got - want).abs() < 1e-9,
+            "{name}: ours {got}, Python {want}"
+        );
+    }
+}

@@ -23,8 +23,11 @@ Output lines (the same as ../shared/tools/cleaneval_score.py, to diff):
   seg-labelled    markers found at the same place with the same label
   seg-unlabelled  the same with every marker read as <p>
 
+With --metric levenshtein: CleanEval's text-only similarity instead. Words as above without the markers; d = the Levenshtein distance between the output's and the gold's word sequences (unit costs); a page scores 100·(1 − d / max(output words, gold words)) (100 when both are empty); the set's score is the mean over pages. Prints `files N` and `levenshtein MEAN`; --per-file writes name, score, distance and word counts; --json a report.
+
 Examples:
   ncleaner eval out/ ../shared/data/gold/cleaneval/test
+  ncleaner eval --metric levenshtein out/ ../shared/data/gold/cleaneval/test
   ncleaner eval --words-only --per-file files.tsv out/ ../shared/data/gold/dragnet/train")]
 pub struct Args {
     /// Directory of cleaned pages (REL/NAME.txt).
@@ -49,10 +52,26 @@ pub struct Args {
     /// Print a JSON report (summaries and per-file counts) instead of the lines.
     #[arg(long)]
     pub json: bool,
+    /// What to measure: the paper's word-level P/R/F, or CleanEval's
+    /// Levenshtein text similarity (see below).
+    #[arg(long, value_enum, default_value = "words")]
+    pub metric: Metric,
+}
+
+/// `--metric`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// Word-level precision, recall and F (difflib alignment), and segmentation.
+    Words,
+    /// CleanEval's text-only similarity: 100·(1 − word edit distance / longer length), mean per page.
+    Levenshtein,
 }
 
 /// Runs `ncleaner eval`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.metric == Metric::Levenshtein {
+        return levenshtein(&args);
+    }
     let opts = EvalOptions {
         ascii: args.ascii,
         words_only: args.words_only,
@@ -70,6 +89,49 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);
     } else {
         print!("{report}");
+    }
+    Ok(())
+}
+
+/// `--metric levenshtein`.
+fn levenshtein(args: &Args) -> anyhow::Result<()> {
+    use ncleaner::eval::levenshtein::{mean, similarity_dirs};
+    anyhow::ensure!(
+        !args.ascii && !args.words_only && !args.unlabelled,
+        "--ascii, --words-only and --unlabelled apply to --metric words only"
+    );
+    let files = similarity_dirs(&args.outdir, &args.golddir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let m = mean(&files);
+    if let Some(path) = &args.per_file {
+        let mut tsv = String::from("file\tscore\tdistance\toutput_words\tgold_words\n");
+        for (name, s) in &files {
+            tsv.push_str(&format!(
+                "{name}\t{:.4}\t{}\t{}\t{}\n",
+                s.score, s.distance, s.output_words, s.gold_words
+            ));
+        }
+        std::fs::write(path, tsv)
+            .with_context(|| format!("{}: cannot write the per-file table", path.display()))?;
+    }
+    if args.json {
+        let per_file: Vec<serde_json::Value> = files
+            .iter()
+            .map(|(name, s)| {
+                let mut v = serde_json::to_value(s).expect("serialisable");
+                v["name"] = name.clone().into();
+                v
+            })
+            .collect();
+        let v = serde_json::json!({
+            "metric": "levenshtein",
+            "files": files.len(),
+            "mean": m,
+            "per_file": per_file,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("files {}", files.len());
+        println!("levenshtein {m:.2}");
     }
     Ok(())
 }

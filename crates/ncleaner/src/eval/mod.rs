@@ -14,7 +14,8 @@
 //! ```
 
 pub mod difflib;
-mod tokens;
+pub mod levenshtein;
+pub mod tokens;
 
 pub use difflib::matching_blocks;
 pub use tokens::{is_marker, tokens};
@@ -429,6 +430,27 @@ where
 /// output file counts as an empty output. Fails if either directory is
 /// missing or `golddir` holds no `*.txt` file.
 pub fn score_dirs(outdir: &Path, golddir: &Path, opts: &EvalOptions) -> Result<Report> {
+    let files = map_dirs(outdir, golddir, |out, gold| score_pair(out, gold, opts))?
+        .into_iter()
+        .map(|(name, score)| FileScore { name, score })
+        .collect();
+    Ok(Report {
+        options: *opts,
+        files,
+    })
+}
+
+/// Applies `f(output, gold)` to every `golddir/REL/NAME.txt` and its
+/// `outdir/REL/NAME.txt`, in parallel; results sorted by name.
+///
+/// Files are read as UTF-8 with invalid bytes replaced; a gold file with no
+/// output file counts as an empty output. Fails if either directory is
+/// missing or `golddir` holds no `*.txt` file.
+pub fn map_dirs<T: Send>(
+    outdir: &Path,
+    golddir: &Path,
+    f: impl Fn(&str, &str) -> T + Sync,
+) -> Result<Vec<(String, T)>> {
     for dir in [outdir, golddir] {
         let meta = fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
         if !meta.is_dir() {
@@ -441,7 +463,7 @@ pub fn score_dirs(outdir: &Path, golddir: &Path, opts: &EvalOptions) -> Result<R
         return Err(Error::NoGoldFiles(golddir.to_owned()));
     }
     golds.sort();
-    let files = golds
+    golds
         .into_par_iter()
         .map(|(name, rel)| {
             let gold_path = golddir.join(&rel);
@@ -452,18 +474,13 @@ pub fn score_dirs(outdir: &Path, golddir: &Path, opts: &EvalOptions) -> Result<R
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
                 Err(e) => return Err(Error::io(&out_path, e)),
             };
-            let score = score_pair(
+            let r = f(
                 &String::from_utf8_lossy(&out),
                 &String::from_utf8_lossy(&gold),
-                opts,
             );
-            Ok(FileScore { name, score })
+            Ok((name, r))
         })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Report {
-        options: *opts,
-        files,
-    })
+        .collect()
 }
 
 /// Collects `(relative name, relative path)` of the `*.txt` files under `dir`.
