@@ -9,24 +9,6 @@ use std::process::Command;
 
 use common::*;
 
-/// The Python with `warcio`: `$NCLEANER_PYTHON`, else the repository's
-/// `.venv` (`scripts/python-setup`). Fails, naming the fix, when missing.
-fn python_with(module: &str) -> PathBuf {
-    let py = std::env::var_os("NCLEANER_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(".venv/bin/python"));
-    let ok = Command::new(&py)
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "this test needs Python with `{module}` at {} (run scripts/python-setup, or set NCLEANER_PYTHON)",
-        py.display()
-    );
-    py
-}
-
 fn readback(py: &PathBuf, input: &std::path::Path, output: &std::path::Path) -> serde_json::Value {
     let script = repo().join("crates/ncleaner-cli/tests/py/warc_readback.py");
     let out = Command::new(py)

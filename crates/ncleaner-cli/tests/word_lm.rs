@@ -3,28 +3,9 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use common::*;
-
-/// The Python with the `kenlm` package: `$NCLEANER_PYTHON`, else the
-/// repository's `.venv` that `.ci/run` creates. Fails, naming the fix, when missing.
-fn python_with_kenlm() -> PathBuf {
-    let py = std::env::var_os("NCLEANER_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(".venv/bin/python"));
-    let ok = Command::new(&py)
-        .args(["-c", "import kenlm"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "this test needs Python with the `kenlm` package at {} (run .ci/run, or set NCLEANER_PYTHON)",
-        py.display()
-    );
-    py
-}
 
 /// `models/en-ppl.ncwl` is what `scripts/build-models` trains, byte for byte.
 #[test]
@@ -59,7 +40,7 @@ fn embedded_word_model_rebuilds_bit_for_bit() {
 /// of `</s>` must agree with ours within 1e-4.
 #[test]
 fn kenlm_agrees_with_our_scores() {
-    let py = python_with_kenlm();
+    let py = python_with("kenlm");
     let data = shared_data();
     let dir = tempdir();
     let arpa = dir.path().join("en-ppl.arpa");

@@ -18,6 +18,19 @@ from warcio.archiveiterator import ArchiveIterator  # noqa: E402
 from ncleaner.datatrove import NCleanerExtractor  # noqa: E402
 
 
+def read_like_datatrove(warcs):
+    """url -> text of what datatrove's WARC reader hands on: it decodes as
+    UTF-8, else with cchardet's guess, and drops a record it cannot decode."""
+    read = {}
+    for warc in sorted(warcs.glob("*.warc.gz")):
+        with open(warc, "rb") as f:
+            for record in ArchiveIterator(f):
+                doc = process_record(record)
+                if doc is not None:
+                    read[doc["url"]] = doc["text"]
+    return read
+
+
 def test_pipeline_with_two_tasks(tmp_path):
     pages = dev_pages()
     warcs = tmp_path / "warcs"
@@ -43,15 +56,7 @@ def test_pipeline_with_two_tasks(tmp_path):
     records = [json.loads(line) for f in files for line in gzip.open(f, "rt")]
     by_url = {r["metadata"]["url"]: r for r in records}
 
-    # What datatrove's WARC reader hands on: it decodes as UTF-8, else with
-    # cchardet's guess, and drops a record it cannot decode that way.
-    read = {}
-    for warc in sorted(warcs.glob("*.warc.gz")):
-        with open(warc, "rb") as f:
-            for record in ArchiveIterator(f):
-                doc = process_record(record)
-                if doc is not None:
-                    read[doc["url"]] = doc["text"]
+    read = read_like_datatrove(warcs)
     assert len(read) >= len(pages) - 5, "datatrove's reader dropped more pages than expected"
     assert len(records) == len(by_url) == len(read), "every record read comes through the extractor once"
 
@@ -105,13 +110,7 @@ def test_perplexity_filter_in_a_pipeline(tmp_path):
         logging_dir=str(tmp_path / "logs"),
     ).run()
     records = [json.loads(line) for f in sorted(out.glob("*.jsonl.gz")) for line in gzip.open(f, "rt")]
-    read = {}
-    for warc in sorted(warcs.glob("*.warc.gz")):
-        with open(warc, "rb") as f:
-            for record in ArchiveIterator(f):
-                doc = process_record(record)
-                if doc is not None:
-                    read[doc["url"]] = doc["text"]
+    read = read_like_datatrove(warcs)
     assert len(records) == len(read) >= 10
     cleaner = ncleaner.Cleaner(method="keep-all")
     lm = ncleaner.WordModel()

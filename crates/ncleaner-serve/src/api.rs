@@ -192,45 +192,41 @@ pub(crate) async fn clean(
         .with_method(method)
         .with_threshold_option(req.threshold);
 
-    // Wait for a worker, unless too many already wait.
-    let Ok(_waiting) = st.pending.try_acquire() else {
-        return Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server busy: too many requests waiting".into(),
-        ));
-    };
-    let permit = match tokio::time::timeout_at(deadline, st.workers.acquire()).await {
-        Ok(Ok(p)) => p,
-        _ => {
-            return Err(ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "server busy: no worker within the time limit".into(),
-            ));
-        }
-    };
     let url = req.url.clone();
-    let job = tokio::task::spawn_blocking(move || {
+    let (cleaned, threshold) = on_worker(&st, deadline, "cleaning", move || {
         let cleaned = cleaner.clean_with_charset(&doc, input, url.as_deref(), charset.as_deref());
         let threshold = cleaner.threshold(cleaned.input);
         (cleaned, threshold)
-    });
-    let (cleaned, threshold) = match tokio::time::timeout_at(deadline, job).await {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => {
-            return Err(ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cleaning failed: {e}"),
-            ));
-        }
-        Err(_) => {
-            return Err(ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "cleaning took longer than the time limit".into(),
-            ));
-        }
-    };
-    drop(permit);
+    })
+    .await?;
     Ok(Json(answer(&cleaned, &model_name, method, threshold, start)).into_response())
+}
+
+/// Runs CPU-bound work on the blocking pool under the server's limits:
+/// 503 when `max_pending` requests already wait, when no worker frees up
+/// before the deadline, or when the work outlasts it; 500 if it panics.
+/// `what` names the work in the messages.
+async fn on_worker<T: Send + 'static>(
+    st: &AppState,
+    deadline: tokio::time::Instant,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let busy = |msg: String| ApiError(StatusCode::SERVICE_UNAVAILABLE, msg);
+    let Ok(_waiting) = st.pending.try_acquire() else {
+        return Err(busy("server busy: too many requests waiting".into()));
+    };
+    let Ok(Ok(_permit)) = tokio::time::timeout_at(deadline, st.workers.acquire()).await else {
+        return Err(busy("server busy: no worker within the time limit".into()));
+    };
+    match tokio::time::timeout_at(deadline, tokio::task::spawn_blocking(work)).await {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(e)) => Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("{what} failed: {e}"),
+        )),
+        Err(_) => Err(busy(format!("{what} took longer than the time limit"))),
+    }
 }
 
 /// Reads the body: 413 over the limit (by `Content-Length` at once, else
@@ -361,40 +357,13 @@ pub(crate) async fn perplexity(
     let filter = SentenceFilter::new(lm)
         .with_max_perplexity(max)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let Ok(_waiting) = st.pending.try_acquire() else {
-        return Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server busy: too many requests waiting".into(),
-        ));
-    };
-    let Ok(Ok(permit)) = tokio::time::timeout_at(deadline, st.workers.acquire()).await else {
-        return Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server busy: no worker within the time limit".into(),
-        ));
-    };
     let text = req.text;
-    let job = tokio::task::spawn_blocking(move || {
+    let sentences = on_worker(&st, deadline, "scoring", move || {
         text.lines()
             .flat_map(|line| filter.filter(line).sentences)
             .collect::<Vec<_>>()
-    });
-    let sentences = match tokio::time::timeout_at(deadline, job).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => {
-            return Err(ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("scoring failed: {e}"),
-            ));
-        }
-        Err(_) => {
-            return Err(ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "scoring took longer than the time limit".into(),
-            ));
-        }
-    };
-    drop(permit);
+    })
+    .await?;
     let kept = sentences.iter().filter(|s| s.keep).count();
     Ok(Json(json!({
         "model": name,

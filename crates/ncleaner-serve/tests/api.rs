@@ -5,6 +5,15 @@ mod common;
 use common::*;
 use serde_json::{Value, json};
 
+async fn get_json(s: &TestServer, path: &str) -> Value {
+    reqwest::get(s.url(path))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn post_json(s: &TestServer, body: Value) -> (u16, Value) {
     let r = reqwest::Client::new()
         .post(s.url("/api/clean"))
@@ -73,14 +82,7 @@ async fn clean_json_and_raw_bodies() {
 async fn models_openapi_health_and_page() {
     let s = start(default_config());
     let c = reqwest::Client::new();
-    let m: Value = c
-        .get(s.url("/api/models"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let m = get_json(&s, "/api/models").await;
     let names: Vec<&str> = m["models"]
         .as_array()
         .unwrap()
@@ -88,14 +90,7 @@ async fn models_openapi_health_and_page() {
         .map(|x| x["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["en", "en-nonlex"]);
-    let o: Value = c
-        .get(s.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let o = get_json(&s, "/api/openapi.json").await;
     assert_eq!(o["openapi"], "3.0.3");
     assert!(o["paths"]["/api/clean"]["post"].is_object());
     assert_eq!(
@@ -301,23 +296,9 @@ async fn perplexity_of_sentences() {
         assert!(e["error"].as_str().unwrap().contains(needle), "{e}");
     }
     // Listed in /api/models and the OpenAPI document.
-    let m: Value = c
-        .get(s.url("/api/models"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let m = get_json(&s, "/api/models").await;
     assert_eq!(m["word_models"][0]["name"], "en-ppl");
-    let o: Value = c
-        .get(s.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let o = get_json(&s, "/api/openapi.json").await;
     assert!(o["paths"]["/api/perplexity"]["post"].is_object());
     // The clean endpoint takes the method too.
     let (code, v) = post_json(

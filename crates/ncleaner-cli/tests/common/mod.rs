@@ -66,3 +66,22 @@ pub fn count_files(dir: &Path) -> usize {
     }
     n
 }
+
+/// The Python that has `module`: `$NCLEANER_PYTHON`, else the repository's
+/// `.venv` (`scripts/python-setup`, run by `.ci/run`). Fails, naming the
+/// fix, when it is missing: a test must not pass without checking.
+pub fn python_with(module: &str) -> PathBuf {
+    let py = std::env::var_os("NCLEANER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".venv/bin/python"));
+    let ok = Command::new(&py)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "this test needs Python with `{module}` at {} (run scripts/python-setup, or set NCLEANER_PYTHON)",
+        py.display()
+    );
+    py
+}
