@@ -14,9 +14,9 @@
 //!   and the next paragraph's first sentence can merge into one).
 //! - A segment is kept when any of its sentences is; its output text is its
 //!   kept sentences joined by single spaces, in order.
-//! - A sentence with no word token (only punctuation) has perplexity 1 under
-//!   the `</s>`-only scoring and is kept with its segment's other sentences
-//!   but never keeps a segment by itself.
+//! - A sentence without a letter or digit (a row of asterisks, a lone `|`)
+//!   is kept or dropped by its perplexity like any other, but never keeps a
+//!   segment by itself: its perplexity over punctuation tokens says little.
 //! - With `mark`, nothing is removed: dropped sentences are kept in the text
 //!   wrapped in `<del>` … `</del>`, and each segment lists its sentences with
 //!   their perplexities (JSON Lines with `--segments`).
