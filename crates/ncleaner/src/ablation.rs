@@ -78,6 +78,14 @@ pub fn steps() -> Vec<Step> {
             config: TrainConfig::lexical(),
         },
         Step {
+            name: "default +perplexity",
+            adds: "word-model features: mean log10 p per token, unknown-word share (per-fold trigram models of the gold text)",
+            config: with(ClassifierConfig {
+                perplexity: true,
+                ..full.clone()
+            }),
+        },
+        Step {
             name: "default +hmm",
             adds: "two-state HMM posteriors over the classifier's probabilities",
             config: with(ClassifierConfig {

@@ -146,6 +146,10 @@ pub struct ClassifierConfig {
     pub operating_point: OperatingPoint,
     /// Smooth the probabilities with a two-state HMM over the page.
     pub hmm: bool,
+    /// Add word-model features (a trigram model of the training pages' gold
+    /// text, trained per fold like the n-gram models): the ablation's
+    /// perplexity row; such models cannot be saved.
+    pub perplexity: bool,
 }
 
 impl Default for ClassifierConfig {
@@ -158,6 +162,7 @@ impl Default for ClassifierConfig {
             inner_folds: 10,
             operating_point: OperatingPoint::MaxFBeta(DEFAULT_F_BETA),
             hmm: false,
+            perplexity: false,
         }
     }
 }
@@ -423,6 +428,21 @@ impl Trainer {
         }))
     }
 
+    /// A word trigram model of the gold text of a subset of the pages (as
+    /// `en-ppl` is trained: `--min-count 2`), for the perplexity features.
+    fn word_model(&self, subset: &[usize]) -> Result<std::sync::Arc<crate::lm::WordLm>> {
+        let mut est = crate::lm::Estimator::new(crate::lm::TrainConfig {
+            order: 3,
+            min_count: 2,
+        })?;
+        for &i in subset {
+            for (_, seg) in crate::format::read_segments(&self.pages[i].gold) {
+                est.add_text(&seg)?;
+            }
+        }
+        Ok(std::sync::Arc::new(est.estimate("fold word model")?))
+    }
+
     /// Trains a model on a subset of the pages (indices into [`Trainer::pages`]).
     pub fn fit(&self, subset: &[usize], cfg: &TrainConfig) -> Result<Model> {
         if subset.is_empty() {
@@ -445,6 +465,11 @@ impl Trainer {
             threshold: [0.0; 2],
             max_f_threshold: None,
             chain: None,
+            words: if cc.perplexity {
+                crate::classify::WordFeature(Some(self.word_model(subset)?))
+            } else {
+                Default::default()
+            },
         };
         // Features of every training segment from models that did not see its page.
         let k = cc.inner_folds.clamp(2, subset.len().max(2));
@@ -469,6 +494,11 @@ impl Trainer {
                         self.attr_model(&train)
                     } else {
                         AttrModel::default()
+                    },
+                    words: if cc.perplexity {
+                        crate::classify::WordFeature(Some(self.word_model(&train)?))
+                    } else {
+                        Default::default()
                     },
                     ..classifier.clone()
                 };

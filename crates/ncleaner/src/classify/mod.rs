@@ -61,6 +61,41 @@ pub struct Classifier {
     /// Two-state chains smoothing the probabilities over the page (HTML, text).
     #[serde(default)]
     pub chain: Option<[Option<hmm::Chain>; 2]>,
+    /// A word model whose scores of each segment join its features (an
+    /// experiment measured by the ablation; not kept in model files).
+    #[serde(skip)]
+    pub words: WordFeature,
+}
+
+/// The word-model features of the classifier: with a model, each row gets
+/// the segment's mean log10 probability per token (clamped to −8 … 0) and
+/// its share of unknown words, after every other feature.
+#[derive(Debug, Clone, Default)]
+pub struct WordFeature(pub Option<std::sync::Arc<crate::lm::WordLm>>);
+
+impl PartialEq for WordFeature {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl WordFeature {
+    /// The features of one segment's text (none without a model).
+    fn of(&self, text: &str) -> Option<[f32; 2]> {
+        let lm = self.0.as_ref()?;
+        let tokens = crate::lm::tokenize::tokens(text);
+        let scores = lm
+            .score_tokens(&tokens, crate::lm::Smoothing::Backoff)
+            .ok()?;
+        let n = scores.len().max(1) as f64;
+        let mean = scores.iter().map(|s| s.log10).sum::<f64>() / n;
+        let oov = scores.iter().filter(|s| s.oov).count() as f64 / n;
+        Some([mean.clamp(-8.0, 0.0) as f32, oov as f32])
+    }
 }
 
 impl Classifier {
@@ -125,11 +160,16 @@ impl Classifier {
                 )
             })
             .collect();
-        let rows = if self.neighbours {
+        let mut rows = if self.neighbours {
             features::with_neighbours(&rows)
         } else {
             rows.iter().map(|r| r.to_vec()).collect()
         };
+        if self.words.0.is_some() {
+            for (row, s) in rows.iter_mut().zip(segments) {
+                row.extend(self.words.of(&s.text).unwrap_or([0.0; 2]));
+            }
+        }
         (rows, scores)
     }
 
@@ -242,6 +282,25 @@ pub fn decide(method: Method, segment: &Segment, score: Option<f64>, threshold: 
 mod tests {
     use super::*;
     use crate::segment::Kind;
+
+    #[test]
+    fn word_features_of_segments() {
+        assert_eq!(WordFeature::default().of("anything"), None);
+        let lm = crate::lm::file::embedded("en-ppl").expect("embedded word model");
+        let f = WordFeature(Some(std::sync::Arc::new(lm)));
+        let [good, good_oov] = f
+            .of("The minister said the report would be published.")
+            .unwrap();
+        let [bad, bad_oov] = f.of("qzx vbnm plok wruff").unwrap();
+        assert!((-8.0..=0.0).contains(&good) && (-8.0..=0.0).contains(&bad));
+        assert!(
+            good > bad,
+            "well-formed text is more probable: {good} vs {bad}"
+        );
+        assert!(good_oov < bad_oov && bad_oov > 0.5);
+        assert_eq!(f, f.clone());
+        assert_ne!(f, WordFeature::default());
+    }
 
     #[test]
     fn rules() {

@@ -97,6 +97,16 @@ impl Model {
 
     /// Writes the model, in text form if the file name ends in `.txt`, else binary.
     pub fn save(&self, path: &Path) -> Result<()> {
+        if self
+            .classifier
+            .as_ref()
+            .is_some_and(|c| c.words.0.is_some())
+        {
+            return Err(Error::Parameter(
+                "a classifier with word-model features (an ablation experiment) cannot be saved"
+                    .into(),
+            ));
+        }
         let bytes = if path.extension().is_some_and(|e| e == "txt") {
             self.to_text().into_bytes()
         } else {
