@@ -434,6 +434,7 @@ impl Trainer {
         let mut est = crate::lm::Estimator::new(crate::lm::TrainConfig {
             order: 3,
             min_count: 2,
+            max_ngrams: 0,
         })?;
         for &i in subset {
             for (_, seg) in crate::format::read_segments(&self.pages[i].gold) {

@@ -55,6 +55,12 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub min_count: u32,
 
+    /// Hold at most this many highest-order n-grams while counting: when the
+    /// table is full, the rarest are dropped (lossy counting), which bounds
+    /// memory on text of any size; 0: no bound. Roughly 16–40 bytes each.
+    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    pub max_ngrams: usize,
+
     /// The model file to write (binary form).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -87,6 +93,7 @@ fn train(args: TrainArgs) -> Result<()> {
         let mut est = Estimator::new(TrainConfig {
             order: args.order as usize,
             min_count: args.min_count,
+            max_ngrams: args.max_ngrams,
         })?;
         let mut files = 0usize;
         for origin in corpus::expand(&args.text)? {
@@ -116,6 +123,14 @@ fn train(args: TrainArgs) -> Result<()> {
             "ncleaner lm train: {} sentences from {files} file(s); estimating",
             est.sentences()
         );
+        if est.pruned_below() > 0 {
+            eprintln!(
+                "ncleaner lm train: over --max-ngrams {}: {}-grams seen at most {} time(s) were dropped while counting",
+                args.max_ngrams,
+                args.order,
+                est.pruned_below()
+            );
+        }
         let provenance = format!(
             "trained by `ncleaner lm train -n {} --min-count {}` on {files} file(s), {} sentences",
             args.order,

@@ -26,7 +26,14 @@
 //! estimation (their mass goes to the backoff; continuation counts of the
 //! lower orders still see them), which keeps the model a distribution.
 //! Text is streamed sentence by sentence; memory grows with the number of
-//! distinct n-grams, not with the text.
+//! distinct n-grams, not with the text. With `max_ngrams`, the table of the
+//! highest order (the largest) is kept under that many entries by lossy
+//! counting: when it is full, the n-grams seen at most `f` times so far are
+//! dropped, `f` rising until half the table is free; an n-gram dropped and
+//! seen again restarts from 0, so the counts of rare n-grams become lower
+//! bounds (and [`Estimator::pruned_below`] says how far this went). The lower
+//! orders are never pruned: their tables grow with the vocabulary's pairs,
+//! far slower than with the text.
 
 use std::collections::HashMap;
 
@@ -42,6 +49,9 @@ pub struct TrainConfig {
     pub order: usize,
     /// Highest-order n-grams seen fewer times are pruned (1: keep all).
     pub min_count: u32,
+    /// At most this many highest-order n-grams held while counting (0: no
+    /// bound); see the module documentation.
+    pub max_ngrams: usize,
 }
 
 impl Default for TrainConfig {
@@ -49,6 +59,7 @@ impl Default for TrainConfig {
         TrainConfig {
             order: 3,
             min_count: 1,
+            max_ngrams: 0,
         }
     }
 }
@@ -60,6 +71,8 @@ pub struct Estimator {
     words: HashMap<String, u32>,
     counts: Vec<FxHashMap<u64, u32>>,
     sentences: u64,
+    /// The count at or below which highest-order n-grams were dropped (0: none).
+    floor: u32,
 }
 
 impl Estimator {
@@ -83,6 +96,7 @@ impl Estimator {
             words,
             counts: vec![FxHashMap::default(); config.order],
             sentences: 0,
+            floor: 0,
         })
     }
 
@@ -123,7 +137,22 @@ impl Estimator {
                 *self.counts[k - 1].entry(key(g)).or_insert(0) += 1;
             }
         }
+        let (n, max) = (self.config.order, self.config.max_ngrams);
+        if max > 0 && n > 1 && self.counts[n - 1].len() > max {
+            let top = &mut self.counts[n - 1];
+            while top.len() > max / 2 {
+                self.floor += 1;
+                let floor = self.floor;
+                top.retain(|_, c| *c > floor);
+            }
+        }
         Ok(())
+    }
+
+    /// The count at or below which highest-order n-grams were dropped to stay
+    /// under `max_ngrams` while counting (0: nothing was dropped).
+    pub fn pruned_below(&self) -> u32 {
+        self.floor
     }
 
     /// Estimates the model.
@@ -305,5 +334,60 @@ fn discounts(counts: impl Iterator<Item = u32>) -> [f64; 3] {
         d
     } else {
         fallback
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_highest_order_stays_under_its_bound() {
+        // Digits are normalised to 0 by the tokenizer: words from letters.
+        let word = |mut i: usize| {
+            let mut w = String::from("q");
+            while i > 0 {
+                w.push((b'a' + (i % 26) as u8) as char);
+                i /= 26;
+            }
+            w
+        };
+        let text: Vec<String> = (0..2000)
+            .map(|i| {
+                format!(
+                    "{} {} {} common words here",
+                    word(i % 97),
+                    word(i % 89),
+                    word(i)
+                )
+            })
+            .collect();
+        let cfg = TrainConfig {
+            order: 3,
+            min_count: 1,
+            max_ngrams: 500,
+        };
+        let mut e = Estimator::new(cfg).unwrap();
+        for t in &text {
+            e.add_text(t).unwrap();
+            assert!(e.counts[2].len() <= 500);
+        }
+        assert!(e.pruned_below() >= 1);
+        // Frequent trigrams survive, with their counts; the model estimates.
+        assert!(e.counts[2].values().any(|&c| c > 1000));
+        let m = e.estimate("bounded").unwrap();
+        let p = m.perplexity("common words here", crate::lm::Smoothing::Backoff);
+        assert!(p.unwrap().is_finite());
+        // Unbounded, nothing is dropped.
+        let mut u = Estimator::new(TrainConfig {
+            max_ngrams: 0,
+            ..cfg
+        })
+        .unwrap();
+        for t in &text {
+            u.add_text(t).unwrap();
+        }
+        assert_eq!(u.pruned_below(), 0);
+        assert!(u.counts[2].len() > 2000);
     }
 }

@@ -342,7 +342,12 @@ mod tests {
         It rained on the log. The mat was red. A dog sat. The cat sat.";
 
     fn model(order: usize, min_count: u32) -> WordLm {
-        let mut e = Estimator::new(TrainConfig { order, min_count }).unwrap();
+        let mut e = Estimator::new(TrainConfig {
+            order,
+            min_count,
+            max_ngrams: 0,
+        })
+        .unwrap();
         e.add_text(TEXT).unwrap();
         e.estimate("test").unwrap()
     }
