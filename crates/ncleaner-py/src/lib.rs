@@ -451,13 +451,7 @@ fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::lm::WordLm>> {
         map.insert(name.to_owned(), m.clone());
         return Ok(m);
     }
-    let path = Path::new(name);
-    if !path.exists() {
-        return Err(NCleanerError::new_err(format!(
-            "word model {name}: no such file, and not an embedded model (en-ppl)"
-        )));
-    }
-    ncleaner::lm::WordLm::load(path)
+    ncleaner::lm::file::open(name)
         .map(Arc::new)
         .map_err(|e| NCleanerError::new_err(e.to_string()))
 }
@@ -507,8 +501,9 @@ impl WordModel {
         let filter = sentence_filter(&self.lm, max_perplexity)?;
         let text = text.to_owned();
         Ok(py.allow_threads(move || {
-            text.lines()
-                .flat_map(|line| filter.filter(line).sentences)
+            filter
+                .score_lines(&text)
+                .into_iter()
                 .map(|s| (s.text, s.perplexity, s.keep))
                 .collect()
         }))
@@ -521,16 +516,7 @@ impl WordModel {
     fn filter(&self, py: Python<'_>, text: &str, max_perplexity: f64) -> PyResult<(String, usize)> {
         let filter = sentence_filter(&self.lm, max_perplexity)?;
         let text = text.to_owned();
-        Ok(py.allow_threads(move || {
-            let mut out = Vec::new();
-            let mut removed = 0;
-            for line in text.lines() {
-                let f = filter.filter(line);
-                removed += f.sentences.iter().filter(|s| !s.keep).count();
-                out.extend(f.text);
-            }
-            (out.join("\n"), removed)
-        }))
+        Ok(py.allow_threads(move || filter.filter_lines(&text)))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

@@ -358,12 +358,7 @@ pub(crate) async fn perplexity(
         .with_max_perplexity(max)
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let text = req.text;
-    let sentences = on_worker(&st, deadline, "scoring", move || {
-        text.lines()
-            .flat_map(|line| filter.filter(line).sentences)
-            .collect::<Vec<_>>()
-    })
-    .await?;
+    let sentences = on_worker(&st, deadline, "scoring", move || filter.score_lines(&text)).await?;
     let kept = sentences.iter().filter(|s| s.keep).count();
     Ok(Json(json!({
         "model": name,

@@ -1,6 +1,6 @@
 //! Perplexity filtering, the second method of the papers (`004_…`,
 //! PyPlexity's `bulk-perplexity`): every segment is split into sentences
-//! ([`lm::tokenize::sentences`]), each sentence is scored by a word n-gram
+//! ([`crate::lm::tokenize::sentences`]), each sentence is scored by a word n-gram
 //! model of well-formed language, and the sentences whose perplexity is
 //! above a cut-off are dropped (8,000 by default, the paper's; its grid is
 //! 1,000–14,000). No heuristics and no character models: the method is
@@ -24,7 +24,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::lm::{self, Smoothing, WordLm, tokenize};
+use crate::lm::{Smoothing, WordLm, tokenize};
 
 /// PyPlexity's default cut-off.
 pub const DEFAULT_MAX_PERPLEXITY: f64 = 8000.0;
@@ -115,11 +115,32 @@ impl SentenceFilter {
 
     /// The perplexity of one sentence.
     pub fn perplexity(&self, sentence: &str) -> f64 {
-        let tokens = tokenize::tokens(sentence);
         // The smoothing was checked when it was set: scoring cannot fail.
         self.lm
-            .score_tokens(&tokens, self.smoothing)
-            .map_or(f64::INFINITY, |s| lm::perplexity_of(&s))
+            .perplexity(sentence, self.smoothing)
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// Every sentence of a multi-line text, scored (sentences split within
+    /// lines, as within segments).
+    pub fn score_lines(&self, text: &str) -> Vec<SentenceScore> {
+        text.lines()
+            .flat_map(|line| self.filter(line).sentences)
+            .collect()
+    }
+
+    /// A multi-line text without its sentences above the cut-off: each line
+    /// keeps its kept sentences (or, marking, all of them), lines left empty
+    /// go; and the number of sentences above the cut-off.
+    pub fn filter_lines(&self, text: &str) -> (String, usize) {
+        let mut out = Vec::new();
+        let mut dropped = 0;
+        for line in text.lines() {
+            let f = self.filter(line);
+            dropped += f.sentences.iter().filter(|s| !s.keep).count();
+            out.extend(f.text);
+        }
+        (out.join("\n"), dropped)
     }
 
     /// Scores the sentences of a segment's text and builds its output text.
@@ -169,7 +190,7 @@ mod tests {
 
     fn filter() -> SentenceFilter {
         SentenceFilter::new(Arc::new(
-            lm::file::embedded("en-ppl").expect("embedded model"),
+            crate::lm::file::embedded("en-ppl").expect("embedded model"),
         ))
     }
 

@@ -119,12 +119,7 @@ impl Cleaned {
 
     /// Words after cleaning (kept segments, or their kept sentences).
     pub fn words_out(&self) -> usize {
-        self.kept()
-            .map(|s| match &s.output {
-                Some(t) => segment::count_words(t),
-                None => s.segment.words(),
-            })
-            .sum()
+        self.kept().map(|s| segment::count_words(s.text())).sum()
     }
 }
 

@@ -195,6 +195,7 @@ pub fn run(args: Args) -> Result<()> {
         inputs: &args.inputs,
         output: args.output.as_deref(),
         format: args.format.map(Format::from),
+        default_format: Format::Cleaneval,
         opts: CleanOptions {
             input: args.input.into(),
             json: JsonOptions {
@@ -237,8 +238,10 @@ pub struct Run<'a> {
     pub inputs: &'a [PathBuf],
     /// `-o`.
     pub output: Option<&'a std::path::Path>,
-    /// `--format`; `None`: from the name of `-o`, else cleaneval.
+    /// `--format`; `None`: from the name of `-o`, else `default_format`.
     pub format: Option<Format>,
+    /// The format when neither `--format` nor the name of `-o` says one.
+    pub default_format: Format,
     /// Everything else about cleaning (the format is set from `format`).
     pub opts: CleanOptions,
     /// `-j`.
@@ -258,7 +261,7 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
     let format = run
         .format
         .or_else(|| corpus::sink::format_from_name(&dest))
-        .unwrap_or(Format::Cleaneval);
+        .unwrap_or(run.default_format);
     let opts = CleanOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
     let mut progress = Progress::new(!run.quiet);

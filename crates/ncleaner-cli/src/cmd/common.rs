@@ -43,15 +43,7 @@ pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
 
 /// Loads a word model: `en-ppl` (embedded) or a file (binary or ARPA).
 pub fn load_word_model(name: &str) -> Result<ncleaner::lm::WordLm> {
-    if ncleaner::lm::file::EMBEDDED.iter().any(|(n, _)| *n == name) {
-        return Ok(ncleaner::lm::file::embedded(name)?);
-    }
-    let path = Path::new(name);
-    anyhow::ensure!(
-        path.exists(),
-        "word model {name}: no such file, and not an embedded model (en-ppl)"
-    );
-    ncleaner::lm::WordLm::load(path).with_context(|| format!("loading word model {name}"))
+    ncleaner::lm::file::open(name).with_context(|| format!("loading word model {name}"))
 }
 
 /// `--smoothing`: how a word model scores.

@@ -51,18 +51,13 @@ pub fn run(args: Args) -> Result<()> {
     // The model is never consulted by keep-all; the embedded one costs nothing to load.
     let cleaner = Cleaner::from_shared(Arc::new(ncleaner::model::embedded("en")?))
         .with_method(Method::KeepAll);
-    let dest = ncleaner::corpus::Destination::from_arg(args.output.as_deref());
-    let format = args
-        .format
-        .map(Format::from)
-        .or_else(|| ncleaner::corpus::sink::format_from_name(&dest))
-        .unwrap_or(Format::Text);
     run_corpus(
         &cleaner,
         Run {
             inputs: &args.inputs,
             output: args.output.as_deref(),
-            format: Some(format),
+            format: args.format.map(Format::from),
+            default_format: Format::Text,
             opts: CleanOptions {
                 input: InputKind::Html,
                 ..CleanOptions::default()
