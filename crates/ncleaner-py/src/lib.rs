@@ -216,6 +216,7 @@ fn reason_name(reason: Reason) -> String {
         Reason::NoHeuristic => "no-heuristic".into(),
         Reason::Score => "score".into(),
         Reason::Perplexity => "perplexity".into(),
+        Reason::PageQuality => "page-quality".into(),
         Reason::Heuristic { rule } => serde_json_name(&rule),
     }
 }

@@ -284,6 +284,7 @@ fn answer(
                 Reason::KeepAll => Some("keep-all".into()),
                 Reason::NoHeuristic => Some("no-heuristic".into()),
                 Reason::Perplexity => Some("perplexity".into()),
+                Reason::PageQuality => Some("page-quality".into()),
             };
             SegmentOut {
                 kind: s.segment.kind.letter().to_string(),
@@ -310,6 +311,7 @@ fn answer(
         "text": doc.text().trim_end(),
         "words_in": doc.words_in(),
         "words_out": doc.words_out(),
+        "page_quality": doc.quality,
         "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
     })
 }

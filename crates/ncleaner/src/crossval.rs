@@ -375,13 +375,16 @@ pub fn run(
 
 /// Cleans a pool page's already computed segments.
 pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> Cleaned {
-    Cleaned {
+    let mut c = Cleaned {
         url: page.url.clone(),
         input,
         encoding: "",
         had_decode_errors: false,
         segments: cleaner.decide(page.segments(input).to_vec(), input),
-    }
+        quality: None,
+    };
+    cleaner.assess(&mut c);
+    c
 }
 
 #[cfg(test)]

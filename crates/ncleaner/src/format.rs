@@ -60,6 +60,14 @@ pub fn write_cleaneval(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()>
     Ok(())
 }
 
+/// One cleaned document in the CleanEval format, as a string (what
+/// [`write_cleaneval`] writes; scoring in memory compares it with gold files).
+pub fn cleaneval_string(doc: &Cleaned) -> String {
+    let mut buf = Vec::new();
+    write_cleaneval(&mut buf, doc).expect("writing to memory");
+    String::from_utf8(buf).expect("the writer writes UTF-8")
+}
+
 /// Writes the kept text of one document, one segment per line.
 pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     for s in doc.kept() {
@@ -76,6 +84,8 @@ pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
 struct JsonDoc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page_quality: Option<crate::quality::PageQuality>,
     #[serde(skip_serializing_if = "Option::is_none")]
     segments: Option<Vec<JsonSegment<'a>>>,
     text: &'a str,
@@ -121,6 +131,7 @@ fn with_json_doc<T>(
     });
     f(&JsonDoc {
         id,
+        page_quality: doc.quality,
         segments,
         text: text.trim_end(),
         url: &doc.url,
@@ -304,6 +315,7 @@ mod tests {
                 seg(Kind::P, "Home", false),
                 seg(Kind::L, "item one", true),
             ],
+            quality: None,
         }
     }
 

@@ -40,6 +40,7 @@ pub mod matrix;
 pub mod model;
 pub mod perplexity;
 pub mod pipeline;
+pub mod quality;
 pub mod segment;
 pub mod stats;
 pub mod train;

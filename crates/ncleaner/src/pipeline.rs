@@ -94,6 +94,9 @@ pub struct Cleaned {
     pub had_decode_errors: bool,
     /// All segments in page order, kept and dropped.
     pub segments: Vec<ScoredSegment>,
+    /// The predicted quality of this page's cleaning (models trained with
+    /// a page-quality model only; see [`crate::quality`]).
+    pub quality: Option<crate::quality::PageQuality>,
 }
 
 impl Cleaned {
@@ -136,6 +139,8 @@ pub struct Cleaner {
     /// The perplexity filter of [`Method::Perplexity`] (`None`: the
     /// embedded `en-ppl` model with the default cut-off).
     perplexity: Option<SentenceFilter>,
+    /// Pages whose predicted precision is below this are dropped whole.
+    min_page_quality: Option<f64>,
 }
 
 impl Cleaner {
@@ -152,7 +157,28 @@ impl Cleaner {
             threshold: None,
             preference: Preference::Precision,
             perplexity: None,
+            min_page_quality: None,
         }
+    }
+
+    /// The same cleaner dropping every page whose predicted precision
+    /// ([`crate::quality`]) is below `p` (0–1): all its segments are then
+    /// dropped ([`classify::Reason::PageQuality`]) and [`Cleaned::quality`]
+    /// says why. Fails when the model has no page-quality model.
+    pub fn with_min_page_quality(mut self, p: f64) -> crate::error::Result<Cleaner> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(crate::error::Error::Parameter(format!(
+                "the least page quality must be between 0 and 1, not {p}"
+            )));
+        }
+        if self.model.classifier.as_ref().and_then(|c| c.quality.as_ref()).is_none() {
+            return Err(crate::error::Error::Parameter(format!(
+                "the model ({}) has no page-quality model: train it with `ncleaner train` (without --no-page-quality)",
+                self.model.meta.provenance
+            )));
+        }
+        self.min_page_quality = Some(p);
+        Ok(self)
     }
 
     /// The same cleaner filtering sentences by perplexity
@@ -234,13 +260,52 @@ impl Cleaner {
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
         let (input, segments) = segments_of(&doc.text, input);
         let segments = self.decide(segments, input);
-        Cleaned {
+        let mut c = Cleaned {
             url: doc.url,
             input,
             encoding: doc.encoding.name(),
             had_decode_errors: doc.had_errors,
             segments,
+            quality: None,
+        };
+        self.assess(&mut c);
+        c
+    }
+
+    /// Sets a cleaned page's predicted quality and, below the least page
+    /// quality asked for, drops the page's kept segments.
+    pub fn assess(&self, c: &mut Cleaned) {
+        c.quality = self.page_quality(c);
+        if let (Some(min), Some(q)) = (self.min_page_quality, c.quality) {
+            if q.precision < min {
+                for s in c.segments.iter_mut().filter(|s| s.keep()) {
+                    s.decision = Decision {
+                        keep: false,
+                        reason: classify::Reason::PageQuality,
+                    };
+                }
+            }
         }
+    }
+
+    /// Whether a cleaned page was dropped for its predicted quality.
+    pub fn below_page_quality(&self, c: &Cleaned) -> bool {
+        matches!((self.min_page_quality, c.quality), (Some(min), Some(q)) if q.precision < min)
+    }
+
+    /// The predicted quality of a page this cleaner cleaned: from the
+    /// model's page-quality model for the page's input kind, if it has one
+    /// and the method is the model's ([`crate::quality`]).
+    pub fn page_quality(&self, c: &Cleaned) -> Option<crate::quality::PageQuality> {
+        if !self.method.uses_model() || self.method == Method::Perplexity {
+            return None;
+        }
+        let html = c.input != InputKind::Text;
+        self.model
+            .classifier
+            .as_ref()?
+            .quality(html)
+            .map(|q| q.predict(c))
     }
 
     /// Scores and decides the segments of one page (`input`: how they were read).

@@ -150,6 +150,11 @@ pub struct ClassifierConfig {
     /// text, trained per fold like the n-gram models): the ablation's
     /// perplexity row; such models cannot be saved.
     pub perplexity: bool,
+    /// Fit a page-quality model ([`crate::quality`]) on the training pages'
+    /// cleaning under a cross-validation with this many folds (`None`: no
+    /// page-quality model). It costs that many more fits, so experiments
+    /// that only measure segments leave it off; `ncleaner train` sets it.
+    pub page_quality: Option<usize>,
 }
 
 impl Default for ClassifierConfig {
@@ -163,6 +168,7 @@ impl Default for ClassifierConfig {
             operating_point: OperatingPoint::MaxFBeta(DEFAULT_F_BETA),
             hmm: false,
             perplexity: false,
+            page_quality: None,
         }
     }
 }
@@ -466,6 +472,7 @@ impl Trainer {
             threshold: [0.0; 2],
             max_f_threshold: None,
             chain: None,
+            quality: None,
             words: if cc.perplexity {
                 crate::classify::WordFeature(Some(self.word_model(subset)?))
             } else {
@@ -581,8 +588,80 @@ impl Trainer {
         }
         classifier.chain = if cc.hmm { Some(chains) } else { None };
         classifier.max_f_threshold = Some(max_f);
+        if let Some(k) = cc.page_quality {
+            classifier.quality = Some(self.quality_models(subset, cfg, k)?);
+        }
         model.classifier = Some(classifier);
         Ok(model)
+    }
+
+    /// Out-of-fold quality rows of the pages of `subset` (HTML, text): each
+    /// page cleaned, at the model's default operating point, by a model
+    /// (without a page-quality model) trained on the other folds of
+    /// `subset`, and scored against its gold text. Rows in `subset` order;
+    /// pages known only as text dumps have no HTML row.
+    pub fn quality_rows(
+        &self,
+        subset: &[usize],
+        cfg: &TrainConfig,
+        k: usize,
+    ) -> Result<Vec<[Option<crate::quality::Row>; 2]>> {
+        use crate::quality::Row;
+        let mut inner_cfg = cfg.clone();
+        if let Some(c) = inner_cfg.classifier.as_mut() {
+            c.page_quality = None;
+        }
+        let k = k.clamp(2, subset.len().max(2));
+        let fold = folds(subset.len(), k, 0x9a6e);
+        let per_fold: Vec<Result<Vec<(usize, [Option<Row>; 2])>>> = (0..k)
+            .into_par_iter()
+            .map(|g| {
+                let train: Vec<usize> = (0..subset.len())
+                    .filter(|&j| fold[j] != g)
+                    .map(|j| subset[j])
+                    .collect();
+                if train.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let cleaner = crate::pipeline::Cleaner::new(self.fit(&train, &inner_cfg)?);
+                Ok((0..subset.len())
+                    .filter(|&j| fold[j] == g)
+                    .map(|j| {
+                        let p = &self.pages[subset[j]];
+                        let row = |input| {
+                            (!p.segments(input).is_empty()).then(|| {
+                                let c = crate::crossval::clean_segments(&cleaner, p, input);
+                                Row::scored(&c, &p.gold)
+                            })
+                        };
+                        (j, [row(InputKind::Html), row(InputKind::Text)])
+                    })
+                    .collect())
+            })
+            .collect();
+        let mut rows = vec![[None, None]; subset.len()];
+        for r in per_fold {
+            for (j, row) in r? {
+                rows[j] = row;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The page-quality models (HTML, text) of a model trained on `subset`:
+    /// fitted on [`Trainer::quality_rows`] with `k` folds.
+    fn quality_models(
+        &self,
+        subset: &[usize],
+        cfg: &TrainConfig,
+        k: usize,
+    ) -> Result<[Option<crate::quality::QualityModel>; 2]> {
+        let rows = self.quality_rows(subset, cfg, k)?;
+        let fit = |ii: usize| {
+            let r: Vec<crate::quality::Row> = rows.iter().filter_map(|r| r[ii]).collect();
+            crate::quality::QualityModel::fit(&r)
+        };
+        Ok([fit(0), fit(1)])
     }
 
     /// Chooses a threshold (log2-odds) from per-segment probabilities of the

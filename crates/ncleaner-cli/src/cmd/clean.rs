@@ -77,6 +77,15 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "ncleaner")]
     pub method: MethodArg,
 
+    /// Drop whole pages whose predicted precision is below P (0–1): the
+    /// model's page-quality model estimates each page's word-level
+    /// precision from its segment probabilities, removed share, lengths and
+    /// links (EVALUATION.md, "Page quality"). Dropped pages are still
+    /// written (empty; in JSON Lines with their `page_quality`), and the
+    /// summary says how many.
+    #[arg(long, value_name = "P", value_parser = unit_interval)]
+    pub min_page_quality: Option<f64>,
+
     /// With --format jsonl: include every segment with its kind, score and decision.
     #[arg(long)]
     pub segments: bool,
@@ -183,6 +192,15 @@ pub fn run(args: Args) -> Result<()> {
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),
         );
+    if let Some(p) = args.min_page_quality {
+        anyhow::ensure!(
+            method == Method::NCleaner,
+            "--min-page-quality needs --method ncleaner (the page quality is predicted from the model's decisions)"
+        );
+        cleaner = cleaner
+            .with_min_page_quality(p)
+            .map_err(|e| anyhow::anyhow!("--min-page-quality: {e}"))?;
+    }
     if method == Method::Perplexity {
         let lm = load_word_model(&args.perplexity.word_model)?;
         let filter = SentenceFilter::new(Arc::new(lm))
@@ -356,6 +374,16 @@ impl From<PreferArg> for Preference {
             PreferArg::Precision => Preference::Precision,
             PreferArg::F => Preference::F,
         }
+    }
+}
+
+/// Parses a number from 0 to 1.
+fn unit_interval(s: &str) -> std::result::Result<f64, String> {
+    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{p} is not between 0 and 1"))
     }
 }
 

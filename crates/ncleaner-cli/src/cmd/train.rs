@@ -94,6 +94,16 @@ pub struct Args {
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub inner_folds: usize,
 
+    /// Folds of the cross-validation whose cleaned pages train the
+    /// page-quality model (predicted precision and recall of each page's
+    /// cleaning, `clean --min-page-quality`); training takes that many more fits.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub page_quality_folds: usize,
+
+    /// No page-quality model.
+    #[arg(long)]
+    pub no_page_quality: bool,
+
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -142,11 +152,16 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             "--f-beta must be a positive number"
         );
         anyhow::ensure!(args.inner_folds >= 2, "--inner-folds must be at least 2");
+        anyhow::ensure!(
+            args.page_quality_folds >= 2,
+            "--page-quality-folds must be at least 2"
+        );
         *c = ClassifierConfig {
             neighbours: !args.no_neighbours,
             attrs: !args.no_attrs,
             hmm: args.hmm,
             inner_folds: args.inner_folds,
+            page_quality: (!args.no_page_quality).then_some(args.page_quality_folds),
             operating_point: match (args.max_f, args.min_precision) {
                 (true, _) => OperatingPoint::MaxF,
                 (false, Some(p)) => OperatingPoint::MinPrecision(p),

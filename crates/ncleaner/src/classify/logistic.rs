@@ -132,7 +132,7 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// Solves A x = b for a symmetric positive definite A (row-major, d × d).
-fn cholesky_solve(a: &[f64], b: &[f64], d: usize) -> Option<Vec<f64>> {
+pub(crate) fn cholesky_solve(a: &[f64], b: &[f64], d: usize) -> Option<Vec<f64>> {
     let mut l = vec![0f64; d * d];
     for i in 0..d {
         for j in 0..=i {

@@ -61,6 +61,10 @@ pub struct Classifier {
     /// Two-state chains smoothing the probabilities over the page (HTML, text).
     #[serde(default)]
     pub chain: Option<[Option<hmm::Chain>; 2]>,
+    /// The page-quality models (HTML, text), fitted on the training pages'
+    /// out-of-fold cleaning ([`crate::quality`]); absent in older files.
+    #[serde(default)]
+    pub quality: Option<[Option<crate::quality::QualityModel>; 2]>,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -106,6 +110,11 @@ impl Classifier {
         } else {
             self.text.as_ref()
         }
+    }
+
+    /// The page-quality model for an input, if the model has one.
+    pub fn quality(&self, html: bool) -> Option<&crate::quality::QualityModel> {
+        self.quality.as_ref()?[usize::from(!html)].as_ref()
     }
 
     /// The default threshold for an input.
@@ -241,6 +250,10 @@ pub enum Reason {
     Score,
     /// Sentence perplexities decided: kept while any sentence is at most the cut-off.
     Perplexity,
+    /// The segment would be kept, but the page's predicted precision is
+    /// below the least page quality asked for, and the whole page is dropped
+    /// ([`crate::pipeline::Cleaner::with_min_page_quality`]).
+    PageQuality,
 }
 
 /// The decision about one segment.

@@ -583,6 +583,7 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Res
         bytes,
         words_in: cleaned.words_in() as u64,
         words_out: cleaned.words_out() as u64,
+        below_quality: cleaner.below_page_quality(&cleaned),
     })
 }
 

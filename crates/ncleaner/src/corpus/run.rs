@@ -38,6 +38,8 @@ pub struct Rendered {
     pub words_in: u64,
     /// Words after cleaning.
     pub words_out: u64,
+    /// Dropped whole for its predicted page quality.
+    pub below_quality: bool,
 }
 
 /// What became of one entry.
@@ -68,6 +70,8 @@ pub struct Stats {
     pub words_out: u64,
     /// Bytes of the cleaned documents.
     pub bytes: u64,
+    /// Cleaned documents dropped whole for their predicted page quality.
+    pub below_quality: u64,
 }
 
 impl Stats {
@@ -78,6 +82,7 @@ impl Stats {
                 self.cleaned += 1;
                 self.words_in += r.words_in;
                 self.words_out += r.words_out;
+                self.below_quality += u64::from(r.below_quality);
                 self.bytes += entry.bytes().len() as u64;
             }
             Outcome::Failed(_) => {
@@ -95,7 +100,15 @@ impl std::fmt::Display for Stats {
             f,
             "{} documents: {} cleaned, {} failed, {} skipped (not documents); words in {}, words out {}",
             self.documents, self.cleaned, self.failed, self.skipped, self.words_in, self.words_out
-        )
+        )?;
+        if self.below_quality > 0 {
+            write!(
+                f,
+                "; {} dropped below the least page quality",
+                self.below_quality
+            )?;
+        }
+        Ok(())
     }
 }
 

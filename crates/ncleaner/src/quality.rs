@@ -1,0 +1,372 @@
+//! Predicted page quality: an estimate of the word-level precision and
+//! recall of a page's own cleaning, from what is known at cleaning time.
+//!
+//! The StupidOS paper (§4.4) predicts each page's cleaning precision with a
+//! linear model and keeps only pages predicted at 86% or more. We do the
+//! same with features that the cleaner has anyway:
+//!
+//! - the classifier's *expected* precision and recall of the page, Σ p·w over
+//!   the kept segments divided by their words, and by the page's Σ p·w
+//!   (p: a segment's probability of being clean, w: its words + 1, as the
+//!   classifier is trained). With calibrated probabilities these are already
+//!   estimates; the regression corrects what calibration per segment misses
+//!   (segments are not independent within a page);
+//! - the share of the page's words removed, the number of segments and the
+//!   mean length of the kept ones, the share of kept words with uncertain
+//!   probabilities (0.2 – 0.8), the share of link text, whether nothing was
+//!   kept, the kept words' count, and whether the page had encoding trouble.
+//!
+//! Two ridge regressions (least squares with a small L2 penalty on the
+//! standardised features), one for precision and one for recall, are fitted
+//! by [`crate::train::Trainer`] on the *out-of-fold* cleaned outputs of the
+//! training pages (an inner cross-validation: a model that saw a page would
+//! clean it too well), against the paper's word-level scoring of each page.
+//! Predictions are clamped to [0, 1]. Pages with no output have no precision
+//! and pages with an empty gold file no recall; they are left out of the
+//! respective fit.
+//!
+//! The prediction belongs to the operating point it was trained at (the
+//! model's default threshold); at other thresholds the expected-precision
+//! features move with the decisions, but the correction was not fitted there.
+
+use serde::{Deserialize, Serialize};
+
+use crate::pipeline::Cleaned;
+
+/// Names of the page features, in order (index 0 is the intercept).
+pub const NAMES: &[&str] = &[
+    "bias",
+    "expected_precision",
+    "expected_recall",
+    "removed_share",
+    "log_segments",
+    "kept_mean_log_words",
+    "uncertain_share",
+    "link_share",
+    "nothing_kept",
+    "log_words_out",
+    "decode_errors",
+];
+
+/// Number of page features.
+pub const COUNT: usize = NAMES.len();
+
+/// A page's predicted cleaning quality.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PageQuality {
+    /// Predicted word-level precision of the page's cleaned text, 0 – 1.
+    pub precision: f64,
+    /// Predicted word-level recall, 0 – 1.
+    pub recall: f64,
+}
+
+/// The features of one cleaned page ([`NAMES`]).
+///
+/// A segment without a classifier probability (the paper's models, or one
+/// a heuristic decided) counts with 2^s / (1 + 2^s) of its n-gram score s,
+/// or with 0 / 1 by its decision when it has no score.
+pub fn features(c: &Cleaned) -> [f64; COUNT] {
+    let (mut kept_w, mut kept_pw, mut all_pw, mut all_w) = (0.0, 0.0, 0.0, 0.0);
+    let (mut uncertain, mut links, mut chars) = (0.0, 0.0, 0.0);
+    let (mut kept_segs, mut kept_logw) = (0usize, 0.0);
+    for s in &c.segments {
+        let w = (s.segment.words() + 1) as f64;
+        let p = s
+            .probability
+            .or_else(|| s.score.map(|x| 1.0 / (1.0 + (-x * std::f64::consts::LN_2).exp())))
+            .unwrap_or(if s.keep() { 1.0 } else { 0.0 });
+        all_w += w;
+        all_pw += p * w;
+        links += s.segment.link_chars as f64;
+        chars += s.segment.text.chars().count() as f64;
+        if s.keep() {
+            kept_w += w;
+            kept_pw += p * w;
+            kept_segs += 1;
+            kept_logw += w.ln();
+            if (0.2..=0.8).contains(&p) {
+                uncertain += w;
+            }
+        }
+    }
+    let words_out = c.words_out() as f64;
+    [
+        1.0,
+        if kept_w > 0.0 { kept_pw / kept_w } else { 0.0 },
+        if all_pw > 0.0 { kept_pw / all_pw } else { 0.0 },
+        if all_w > 0.0 { 1.0 - kept_w / all_w } else { 1.0 },
+        (1.0 + c.segments.len() as f64).ln(),
+        if kept_segs > 0 { kept_logw / kept_segs as f64 } else { 0.0 },
+        if kept_w > 0.0 { uncertain / kept_w } else { 0.0 },
+        if chars > 0.0 { links / chars } else { 0.0 },
+        f64::from(u8::from(kept_segs == 0)),
+        (1.0 + words_out).ln(),
+        f64::from(u8::from(c.had_decode_errors)),
+    ]
+}
+
+/// One training row: a page's features and its true quality (`None` where
+/// undefined: no output for precision, an empty gold for recall).
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// [`features`] of the cleaned page.
+    pub x: [f64; COUNT],
+    /// Its word-level precision under the paper's scoring.
+    pub precision: Option<f64>,
+    /// Its word-level recall.
+    pub recall: Option<f64>,
+}
+
+impl Row {
+    /// The row of a cleaned page scored against its gold text (CleanEval
+    /// format) by the paper's word-level scoring.
+    pub fn scored(c: &Cleaned, gold: &str) -> Row {
+        let out = crate::format::cleaneval_string(c);
+        let counts = crate::eval::score_pair(&out, gold, &Default::default()).words;
+        let prf = counts.prf();
+        Row {
+            x: features(c),
+            precision: (counts.tp + counts.fp > 0).then_some(prf.precision),
+            recall: (counts.tp + counts.fn_ > 0).then_some(prf.recall),
+        }
+    }
+}
+
+/// A linear model of one quantity over standardised features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Linear {
+    /// Feature means (index 0 unused).
+    pub mean: Vec<f64>,
+    /// Feature standard deviations (1 where a feature is constant).
+    pub sd: Vec<f64>,
+    /// Weights of the standardised features; index 0 the intercept.
+    pub w: Vec<f64>,
+}
+
+impl Linear {
+    /// Ridge regression of `y` on `x` (penalty `l2` on every weight but the
+    /// intercept), features standardised first. `None` with fewer than two rows.
+    pub fn fit(x: &[[f64; COUNT]], y: &[f64], l2: f64) -> Option<Linear> {
+        let n = x.len();
+        if n < 2 {
+            return None;
+        }
+        let mut mean = vec![0.0; COUNT];
+        let mut sd = vec![1.0; COUNT];
+        for j in 1..COUNT {
+            mean[j] = x.iter().map(|r| r[j]).sum::<f64>() / n as f64;
+            let v = x.iter().map(|r| (r[j] - mean[j]).powi(2)).sum::<f64>() / n as f64;
+            sd[j] = if v > 1e-12 { v.sqrt() } else { 1.0 };
+        }
+        let z = |r: &[f64; COUNT]| -> [f64; COUNT] {
+            let mut o = [1.0; COUNT];
+            for j in 1..COUNT {
+                o[j] = (r[j] - mean[j]) / sd[j];
+            }
+            o
+        };
+        let mut a = vec![0.0; COUNT * COUNT];
+        let mut b = vec![0.0; COUNT];
+        for (r, &t) in x.iter().zip(y) {
+            let zr = z(r);
+            for i in 0..COUNT {
+                b[i] += zr[i] * t;
+                for j in 0..COUNT {
+                    a[i * COUNT + j] += zr[i] * zr[j];
+                }
+            }
+        }
+        for i in 1..COUNT {
+            a[i * COUNT + i] += l2 * n as f64;
+        }
+        // The intercept gets a tiny ridge too, so that A stays positive definite.
+        a[0] += 1e-9;
+        let w = crate::classify::logistic::cholesky_solve(&a, &b, COUNT)?;
+        Some(Linear { mean, sd, w })
+    }
+
+    /// The prediction for one feature row, clamped to [0, 1].
+    pub fn predict(&self, x: &[f64; COUNT]) -> f64 {
+        let mut s = self.w[0];
+        for j in 1..COUNT.min(self.w.len()) {
+            s += self.w[j] * (x[j] - self.mean[j]) / self.sd[j];
+        }
+        s.clamp(0.0, 1.0)
+    }
+}
+
+/// The page-quality model of one input kind: precision and recall.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QualityModel {
+    /// Predicts the page's precision.
+    pub precision: Linear,
+    /// Predicts the page's recall.
+    pub recall: Linear,
+}
+
+/// The ridge penalty per row of the quality regressions: light, the
+/// features are few and the rows hundreds.
+pub const L2: f64 = 1e-3;
+
+impl QualityModel {
+    /// Fits both regressions on scored rows; `None` when either has fewer
+    /// than two rows.
+    pub fn fit(rows: &[Row]) -> Option<QualityModel> {
+        let pick = |f: fn(&Row) -> Option<f64>| -> (Vec<[f64; COUNT]>, Vec<f64>) {
+            rows.iter().filter_map(|r| f(r).map(|y| (r.x, y))).unzip()
+        };
+        let (xp, yp) = pick(|r| r.precision);
+        let (xr, yr) = pick(|r| r.recall);
+        Some(QualityModel {
+            precision: Linear::fit(&xp, &yp, L2)?,
+            recall: Linear::fit(&xr, &yr, L2)?,
+        })
+    }
+
+    /// The predicted quality of a cleaned page.
+    pub fn predict(&self, c: &Cleaned) -> PageQuality {
+        self.predict_features(&features(c))
+    }
+
+    /// The predicted quality of a page with these features.
+    pub fn predict_features(&self, x: &[f64; COUNT]) -> PageQuality {
+        PageQuality {
+            precision: self.precision.predict(x),
+            recall: self.recall.predict(x),
+        }
+    }
+}
+
+/// Pearson's correlation coefficient (0 when either side is constant).
+pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len().min(b.len()) as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma).powi(2);
+        sbb += (y - mb).powi(2);
+    }
+    if saa <= 0.0 || sbb <= 0.0 {
+        0.0
+    } else {
+        sab / (saa * sbb).sqrt()
+    }
+}
+
+/// Spearman's rank correlation (Pearson's of the ranks, ties averaged).
+pub fn spearman(a: &[f64], b: &[f64]) -> f64 {
+    pearson(&ranks(a), &ranks(b))
+}
+
+fn ranks(v: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    idx.sort_by(|&i, &j| v[i].total_cmp(&v[j]));
+    let mut r = vec![0.0; v.len()];
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j + 1 < idx.len() && v[idx[j + 1]] == v[idx[i]] {
+            j += 1;
+        }
+        let avg = (i + j) as f64 / 2.0 + 1.0;
+        for &k in &idx[i..=j] {
+            r[k] = avg;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ridge_recovers_a_linear_relation() {
+        // y = 0.2 + 0.5 * expected_precision − 0.1 * removed_share.
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..200 {
+            let mut r = [0.0; COUNT];
+            r[0] = 1.0;
+            r[1] = (i % 17) as f64 / 17.0;
+            r[3] = (i % 7) as f64 / 7.0;
+            r[4] = ((i * 13) % 11) as f64;
+            x.push(r);
+            y.push(0.2 + 0.5 * r[1] - 0.1 * r[3]);
+        }
+        let m = Linear::fit(&x, &y, 1e-9).unwrap();
+        for (r, t) in x.iter().zip(&y) {
+            assert!((m.predict(r) - t).abs() < 1e-4, "{} vs {t}", m.predict(r));
+        }
+    }
+
+    #[test]
+    fn predictions_are_clamped() {
+        let m = Linear {
+            mean: vec![0.0; COUNT],
+            sd: vec![1.0; COUNT],
+            w: {
+                let mut w = vec![0.0; COUNT];
+                w[1] = 10.0;
+                w
+            },
+        };
+        let mut x = [0.0; COUNT];
+        x[1] = 5.0;
+        assert_eq!(m.predict(&x), 1.0);
+        x[1] = -5.0;
+        assert_eq!(m.predict(&x), 0.0);
+    }
+
+    #[test]
+    fn correlations() {
+        let a = [1.0, 2.0, 3.0, 4.0];
+        assert!((pearson(&a, &[2.0, 4.0, 6.0, 8.0]) - 1.0).abs() < 1e-12);
+        assert!((pearson(&a, &[4.0, 3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+        assert_eq!(pearson(&a, &[1.0, 1.0, 1.0, 1.0]), 0.0);
+        assert!((spearman(&a, &[1.0, 10.0, 100.0, 1000.0]) - 1.0).abs() < 1e-12);
+        assert_eq!(ranks(&[3.0, 1.0, 3.0]), vec![2.5, 1.0, 2.5]);
+    }
+
+    #[test]
+    fn features_of_a_page() {
+        use crate::classify::{Decision, Reason};
+        use crate::pipeline::{InputKind, ScoredSegment};
+        use crate::segment::{Kind, Segment};
+        let seg = |t: &str, p: f64, keep: bool| ScoredSegment {
+            segment: Segment::plain(Kind::P, t.to_string()),
+            score: Some(0.0),
+            probability: Some(p),
+            decision: Decision {
+                keep,
+                reason: Reason::Score,
+            },
+            sentences: None,
+            output: None,
+        };
+        let c = Cleaned {
+            url: None,
+            input: InputKind::Html,
+            encoding: "UTF-8",
+            had_decode_errors: false,
+            segments: vec![
+                seg("one two three", 0.9, true),
+                seg("four five six", 0.5, true),
+                seg("menu", 0.1, false),
+            ],
+            quality: None,
+        };
+        let f = features(&c);
+        // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.
+        assert!((f[1] - 0.7).abs() < 1e-12);
+        assert!((f[2] - 2.8 / 3.0).abs() < 1e-12);
+        assert!((f[3] - 2.0 / 10.0).abs() < 1e-12);
+        assert!((f[6] - 0.5).abs() < 1e-12);
+        assert_eq!(f[8], 0.0);
+    }
+}
