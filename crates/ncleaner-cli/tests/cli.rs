@@ -269,3 +269,108 @@ fn embedded_models_rebuild_bit_for_bit() {
         );
     }
 }
+
+#[test]
+fn page_quality_is_predicted_and_filters_pages() {
+    let data = shared_data();
+    let dir = tempdir();
+    let model = dir.path().join("m.nclm");
+    let plain = dir.path().join("plain.nclm");
+    let html = data.join("cleaneval/dev");
+    let gold = data.join("gold/cleaneval/dev");
+    let (h, g) = (html.to_str().unwrap(), gold.to_str().unwrap());
+    ok(&[
+        "train",
+        "--html",
+        h,
+        "--gold",
+        g,
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    ok(&[
+        "train",
+        "--no-page-quality",
+        "--html",
+        h,
+        "--gold",
+        g,
+        "-o",
+        plain.to_str().unwrap(),
+    ]);
+    let m = model.to_str().unwrap();
+    // Every record carries a predicted precision and recall in [0, 1].
+    let jsonl = ok(&["clean", "-q", "--model", m, "--format", "jsonl", h]);
+    let records: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 58);
+    let precisions: Vec<f64> = records
+        .iter()
+        .map(|r| {
+            r["page_quality"]["precision"]
+                .as_f64()
+                .expect("a precision")
+        })
+        .collect();
+    for r in &records {
+        let q = &r["page_quality"];
+        for k in ["precision", "recall"] {
+            let v = q[k].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{k} {v}");
+        }
+    }
+    // The predictions differ between pages (not a constant).
+    let (lo, hi) = precisions
+        .iter()
+        .fold((1.0f64, 0.0f64), |(a, b), &p| (a.min(p), b.max(p)));
+    assert!(hi - lo > 0.05, "{lo} .. {hi}");
+
+    // A least page quality between the extremes drops some pages, keeps their records.
+    let median = {
+        let mut p = precisions.clone();
+        p.sort_by(f64::total_cmp);
+        p[p.len() / 2]
+    };
+    let below = precisions.iter().filter(|&&p| p < median).count();
+    let out = run(&[
+        "clean",
+        "--model",
+        m,
+        "--format",
+        "jsonl",
+        "--min-page-quality",
+        &median.to_string(),
+        h,
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout.lines().count(), 58, "no document lost");
+    let empty = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["text"] == "" && r["words_out"] == 0)
+        .count();
+    assert!(empty >= below && below > 0, "{empty} empty, {below} below");
+    assert!(
+        stderr.contains(&format!("{below} dropped below the least page quality")),
+        "{stderr}"
+    );
+
+    // A model without a page-quality model says so.
+    let out = run(&[
+        "clean",
+        "--model",
+        plain.to_str().unwrap(),
+        "--min-page-quality",
+        "0.9",
+        h,
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no page-quality model"), "{err}");
+    let out = run(&["clean", "--min-page-quality", "1.5", h]);
+    assert!(!out.status.success());
+}

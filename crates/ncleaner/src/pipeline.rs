@@ -171,7 +171,13 @@ impl Cleaner {
                 "the least page quality must be between 0 and 1, not {p}"
             )));
         }
-        if self.model.classifier.as_ref().and_then(|c| c.quality.as_ref()).is_none() {
+        if self
+            .model
+            .classifier
+            .as_ref()
+            .and_then(|c| c.quality.as_ref())
+            .is_none()
+        {
             return Err(crate::error::Error::Parameter(format!(
                 "the model ({}) has no page-quality model: train it with `ncleaner train` (without --no-page-quality)",
                 self.model.meta.provenance

@@ -613,7 +613,8 @@ impl Trainer {
         }
         let k = k.clamp(2, subset.len().max(2));
         let fold = folds(subset.len(), k, 0x9a6e);
-        let per_fold: Vec<Result<Vec<(usize, [Option<Row>; 2])>>> = (0..k)
+        type FoldRows = Result<Vec<(usize, [Option<Row>; 2])>>;
+        let per_fold: Vec<FoldRows> = (0..k)
             .into_par_iter()
             .map(|g| {
                 let train: Vec<usize> = (0..subset.len())

@@ -55,3 +55,27 @@ pub fn run(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Re
     eprintln!("ncleaner: ablation in {:.0} s", t.elapsed().as_secs_f64());
     Ok(())
 }
+
+/// `ncleaner crossval --page-quality`: the nested cross-validation of the
+/// page-quality model; prints the report and, with `report`, writes
+/// `report/page-quality.md`.
+pub fn page_quality(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Result<()> {
+    let t = std::time::Instant::now();
+    let trainer = Trainer::new(crossval::load_pool(pairs)?);
+    let fold = crossval::folds(trainer.pages().len(), folds, seed);
+    let inner = 5;
+    let m =
+        ncleaner::quality::cross_validate(&trainer, &fold, folds, &TrainConfig::lexical(), inner)?;
+    let md = ncleaner::quality::markdown(&m, trainer.pages().len(), folds, inner);
+    print!("{md}");
+    if let Some(dir) = report {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("page-quality.md");
+        std::fs::write(&path, &md).with_context(|| format!("writing {}", path.display()))?;
+    }
+    eprintln!(
+        "ncleaner: page quality in {:.0} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -25,12 +25,28 @@ pub struct Args {
     /// (aligned dirty model, classifier, neighbours, class/id words, HMM,
     /// operating points), and the calibration of the default model's
     /// probabilities; also written to DIR/ablation.md with --report DIR.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "page_quality")]
     ablation: bool,
+    /// Instead of the paper's table: the page-quality model under nested
+    /// cross-validation (each outer fold's model fits its page-quality model
+    /// on its own training pages): correlation of predicted with true
+    /// per-page precision and recall, and the precision/yield curve of
+    /// `clean --min-page-quality`; also written to DIR/page-quality.md.
+    #[arg(long)]
+    page_quality: bool,
 }
 
 /// Runs `ncleaner crossval`.
 pub fn run(args: Args) -> Result<()> {
+    if args.page_quality {
+        let pairs = args.pool.pairs()?;
+        return super::ablation::page_quality(
+            &pairs,
+            args.pool.folds,
+            args.pool.seed,
+            args.report.report.as_deref(),
+        );
+    }
     if args.ablation {
         let pairs = args.pool.pairs()?;
         return super::ablation::run(
