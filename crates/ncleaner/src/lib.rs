@@ -42,6 +42,7 @@ pub mod perplexity;
 pub mod pipeline;
 pub mod quality;
 pub mod segment;
+pub mod site;
 pub mod stats;
 pub mod train;
 

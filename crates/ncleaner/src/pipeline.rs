@@ -141,6 +141,8 @@ pub struct Cleaner {
     perplexity: Option<SentenceFilter>,
     /// Pages whose predicted precision is below this are dropped whole.
     min_page_quality: Option<f64>,
+    /// What the cleaner knows of the pages' sites ([`crate::site`]).
+    site: Option<Arc<crate::site::SiteMemory>>,
 }
 
 impl Cleaner {
@@ -158,7 +160,20 @@ impl Cleaner {
             preference: Preference::Precision,
             perplexity: None,
             min_page_quality: None,
+            site: None,
         }
+    }
+
+    /// The same cleaner giving the classifier the site features of each
+    /// page from this memory ([`crate::site`]; models trained with them only).
+    pub fn with_site_memory(mut self, memory: Arc<crate::site::SiteMemory>) -> Cleaner {
+        self.site = Some(memory);
+        self
+    }
+
+    /// Whether the model uses site features (and a site memory would help).
+    pub fn uses_sites(&self) -> bool {
+        self.method == Method::NCleaner && self.model.classifier.as_ref().is_some_and(|c| c.site)
     }
 
     /// The same cleaner dropping every page whose predicted precision
@@ -264,7 +279,10 @@ impl Cleaner {
 
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
-        let (input, segments) = segments_of(&doc.text, input);
+        let (input, mut segments) = segments_of(&doc.text, input);
+        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites()) {
+            mem.annotate(doc.url.as_deref(), &mut segments);
+        }
         let segments = self.decide(segments, input);
         let mut c = Cleaned {
             url: doc.url,

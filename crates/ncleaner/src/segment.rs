@@ -84,6 +84,9 @@ pub struct Segment {
     /// its share of the title's and of the summary's words; `None` when the
     /// page has no metadata (and for text input).
     pub meta: Option<[f32; 2]>,
+    /// The share of the site's other pages that hold this segment
+    /// ([`crate::site`]); `None` without a site memory that knows the host.
+    pub site: Option<f32>,
 }
 
 impl Segment {
@@ -99,6 +102,7 @@ impl Segment {
             heuristic,
             attrs: Vec::new(),
             meta: None,
+            site: None,
         }
     }
 
@@ -138,6 +142,7 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 heuristic,
                 attrs: b.attrs,
                 meta: None,
+            site: None,
             }
         })
         .collect()

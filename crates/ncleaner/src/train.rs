@@ -155,6 +155,10 @@ pub struct ClassifierConfig {
     /// page-quality model). It costs that many more fits, so experiments
     /// that only measure segments leave it off; `ncleaner train` sets it.
     pub page_quality: Option<usize>,
+    /// Add the site features ([`crate::site`]): how many of the other pages
+    /// of the page's host (in the pool, at training time; in the site
+    /// memory, at cleaning time) hold the segment.
+    pub site: bool,
 }
 
 impl Default for ClassifierConfig {
@@ -169,6 +173,7 @@ impl Default for ClassifierConfig {
             hmm: false,
             perplexity: false,
             page_quality: None,
+            site: true,
         }
     }
 }
@@ -320,7 +325,19 @@ fn input_index(input: InputKind) -> usize {
 
 impl Trainer {
     /// Prepares pages for training (aligning every page, in parallel).
-    pub fn new(pages: Vec<PoolPage>) -> Trainer {
+    /// The pages' site features are set from the pool itself
+    /// ([`crate::site::annotate_pool`]): pages of one host see each other.
+    pub fn new(mut pages: Vec<PoolPage>) -> Trainer {
+        crate::site::annotate_pool(
+            pages
+                .iter_mut()
+                .map(|p| (p.url.as_deref(), p.html_segments.as_mut_slice())),
+        );
+        crate::site::annotate_pool(
+            pages
+                .iter_mut()
+                .map(|p| (p.url.as_deref(), p.text_segments.as_mut_slice())),
+        );
         let aligned: Vec<[Aligned; 2]> = pages
             .par_iter()
             .map(|p| {
@@ -472,6 +489,7 @@ impl Trainer {
             threshold: [0.0; 2],
             max_f_threshold: None,
             chain: None,
+            site: cc.site,
             quality: None,
             words: if cc.perplexity {
                 crate::classify::WordFeature(Some(self.word_model(subset)?))

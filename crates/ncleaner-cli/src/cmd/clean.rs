@@ -86,6 +86,20 @@ pub struct Args {
     #[arg(long, value_name = "P", value_parser = unit_interval)]
     pub min_page_quality: Option<f64>,
 
+    /// Site-level boilerplate: read the inputs twice, first to learn which
+    /// segments repeat across the pages of each site (host of the page's
+    /// URL), then to clean with that as a feature of the classifier. Needs
+    /// files (not standard input) and pages with URLs (WARC, JSON Lines with
+    /// "url", CleanEval pages).
+    #[arg(long)]
+    pub sites: bool,
+
+    /// Like --sites, and the site memory is also loaded from FILE if it
+    /// exists and saved there afterwards with this run's pages added, so
+    /// that the pages of other runs (other WARC files of a crawl) count.
+    #[arg(long, value_name = "FILE")]
+    pub site_memory: Option<PathBuf>,
+
     /// With --format jsonl: include every segment with its kind, score and decision.
     #[arg(long)]
     pub segments: bool,
@@ -209,6 +223,39 @@ pub fn run(args: Args) -> Result<()> {
             .with_mark(args.perplexity.mark);
         cleaner = cleaner.with_perplexity(filter);
     }
+    let sites = args.sites || args.site_memory.is_some();
+    let mut memory = None;
+    if sites {
+        anyhow::ensure!(
+            cleaner.uses_sites(),
+            "--sites/--site-memory: the model has no site features (models trained by this version's `ncleaner train` have them; --method ncleaner)"
+        );
+        anyhow::ensure!(
+            !args.inputs.iter().any(|p| p.as_os_str() == "-"),
+            "--sites/--site-memory read the inputs twice: give files, not standard input"
+        );
+        let mut mem = match &args.site_memory {
+            Some(f) if f.exists() => ncleaner::site::SiteMemory::load(f)?,
+            _ => ncleaner::site::SiteMemory::default(),
+        };
+        let t = Instant::now();
+        let pool = super::common::thread_pool(args.jobs)?;
+        let opts = CleanOptions {
+            input: args.input.into(),
+            ..CleanOptions::default()
+        };
+        let pages = corpus::learn_sites(corpus::expand(&args.inputs)?, &opts, &pool, &mut mem)?;
+        if !args.quiet {
+            eprintln!(
+                "ncleaner: site memory: {pages} pages with a host read in {:.1} s; {} hosts remembered",
+                t.elapsed().as_secs_f64(),
+                mem.hosts()
+            );
+        }
+        let mem = Arc::new(mem);
+        cleaner = cleaner.with_site_memory(mem.clone());
+        memory = Some(mem);
+    }
     let run = Run {
         inputs: &args.inputs,
         output: args.output.as_deref(),
@@ -224,7 +271,11 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    run_corpus(&cleaner, run)
+    let result = run_corpus(&cleaner, run);
+    if let (Some(f), Some(mem)) = (&args.site_memory, &memory) {
+        mem.save(f)?;
+    }
+    result
 }
 
 /// The options of `--method perplexity`.

@@ -61,6 +61,11 @@ pub struct Classifier {
     /// Two-state chains smoothing the probabilities over the page (HTML, text).
     #[serde(default)]
     pub chain: Option<[Option<hmm::Chain>; 2]>,
+    /// Whether the site features ([`crate::site`]: the share of the site's
+    /// other pages holding the segment, and whether the site is known) join
+    /// each row, after every other feature; absent (false) in older files.
+    #[serde(default)]
+    pub site: bool,
     /// The page-quality models (HTML, text), fitted on the training pages'
     /// out-of-fold cleaning ([`crate::quality`]); absent in older files.
     #[serde(default)]
@@ -174,6 +179,14 @@ impl Classifier {
         } else {
             rows.iter().map(|r| r.to_vec()).collect()
         };
+        if self.site {
+            for (row, s) in rows.iter_mut().zip(segments) {
+                row.extend(match s.site {
+                    Some(share) => [share, 1.0],
+                    None => [0.0, 0.0],
+                });
+            }
+        }
         if self.words.0.is_some() {
             for (row, s) in rows.iter_mut().zip(segments) {
                 row.extend(self.words.of(&s.text).unwrap_or([0.0; 2]));

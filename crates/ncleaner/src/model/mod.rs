@@ -372,7 +372,7 @@ impl Model {
         let Some(c) = &self.classifier else {
             return Ok(());
         };
-        let want = crate::classify::features::width(c.neighbours);
+        let want = crate::classify::features::width(c.neighbours) + if c.site { 2 } else { 0 };
         for w in [&c.html, &c.text].into_iter().flatten() {
             if w.weights.len() != want || w.mean.len() != want || w.inv_sd.len() != want {
                 return Err(Error::BadModel {
