@@ -374,3 +374,94 @@ fn page_quality_is_predicted_and_filters_pages() {
     let out = run(&["clean", "--min-page-quality", "1.5", h]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn site_memory_lowers_segments_repeated_across_a_site() {
+    let data = shared_data();
+    let dir = tempdir();
+    let model = dir.path().join("m.nclm");
+    // cleaneval/train has a few hosts with several pages (dev has none): the
+    // site features get their weights there.
+    let html = data.join("cleaneval/train");
+    let gold = data.join("gold/cleaneval/train");
+    ok(&[
+        "train",
+        "--no-page-quality",
+        "--html",
+        html.to_str().unwrap(),
+        "--gold",
+        gold.to_str().unwrap(),
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    let m = model.to_str().unwrap();
+    // Six pages of one site: the same sentence-like promo paragraph on each, an
+    // article of its own on each.
+    let repeated =
+        "Our newsroom brings you the latest stories from around the region every single day.";
+    let mut jsonl = String::new();
+    for i in 0..6 {
+        let article = format!(
+            "<p>Story {i}: the council met on Tuesday and agreed, after a long debate about the harbour, to fund {} new benches along the promenade before the summer season begins.</p>",
+            i + 2
+        );
+        let page = format!(
+            "<html><body><div class=\"promo\"><p>{repeated}</p></div><article>{article}</article></body></html>"
+        );
+        jsonl.push_str(
+            &serde_json::json!({"id": format!("p{i}"), "url": format!("http://news.example.org/story/{i}"), "html": page})
+                .to_string(),
+        );
+        jsonl.push('\n');
+    }
+    let input = dir.path().join("site.jsonl");
+    std::fs::write(&input, jsonl).unwrap();
+    let input = input.to_str().unwrap();
+    let prob = |extra: &[&str]| -> Vec<f64> {
+        let mut a = vec![
+            "clean",
+            "-q",
+            "--model",
+            m,
+            "--format",
+            "jsonl",
+            "--segments",
+        ];
+        a.extend_from_slice(extra);
+        a.push(input);
+        ok(&a)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let seg = v["segments"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|s| s["text"] == repeated)
+                    .cloned()
+                    .expect("the repeated segment");
+                seg["probability"].as_f64().unwrap()
+            })
+            .collect()
+    };
+    let without = prob(&[]);
+    let with = prob(&["--sites"]);
+    assert_eq!(without.len(), 6);
+    for (a, b) in without.iter().zip(&with) {
+        assert!(b < a, "with the site memory {b}, without {a}");
+    }
+    // --site-memory saves the memory; a second run loads it and adds nothing
+    // for pages it has seen, so the figures stay the same.
+    let mem = dir.path().join("sites.mem");
+    let mem_s = mem.to_str().unwrap();
+    let first = prob(&["--site-memory", mem_s]);
+    let bytes = std::fs::read(&mem).expect("the memory is saved");
+    let second = prob(&["--site-memory", mem_s]);
+    assert_eq!(first, with);
+    assert_eq!(second, with);
+    assert_eq!(std::fs::read(&mem).unwrap(), bytes);
+    // Standard input cannot be read twice.
+    let out = run(&["clean", "--model", m, "--sites", "-"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard input"));
+}

@@ -42,6 +42,7 @@ pub fn steps() -> Vec<Step> {
     let plain = ClassifierConfig {
         neighbours: false,
         attrs: false,
+        site: false,
         ..full.clone()
     };
     let with = |c: ClassifierConfig| TrainConfig {
@@ -73,8 +74,16 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
-            name: "+attrs (default)",
+            name: "+attrs",
             adds: "class/id/role word evidence",
+            config: with(ClassifierConfig {
+                site: false,
+                ..full.clone()
+            }),
+        },
+        Step {
+            name: "+site (default)",
+            adds: "share of the site's other pages (in the pool) holding the segment",
             config: TrainConfig::lexical(),
         },
         Step {

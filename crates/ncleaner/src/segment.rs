@@ -142,7 +142,7 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 heuristic,
                 attrs: b.attrs,
                 meta: None,
-            site: None,
+                site: None,
             }
         })
         .collect()

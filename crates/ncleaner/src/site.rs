@@ -215,11 +215,7 @@ impl SiteMemory {
             return;
         }
         for s in segments.iter_mut() {
-            let c = h
-                .segments
-                .get(&segment_hash(&s.text))
-                .copied()
-                .unwrap_or(0);
+            let c = h.segments.get(&segment_hash(&s.text)).copied().unwrap_or(0);
             let c = c.saturating_sub(u32::from(own && c > 0));
             s.site = Some((c as f32 / others as f32).min(1.0));
         }
@@ -292,7 +288,8 @@ impl SiteMemory {
         std::fs::File::open(path)
             .and_then(|mut f| f.read_to_end(&mut bytes))
             .map_err(|e| Error::io(path, e))?;
-        let bad = |why: &str| Error::Parameter(format!("{}: not a site memory: {why}", path.display()));
+        let bad =
+            |why: &str| Error::Parameter(format!("{}: not a site memory: {why}", path.display()));
         let header = b"ncleaner-site-memory 1\n";
         let mut r = bytes
             .strip_prefix(&header[..])
@@ -373,8 +370,14 @@ mod tests {
 
     #[test]
     fn hosts() {
-        assert_eq!(host_of("http://www.BBC.co.uk/news/x").as_deref(), Some("bbc.co.uk"));
-        assert_eq!(host_of("https://u:p@blogs.wsj.com:8080/a?b").as_deref(), Some("blogs.wsj.com"));
+        assert_eq!(
+            host_of("http://www.BBC.co.uk/news/x").as_deref(),
+            Some("bbc.co.uk")
+        );
+        assert_eq!(
+            host_of("https://u:p@blogs.wsj.com:8080/a?b").as_deref(),
+            Some("blogs.wsj.com")
+        );
         assert_eq!(host_of("nonsense"), None);
         assert_eq!(host_of(""), None);
     }
@@ -386,7 +389,10 @@ mod tests {
             .map(|i| {
                 (
                     format!("http://site.org/p{i}"),
-                    segs(&["Home | News | Contact", &format!("Article text number {}", "x".repeat(i))]),
+                    segs(&[
+                        "Home | News | Contact",
+                        &format!("Article text number {}", "x".repeat(i)),
+                    ]),
                 )
             })
             .collect();
@@ -416,7 +422,9 @@ mod tests {
         let mut mem = SiteMemory::new(2, 8);
         for h in 0..3 {
             for p in 0..5 {
-                let texts: Vec<String> = (0..6).map(|k| format!("seg {h} {p} {k} {}", "z".repeat(k))).collect();
+                let texts: Vec<String> = (0..6)
+                    .map(|k| format!("seg {h} {p} {k} {}", "z".repeat(k)))
+                    .collect();
                 let mut t: Vec<&str> = texts.iter().map(String::as_str).collect();
                 t.push("shared footer");
                 let s = segs(&t);
@@ -436,7 +444,12 @@ mod tests {
         assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
         assert_eq!(back.hosts, mem.hosts);
         std::fs::write(&b, b"junk").unwrap();
-        assert!(SiteMemory::load(&b).unwrap_err().to_string().contains("not a site memory"));
+        assert!(
+            SiteMemory::load(&b)
+                .unwrap_err()
+                .to_string()
+                .contains("not a site memory")
+        );
         std::fs::write(&b, &std::fs::read(&a).unwrap()[..40]).unwrap();
         assert!(SiteMemory::load(&b).is_err());
     }
@@ -444,9 +457,18 @@ mod tests {
     #[test]
     fn pool_annotation_leaves_each_page_out() {
         let mut pages: Vec<(Option<String>, Vec<Segment>)> = (0..3)
-            .map(|i| (Some(format!("http://a.com/{i}")), segs(&["Menu", &format!("Body {}", "y".repeat(i))])))
+            .map(|i| {
+                (
+                    Some(format!("http://a.com/{i}")),
+                    segs(&["Menu", &format!("Body {}", "y".repeat(i))]),
+                )
+            })
             .collect();
-        annotate_pool(pages.iter_mut().map(|(u, s)| (u.as_deref(), s.as_mut_slice())));
+        annotate_pool(
+            pages
+                .iter_mut()
+                .map(|(u, s)| (u.as_deref(), s.as_mut_slice())),
+        );
         for (_, s) in &pages {
             assert_eq!(s[0].site, Some(1.0));
             assert_eq!(s[1].site, Some(0.0));

@@ -696,7 +696,8 @@ pub fn learn_sites(
                 .as_ref()
                 .ok_or_else(|| Error::document(&e.id, "no document"))?;
             let d = crate::decode::decode(e.bytes(), e.url.as_deref(), doc.charset.as_deref());
-            let (_, segments) = crate::pipeline::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
+            let (_, segments) =
+                crate::pipeline::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
             Ok(Rendered {
                 bytes: PageSketch::of(d.url.as_deref(), &segments)
                     .map(|p| encode(&p))
