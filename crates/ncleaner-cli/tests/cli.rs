@@ -460,6 +460,8 @@ fn site_memory_lowers_segments_repeated_across_a_site() {
     assert_eq!(first, with);
     assert_eq!(second, with);
     assert_eq!(std::fs::read(&mem).unwrap(), bytes);
+    let frozen = prob(&["--site-memory", mem_s, "--no-site-pass"]);
+    assert_eq!(frozen, with);
     // Standard input cannot be read twice.
     let out = run(&["clean", "--model", m, "--sites", "-"]);
     assert!(!out.status.success());

@@ -100,6 +100,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub site_memory: Option<PathBuf>,
 
+    /// With --site-memory: use the memory as it is, without the first pass
+    /// over the inputs and without saving it (for a crawl whose memory was
+    /// built by an earlier run: one read of the inputs, constant memory).
+    #[arg(long, requires = "site_memory")]
+    pub no_site_pass: bool,
+
     /// With --format jsonl: include every segment with its kind, score and decision.
     #[arg(long)]
     pub segments: bool,
@@ -231,11 +237,11 @@ pub fn run(args: Args) -> Result<()> {
             "--sites/--site-memory: the model has no site features (models trained by this version's `ncleaner train` have them; --method ncleaner)"
         );
         anyhow::ensure!(
-            !args.inputs.iter().any(|p| p.as_os_str() == "-"),
+            args.no_site_pass || !args.inputs.iter().any(|p| p.as_os_str() == "-"),
             "--sites/--site-memory read the inputs twice: give files, not standard input"
         );
         let mut mem = match &args.site_memory {
-            Some(f) if f.exists() => ncleaner::site::SiteMemory::load(f)?,
+            Some(f) if f.exists() || args.no_site_pass => ncleaner::site::SiteMemory::load(f)?,
             _ => ncleaner::site::SiteMemory::default(),
         };
         let t = Instant::now();
@@ -244,7 +250,11 @@ pub fn run(args: Args) -> Result<()> {
             input: args.input.into(),
             ..CleanOptions::default()
         };
-        let pages = corpus::learn_sites(corpus::expand(&args.inputs)?, &opts, &pool, &mut mem)?;
+        let pages = if args.no_site_pass {
+            0
+        } else {
+            corpus::learn_sites(corpus::expand(&args.inputs)?, &opts, &pool, &mut mem)?
+        };
         if !args.quiet {
             eprintln!(
                 "ncleaner: site memory: {pages} pages with a host read in {:.1} s; {} hosts remembered",
@@ -272,7 +282,7 @@ pub fn run(args: Args) -> Result<()> {
         quiet: args.quiet,
     };
     let result = run_corpus(&cleaner, run);
-    if let (Some(f), Some(mem)) = (&args.site_memory, &memory) {
+    if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
     result
