@@ -35,6 +35,7 @@ pub mod eval;
 pub mod experiment;
 pub mod format;
 pub mod html;
+pub mod lang;
 pub mod lm;
 pub mod matrix;
 pub mod model;
