@@ -210,6 +210,7 @@ impl PoolCounts {
             alphabet: self.alphabet,
             dirty: DirtyEstimate::Differential,
             provenance: provenance.to_string(),
+            language: None,
         };
         let m = Model::from_parts(meta, clean, raw)?;
         if n == self.n {
