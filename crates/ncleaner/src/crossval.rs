@@ -382,6 +382,8 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         encoding: "",
         had_decode_errors: false,
         segments: cleaner.decide(page.segments(input).to_vec(), input),
+        language: None,
+        model: None,
     }
 }
 

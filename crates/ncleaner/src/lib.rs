@@ -46,5 +46,5 @@ pub mod stats;
 pub mod train;
 
 pub use error::Error;
-pub use pipeline::{Cleaned, Cleaner, InputKind, ScoredSegment};
+pub use pipeline::{Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
 pub use segment::{Kind, Segment};

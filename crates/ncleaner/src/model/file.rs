@@ -270,9 +270,9 @@ fn parse_header<'a>(
         provenance: get("provenance")?.to_string(),
         language: match fields.get("language") {
             None => None,
-            Some(l) => Some(
-                crate::lang::normalise_tag(l).ok_or(format!("`{l}` is not a language tag"))?,
-            ),
+            Some(l) => {
+                Some(crate::lang::normalise_tag(l).ok_or(format!("`{l}` is not a language tag"))?)
+            }
         },
     })
 }
@@ -490,13 +490,18 @@ mod tests {
             assert_eq!(m2.meta, m.meta);
         }
         // A file without the line (every file written before it) loads as untagged.
-        assert_eq!(Model::from_bytes(&untagged, "x").unwrap().meta.language, None);
+        assert_eq!(
+            Model::from_bytes(&untagged, "x").unwrap().meta.language,
+            None
+        );
         // Tags are normalised on reading; junk is an error, not a panic.
         let t = m.to_text().replace("language de\n", "language DE-AT\n");
         let m3 = Model::from_bytes(t.as_bytes(), "x").unwrap();
         assert_eq!(m3.meta.language.as_deref(), Some("de"));
         let t = m.to_text().replace("language de\n", "language d!e\n");
-        let e = Model::from_bytes(t.as_bytes(), "x").unwrap_err().to_string();
+        let e = Model::from_bytes(t.as_bytes(), "x")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("language tag"), "{e}");
     }
 
