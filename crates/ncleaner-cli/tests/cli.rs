@@ -259,7 +259,10 @@ fn embedded_models_rebuild_bit_for_bit() {
         args.extend(["-o", out.to_str().unwrap()]);
         ok(&args);
     };
-    for (name, extra) in [("en", &[][..]), ("en-nonlex", &["--nonlexical"][..])] {
+    for (name, extra) in [
+        ("en", &["--language", "en"][..]),
+        ("en-nonlex", &["--nonlexical"][..]),
+    ] {
         let out = dir.path().join(format!("{name}.nclm"));
         pool(extra, &out);
         let committed = std::fs::read(repo().join(format!("models/{name}.nclm"))).unwrap();

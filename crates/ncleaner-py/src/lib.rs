@@ -77,6 +77,9 @@ struct CleanResult {
     encoding: &'static str,
     /// Whether undecodable bytes were replaced by U+FFFD.
     had_decode_errors: bool,
+    /// The page's language (ISO 639-1 tag such as "en", "de"), identified by
+    /// whatlang from its longest prose segments; `None` when unsure.
+    language: Option<String>,
     /// All segments in page order, kept and dropped.
     segments: Vec<Py<Segment>>,
 }
@@ -261,6 +264,7 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
         },
         encoding: cleaned.encoding,
         had_decode_errors: cleaned.had_decode_errors,
+        language: cleaned.language,
         segments,
     })
 }
@@ -306,10 +310,15 @@ impl Cleaner {
             }
         }
         let loaded = load_model(model)?;
-        let mut inner = ncleaner::Cleaner::from_shared(Arc::new(loaded))
-            .with_method(m)
-            .with_preference(preference)
-            .with_threshold_option(threshold);
+        // One model cleans every page; routing it as the only route makes the
+        // library identify each page's language for `Result.language`.
+        let mut inner = ncleaner::Cleaner::routed(ncleaner::Routes::new(ncleaner::Route {
+            name: model.into(),
+            model: Arc::new(loaded),
+        }))
+        .with_method(m)
+        .with_preference(preference)
+        .with_threshold_option(threshold);
         if let Some(p) = min_probability {
             inner = inner.with_min_probability(p);
         }

@@ -39,6 +39,16 @@ def test_clean_keeps_content_drops_navigation(cleaner):
     assert all(s.score is not None for s in r.segments if s.reason == "score")
 
 
+def test_language_is_identified(cleaner):
+    assert cleaner.clean(PAGE).language == "en"
+    de = (
+        "<p>Es war einmal ein König, der hatte drei Söhne, von denen war der jüngste so "
+        "schön, dass die Sonne selber sich wunderte, sooft sie ihm ins Gesicht schien.</p>"
+    )
+    assert cleaner.clean(de).language == "de"
+    assert cleaner.clean("<p>Home</p>").language is None
+
+
 def test_str_and_bytes_agree(cleaner):
     a = cleaner.clean(PAGE)
     b = cleaner.clean(PAGE.decode())

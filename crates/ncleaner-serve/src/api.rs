@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use ncleaner::classify::{self, Method, Reason};
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
-use ncleaner::{Cleaned, Cleaner, InputKind};
+use ncleaner::{Cleaned, Cleaner, InputKind, Route, Routes};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -188,9 +188,14 @@ pub(crate) async fn clean(
     {
         return Err(ApiError::bad("threshold must be a finite number"));
     }
-    let cleaner = Cleaner::from_shared(model)
-        .with_method(method)
-        .with_threshold_option(req.threshold);
+    // One model, the one asked for; its "route" makes the library identify
+    // the page's language for the answer (about 0.1 ms).
+    let cleaner = Cleaner::routed(Routes::new(Route {
+        name: model_name.as_str().into(),
+        model,
+    }))
+    .with_method(method)
+    .with_threshold_option(req.threshold);
 
     let url = req.url.clone();
     let (cleaned, threshold) = on_worker(&st, deadline, "cleaning", move || {
@@ -304,6 +309,7 @@ fn answer(
     json!({
         "url": doc.url,
         "model": model,
+        "language": doc.language,
         "method": match method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
         "input": match doc.input { InputKind::Text => "text", _ => "html" },
         "threshold": threshold,

@@ -31,6 +31,7 @@ async fn clean_json_and_raw_bodies() {
     let (status, v) = post_json(&s, json!({ "html": page, "url": "http://example.org/" })).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["model"], "en");
+    assert_eq!(v["language"], "en");
     assert_eq!(v["input"], "html");
     assert_eq!(v["url"], "http://example.org/");
     let segs = v["segments"].as_array().unwrap();
@@ -76,6 +77,22 @@ async fn clean_json_and_raw_bodies() {
     let (_, nl) = post_json(&s, json!({ "text": "Home | News | About\n\nA paragraph of ordinary running text, written in full sentences.\n", "model": "en-nonlex" })).await;
     assert_eq!(nl["model"], "en-nonlex");
     assert_eq!(nl["input"], "text");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_pages_language_is_reported() {
+    let s = start(default_config());
+    let de = "Es war einmal ein König, der hatte drei Söhne, von denen war der jüngste so \
+        schön, dass die Sonne selber sich wunderte, sooft sie ihm ins Gesicht schien.";
+    let (status, v) = post_json(&s, json!({ "html": format!("<p>{de}</p>") })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["language"], "de");
+    let (status, v) = post_json(&s, json!({ "text": "Home" })).await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["language"].is_null() && v.get("language").is_some(),
+        "{v}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

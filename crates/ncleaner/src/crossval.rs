@@ -210,6 +210,7 @@ impl PoolCounts {
             alphabet: self.alphabet,
             dirty: DirtyEstimate::Differential,
             provenance: provenance.to_string(),
+            language: None,
         };
         let m = Model::from_parts(meta, clean, raw)?;
         if n == self.n {
@@ -381,6 +382,8 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         encoding: "",
         had_decode_errors: false,
         segments: cleaner.decide(page.segments(input).to_vec(), input),
+        language: None,
+        model: None,
         quality: None,
     };
     cleaner.assess(&mut c);

@@ -84,6 +84,12 @@ pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
 struct JsonDoc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
+    /// Only when the cleaner routes by language (`null`: not identified).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<Option<&'a str>>,
+    /// The model that decided, only when the cleaner routes by language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     page_quality: Option<crate::quality::PageQuality>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,6 +137,8 @@ fn with_json_doc<T>(
     });
     f(&JsonDoc {
         id,
+        language: doc.model.as_ref().map(|_| doc.language.as_deref()),
+        model: doc.model.as_deref(),
         page_quality: doc.quality,
         segments,
         text: text.trim_end(),
@@ -315,6 +323,8 @@ mod tests {
                 seg(Kind::P, "Home", false),
                 seg(Kind::L, "item one", true),
             ],
+            language: None,
+            model: None,
             quality: None,
         }
     }
@@ -345,6 +355,24 @@ mod tests {
         assert_eq!(v["segments"][2]["kind"], "l");
         assert_eq!(v["words_in"], 4);
         assert_eq!(v["words_out"], 3);
+        // One model, no routing: no language fields (the record as before routing existed).
+        assert!(v.get("language").is_none() && v.get("model").is_none());
+    }
+
+    #[test]
+    fn jsonl_language_when_routed() {
+        let record = |language: Option<&str>| {
+            let mut d = doc();
+            d.language = language.map(str::to_string);
+            d.model = Some("en-nonlex".into());
+            json_record(&d, None, JsonOptions::default())
+        };
+        let v = record(Some("de"));
+        assert_eq!(v["language"], "de");
+        assert_eq!(v["model"], "en-nonlex");
+        // Routed but not identified: an explicit null.
+        let v = record(None);
+        assert!(v["language"].is_null() && v.get("language").is_some());
     }
 
     #[test]

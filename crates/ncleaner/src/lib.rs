@@ -35,6 +35,7 @@ pub mod eval;
 pub mod experiment;
 pub mod format;
 pub mod html;
+pub mod lang;
 pub mod lm;
 pub mod matrix;
 pub mod model;
@@ -47,5 +48,5 @@ pub mod stats;
 pub mod train;
 
 pub use error::Error;
-pub use pipeline::{Cleaned, Cleaner, InputKind, ScoredSegment};
+pub use pipeline::{Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
 pub use segment::{Kind, Segment};

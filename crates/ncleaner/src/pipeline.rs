@@ -94,6 +94,12 @@ pub struct Cleaned {
     pub had_decode_errors: bool,
     /// All segments in page order, kept and dropped.
     pub segments: Vec<ScoredSegment>,
+    /// The page's detected language ([`crate::lang`]'s tag), when the
+    /// cleaner routes by language and the language was identified.
+    pub language: Option<String>,
+    /// The name of the model that decided, when the cleaner routes by
+    /// language ([`Routes`]); `None` for a cleaner with one model.
+    pub model: Option<Arc<str>>,
     /// The predicted quality of this page's cleaning (models trained with
     /// a page-quality model only; see [`crate::quality`]).
     pub quality: Option<crate::quality::PageQuality>,
@@ -126,11 +132,90 @@ impl Cleaned {
     }
 }
 
-/// A configured cleaner: a model, a method and a threshold. Cheap to clone
-/// and safe to share between threads.
+/// A model with the name it is reported under (`en`, `en-nonlex`, a path).
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// The name written with each page the model cleans ([`Cleaned::model`]).
+    pub name: Arc<str>,
+    /// The model.
+    pub model: Arc<Model>,
+}
+
+/// Language routing: models keyed by their language tag
+/// ([`crate::model::ModelMeta::language`]) and a fallback model for pages
+/// of any other language, or whose language is not identified.
+///
+/// Each page's language is identified from a bounded sample of its segments
+/// ([`crate::lang::detect_segments`], about 0.1 ms per page), after
+/// segmentation and before scoring, so a page is read once whichever model
+/// cleans it.
+#[derive(Debug, Clone)]
+pub struct Routes {
+    by_language: Vec<(String, Route)>,
+    fallback: Route,
+}
+
+impl Routes {
+    /// Routes with no language-specific model yet: every page goes to
+    /// `fallback` (which still identifies each page's language).
+    pub fn new(fallback: Route) -> Routes {
+        Routes {
+            by_language: Vec::new(),
+            fallback,
+        }
+    }
+
+    /// Adds a model for the language of its tag. Errors when the model has
+    /// no tag or another model already has that language.
+    pub fn add(&mut self, route: Route) -> crate::error::Result<()> {
+        let Some(tag) = route
+            .model
+            .meta
+            .language
+            .as_deref()
+            .and_then(crate::lang::normalise_tag)
+        else {
+            return Err(crate::Error::Parameter(format!(
+                "model {} has no language tag (train it with --language TAG), so it cannot be \
+                 routed to; use it alone or as the fallback model",
+                route.name
+            )));
+        };
+        if let Some((_, other)) = self.by_language.iter().find(|(t, _)| *t == tag) {
+            return Err(crate::Error::Parameter(format!(
+                "models {} and {} are both for language {tag}",
+                other.name, route.name
+            )));
+        }
+        self.by_language.push((tag, route));
+        Ok(())
+    }
+
+    /// The model for pages of a language (`None`: not identified).
+    pub fn pick(&self, language: Option<&str>) -> &Route {
+        language
+            .and_then(|l| self.by_language.iter().find(|(t, _)| t == l))
+            .map_or(&self.fallback, |(_, r)| r)
+    }
+
+    /// The languages with a model of their own, in the order added.
+    pub fn languages(&self) -> impl Iterator<Item = (&str, &Route)> {
+        self.by_language.iter().map(|(t, r)| (t.as_str(), r))
+    }
+
+    /// The fallback model.
+    pub fn fallback(&self) -> &Route {
+        &self.fallback
+    }
+}
+
+/// A configured cleaner: a model (or language routes), a method and a
+/// threshold. Cheap to clone and safe to share between threads.
 #[derive(Debug, Clone)]
 pub struct Cleaner {
     model: Arc<Model>,
+    /// Language routing; `None`: `model` cleans every page and no language is identified.
+    routes: Option<Arc<Routes>>,
     method: Method,
     /// `None`: the model's own operating point (0 for models without a classifier).
     threshold: Option<f64>,
@@ -155,6 +240,7 @@ impl Cleaner {
     pub fn from_shared(model: Arc<Model>) -> Cleaner {
         Cleaner {
             model,
+            routes: None,
             method: Method::NCleaner,
             threshold: None,
             preference: Preference::Precision,
@@ -164,6 +250,19 @@ impl Cleaner {
         }
     }
 
+    /// A cleaner that routes each page to the model of its language
+    /// ([`Routes`]); [`Cleaner::model`] is then the fallback model.
+    pub fn routed(routes: Routes) -> Cleaner {
+        let mut c = Cleaner::from_shared(routes.fallback.model.clone());
+        c.routes = Some(Arc::new(routes));
+        c
+    }
+
+    /// The routes, when the cleaner routes by language.
+    pub fn routes(&self) -> Option<&Routes> {
+        self.routes.as_deref()
+    }
+
     /// The same cleaner giving the classifier the site features of each
     /// page from this memory ([`crate::site`]; models trained with them only).
     pub fn with_site_memory(mut self, memory: Arc<crate::site::SiteMemory>) -> Cleaner {
@@ -171,15 +270,21 @@ impl Cleaner {
         self
     }
 
-    /// Whether the model uses site features (and a site memory would help).
+    /// Whether the model (the fallback model when routing) uses site
+    /// features, so that a site memory would be used.
     pub fn uses_sites(&self) -> bool {
-        self.method == Method::NCleaner && self.model.classifier.as_ref().is_some_and(|c| c.site)
+        self.uses_sites_with(&self.model)
+    }
+
+    fn uses_sites_with(&self, model: &Model) -> bool {
+        self.method == Method::NCleaner && model.classifier.as_ref().is_some_and(|c| c.site)
     }
 
     /// The same cleaner dropping every page whose predicted precision
     /// ([`crate::quality`]) is below `p` (0–1): all its segments are then
     /// dropped ([`classify::Reason::PageQuality`]) and [`Cleaned::quality`]
-    /// says why. Fails when the model has no page-quality model.
+    /// says why. Fails when the model (the fallback model when routing) has
+    /// no page-quality model; pages routed to a model without one are kept.
     pub fn with_min_page_quality(mut self, p: f64) -> crate::error::Result<Cleaner> {
         if !(0.0..=1.0).contains(&p) {
             return Err(crate::error::Error::Parameter(format!(
@@ -243,11 +348,17 @@ impl Cleaner {
         self
     }
 
-    /// The threshold in force for an input.
+    /// The threshold in force for an input (with the fallback model, when routing).
     pub fn threshold(&self, input: InputKind) -> f64 {
+        self.threshold_of(&self.model, input)
+    }
+
+    /// The threshold in force for an input when `model` decides: the one
+    /// set, else the model's own operating point.
+    pub fn threshold_of(&self, model: &Model, input: InputKind) -> f64 {
         let html = input != InputKind::Text;
         self.threshold.unwrap_or_else(|| {
-            self.model
+            model
                 .classifier
                 .as_ref()
                 .filter(|c| c.weights(html).is_some())
@@ -255,7 +366,7 @@ impl Cleaner {
         })
     }
 
-    /// The model.
+    /// The model (the fallback model when routing).
     pub fn model(&self) -> &Model {
         &self.model
     }
@@ -280,26 +391,65 @@ impl Cleaner {
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
         let (input, mut segments) = segments_of(&doc.text, input);
-        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites()) {
+        let (model, language, name) = self.route(&segments);
+        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
-        let segments = self.decide(segments, input);
+        let segments = self.decide_with(model, segments, input);
         let mut c = Cleaned {
             url: doc.url,
             input,
             encoding: doc.encoding.name(),
             had_decode_errors: doc.had_errors,
             segments,
+            language,
+            model: name,
             quality: None,
         };
-        self.assess(&mut c);
+        self.assess_with(model, &mut c);
         c
     }
 
+    /// The model for a page's segments: the model of its language when the
+    /// cleaner routes, else its one model; with the detected language and
+    /// the name of the model (both `None` without routing).
+    fn route(&self, segments: &[Segment]) -> (&Model, Option<String>, Option<Arc<str>>) {
+        match &self.routes {
+            None => (&self.model, None, None),
+            Some(routes) => {
+                let language = crate::lang::detect_segments(segments).map(|d| d.tag);
+                let route = routes.pick(language);
+                (
+                    &route.model,
+                    language.map(str::to_string),
+                    Some(route.name.clone()),
+                )
+            }
+        }
+    }
+
+    /// Scores and decides the segments of one page with the model of its
+    /// language when the cleaner routes, else with its one model; returns
+    /// them with the detected language and the name of the model used
+    /// (both `None` without routing).
+    pub fn decide_routed(
+        &self,
+        segments: Vec<Segment>,
+        input: InputKind,
+    ) -> (Vec<ScoredSegment>, Option<String>, Option<Arc<str>>) {
+        let (model, language, name) = self.route(&segments);
+        (self.decide_with(model, segments, input), language, name)
+    }
+
     /// Sets a cleaned page's predicted quality and, below the least page
-    /// quality asked for, drops the page's kept segments.
+    /// quality asked for, drops the page's kept segments (the cleaner's own
+    /// model; routed pages are assessed by their route's model).
     pub fn assess(&self, c: &mut Cleaned) {
-        c.quality = self.page_quality(c);
+        self.assess_with(&self.model, c)
+    }
+
+    fn assess_with(&self, model: &Model, c: &mut Cleaned) {
+        c.quality = self.page_quality_with(model, c);
         if let (Some(min), Some(q)) = (self.min_page_quality, c.quality) {
             if q.precision < min {
                 for s in c.segments.iter_mut().filter(|s| s.keep()) {
@@ -317,32 +467,45 @@ impl Cleaner {
         matches!((self.min_page_quality, c.quality), (Some(min), Some(q)) if q.precision < min)
     }
 
-    /// The predicted quality of a page this cleaner cleaned: from the
-    /// model's page-quality model for the page's input kind, if it has one
-    /// and the method is the model's ([`crate::quality`]).
+    /// The predicted quality of a page this cleaner cleaned with its own
+    /// model ([`crate::quality`]), if the model has a page-quality model for
+    /// the page's input kind and the method is the model's.
     pub fn page_quality(&self, c: &Cleaned) -> Option<crate::quality::PageQuality> {
-        if !self.method.uses_model() || self.method == Method::Perplexity {
+        self.page_quality_with(&self.model, c)
+    }
+
+    fn page_quality_with(
+        &self,
+        model: &Model,
+        c: &Cleaned,
+    ) -> Option<crate::quality::PageQuality> {
+        if !self.method.uses_model() {
             return None;
         }
         let html = c.input != InputKind::Text;
-        self.model
-            .classifier
-            .as_ref()?
-            .quality(html)
-            .map(|q| q.predict(c))
+        model.classifier.as_ref()?.quality(html).map(|q| q.predict(c))
     }
 
-    /// Scores and decides the segments of one page (`input`: how they were read).
+    /// Scores and decides the segments of one page (`input`: how they were
+    /// read) with the cleaner's model (the fallback model when routing).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
+        self.decide_with(&self.model, segments, input)
+    }
+
+    fn decide_with(
+        &self,
+        model: &Model,
+        segments: Vec<Segment>,
+        input: InputKind,
+    ) -> Vec<ScoredSegment> {
         if self.method == Method::Perplexity {
             return self.filter_sentences(segments);
         }
-        let threshold = self.threshold(input);
+        let threshold = self.threshold_of(model, input);
         let html = input != InputKind::Text;
         let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
-            let scorer = self.model.scorer();
-            match self
-                .model
+            let scorer = model.scorer();
+            match model
                 .classifier
                 .as_ref()
                 .and_then(|c| c.score_page(&segments, scorer, html))
@@ -433,6 +596,74 @@ pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn route(name: &str) -> Route {
+        Route {
+            name: name.into(),
+            model: Arc::new(crate::model::embedded(name).unwrap()),
+        }
+    }
+
+    fn page(paragraphs: &[&str]) -> String {
+        let mut html = String::from(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/a>About</a></li></ul>",
+        );
+        for p in paragraphs {
+            html.push_str(&format!("<p>{p}</p>"));
+        }
+        html.push_str("<div class=footer>(c) 2024</div></body></html>");
+        html
+    }
+
+    const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen war der \
+        jüngste so schön, dass die Sonne selber sich wunderte, sooft sie ihm ins Gesicht \
+        schien. Nahe bei dem Schlosse des Königs lag ein großer dunkler Wald.";
+    const EN: &str = "It was the best of times, it was the worst of times, it was the age \
+        of wisdom, it was the age of foolishness, it was the epoch of belief, it was the \
+        epoch of incredulity, it was the season of Light, it was the season of Darkness.";
+
+    #[test]
+    fn routes_pages_by_language() {
+        let mut routes = Routes::new(route("en-nonlex"));
+        routes.add(route("en")).unwrap();
+        // The fallback has no tag: it cannot be a language's route; a second `en` clashes.
+        assert!(routes.add(route("en-nonlex")).is_err());
+        assert!(
+            routes
+                .add(route("en"))
+                .unwrap_err()
+                .to_string()
+                .contains("both")
+        );
+        let routed = Cleaner::routed(routes);
+        let single = Cleaner::new(crate::model::embedded("en").unwrap());
+
+        let en = page(&[EN, EN]);
+        let r = routed.clean(en.as_bytes(), InputKind::Html, None);
+        assert_eq!(r.language.as_deref(), Some("en"));
+        assert_eq!(r.model.as_deref(), Some("en"));
+        // Routed to `en`, an English page is cleaned exactly as by `en` alone.
+        let s = single.clean(en.as_bytes(), InputKind::Html, None);
+        assert_eq!((s.language.as_deref(), s.model.as_deref()), (None, None));
+        assert_eq!(r.segments, s.segments);
+
+        let de = page(&[DE, DE]);
+        let r = routed.clean(de.as_bytes(), InputKind::Html, None);
+        assert_eq!(r.language.as_deref(), Some("de"));
+        assert_eq!(r.model.as_deref(), Some("en-nonlex"));
+        let nonlex = Cleaner::new(crate::model::embedded("en-nonlex").unwrap());
+        assert_eq!(
+            r.segments,
+            nonlex.clean(de.as_bytes(), InputKind::Html, None).segments
+        );
+
+        // Too little text to identify: the fallback, language unknown.
+        let r = routed.clean(b"<p>Hallo</p>", InputKind::Html, None);
+        assert_eq!((r.language, r.model.as_deref()), (None, Some("en-nonlex")));
+        // No panic on nothing at all.
+        let r = routed.clean(b"", InputKind::Auto, None);
+        assert!(r.segments.is_empty() && r.language.is_none());
+    }
 
     #[test]
     fn html_detection() {

@@ -605,6 +605,8 @@ mod tests {
                 seg("four five six", 0.5, true),
                 seg("menu", 0.1, false),
             ],
+            language: None,
+            model: None,
             quality: None,
         };
         let f = features(&c);

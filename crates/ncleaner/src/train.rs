@@ -124,6 +124,8 @@ pub struct TrainConfig {
     pub classifier: Option<ClassifierConfig>,
     /// A one-line description for the model's provenance.
     pub provenance: String,
+    /// The language tag the model is written with ([`ModelMeta::language`]).
+    pub language: Option<String>,
 }
 
 /// How the segment classifier is trained.
@@ -235,6 +237,7 @@ impl TrainConfig {
             dirty: DirtyEstimate::Differential,
             classifier: None,
             provenance: String::new(),
+            language: None,
         }
     }
 
@@ -433,6 +436,7 @@ impl Trainer {
             alphabet: cfg.alphabet,
             dirty: DirtyEstimate::Differential,
             provenance: cfg.provenance.clone(),
+            language: cfg.language.clone(),
         };
         let m = Model::from_parts(meta, clean, raw)?;
         match cfg.dirty {

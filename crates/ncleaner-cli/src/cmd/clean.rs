@@ -10,11 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
 use ncleaner::corpus::{self, CleanOptions, Destination, Entry, Observer, Stats};
 use ncleaner::format::{Format, JsonOptions};
-use ncleaner::{Cleaner, InputKind};
+use ncleaner::{Cleaner, InputKind, Route, Routes};
 
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 
-use super::common::{ModelArg, SmoothingArg, load_model, load_word_model, thread_pool};
+use super::common::{SmoothingArg, load_model_named, load_word_model, thread_pool};
 
 /// Arguments of `ncleaner clean`.
 #[derive(clap::Args)]
@@ -22,6 +22,9 @@ use super::common::{ModelArg, SmoothingArg, load_model, load_word_model, thread_
     ncleaner clean page.html\n  \
     ncleaner clean -o out/ --format cleaneval pages/\n  \
     ncleaner clean --input text --format jsonl --segments dump.txt\n  \
+    ncleaner clean --model en --model de.nclm --format jsonl pages/   (German pages to de.nclm, \
+    English to en, the rest to en-nonlex)\n  \
+    ncleaner clean --no-route --model en-nonlex pages/\n  \
     curl -s https://example.com/ | ncleaner clean -")]
 pub struct Args {
     /// Files, directories (searched recursively) or `-` for standard input.
@@ -31,8 +34,30 @@ pub struct Args {
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
-    #[command(flatten)]
-    pub model: ModelArg,
+    /// The model: `en` (lexical English, embedded), `en-nonlex` (non-lexical,
+    /// embedded, any language) or a model file. Repeatable: each page's
+    /// language is identified and the page cleaned by the model trained for
+    /// it (a model's language is the tag of `train --language`), the others
+    /// by --fallback-model; one model without a tag cleans every page.
+    /// Default: `en`, so English pages get the English model and all others
+    /// the non-lexical one.
+    #[arg(long = "model", short = 'm', value_name = "en|en-nonlex|PATH")]
+    pub models: Vec<String>,
+
+    /// The model for pages whose language has no model among --model, or is
+    /// not identified (too little text).
+    #[arg(
+        long,
+        value_name = "en|en-nonlex|PATH",
+        default_value = "en-nonlex",
+        conflicts_with = "no_route"
+    )]
+    pub fallback_model: String,
+
+    /// No language routing: one model (--model, default `en`) cleans every
+    /// page and no language is identified (no `language` field in JSON Lines).
+    #[arg(long)]
+    pub no_route: bool,
 
     /// How to read the inputs: HTML pages, plain-text dumps, or decide per document.
     #[arg(long, value_enum, default_value = "auto")]
@@ -198,14 +223,53 @@ impl From<MethodArg> for Method {
     }
 }
 
+/// The cleaner that `--model`, `--fallback-model` and `--no-route` ask for.
+pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<Cleaner> {
+    let default = ["en".to_string()];
+    let models = if models.is_empty() {
+        &default[..]
+    } else {
+        models
+    };
+    let route = |name: &str| -> Result<Route> {
+        Ok(Route {
+            name: name.into(),
+            model: Arc::new(load_model_named(name)?),
+        })
+    };
+    if no_route {
+        anyhow::ensure!(
+            models.len() == 1,
+            "--no-route takes one --model ({} given)",
+            models.len()
+        );
+        return Ok(Cleaner::from_shared(route(&models[0])?.model));
+    }
+    let loaded = models
+        .iter()
+        .map(|m| route(m))
+        .collect::<Result<Vec<Route>>>()?;
+    let routes = match &loaded[..] {
+        // One model without a language: it cleans every page.
+        [only] if only.model.meta.language.is_none() => Routes::new(only.clone()),
+        _ => {
+            let mut routes = Routes::new(route(fallback)?);
+            for r in loaded {
+                routes.add(r)?;
+            }
+            routes
+        }
+    };
+    Ok(Cleaner::routed(routes))
+}
+
 /// Runs `ncleaner clean`: every input document cleaned on the threads of
 /// `-j`, written in input order, a summary line on standard error at the end
 /// and a progress bar while it runs when standard error is a terminal.
 /// Exits with an error when any document failed (after writing all others).
 pub fn run(args: Args) -> Result<()> {
     let method: Method = args.method.into();
-    let model = load_model(&args.model)?;
-    let mut cleaner = Cleaner::from_shared(Arc::new(model))
+    let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
         .with_method(method)
         .with_preference(args.prefer.into())
         .with_threshold_option(

@@ -20,7 +20,11 @@ pub struct ModelArg {
 
 /// Loads the model that `--model` names.
 pub fn load_model(arg: &ModelArg) -> Result<Model> {
-    let name = arg.model.as_str();
+    load_model_named(&arg.model)
+}
+
+/// Loads a model by embedded name (`en`, `en-nonlex`) or file path.
+pub fn load_model_named(name: &str) -> Result<Model> {
     if model::EMBEDDED.iter().any(|(n, _)| *n == name) {
         return Ok(model::embedded(name)?);
     }

@@ -20,7 +20,11 @@ use ncleaner::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Train
     paper's model: differential dirty counts, the n-gram decision alone.\n\n\
     Example (the embedded `en` model; scripts/build-models):\n  \
     ncleaner train --html ../shared/data/cleaneval/dev --gold ../shared/data/gold/cleaneval/dev \\\n    \
-    --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train -o models/en.nclm"
+    --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train \\\n    \
+    --language en -o models/en.nclm\n\n\
+    A model for another language: train it on pages and gold files of that language with \
+    --language TAG, then `ncleaner clean --model en --model de.nclm` routes each page to the \
+    model of its detected language (the non-lexical fallback for the rest)."
 )]
 pub struct Args {
     /// Directory of HTML pages (repeatable; each pairs with the --gold of the same position).
@@ -104,6 +108,14 @@ pub struct Args {
     #[arg(long)]
     pub no_page_quality: bool,
 
+    /// The language of the training pages, as a tag (ISO 639-1 like `de`,
+    /// `fr`; `de-AT` and ISO 639-3 `deu` are read as `de`). Written into the
+    /// model, it makes `clean` route pages detected as that language to this
+    /// model (`clean --model de.nclm`). Leave it out for a model meant for
+    /// pages of any language (a fallback, usually `--nonlexical`).
+    #[arg(long, value_name = "TAG")]
+    pub language: Option<String>,
+
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -133,6 +145,11 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
         cfg.q = q;
     }
     model::check_parameters(cfg.n, cfg.q)?;
+    if let Some(tag) = &args.language {
+        cfg.language = Some(ncleaner::lang::normalise_tag(tag).with_context(|| {
+            format!("--language {tag:?} is not a language tag (e.g. en, de, fr)")
+        })?);
+    }
     if let Some(d) = args.dirty {
         cfg.dirty = match d {
             DirtyArg::Differential => DirtyEstimate::Differential,

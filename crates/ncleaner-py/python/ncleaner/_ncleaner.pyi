@@ -57,6 +57,9 @@ class CleanResult:
     def had_decode_errors(self) -> bool:
         """Whether undecodable bytes were replaced by U+FFFD."""
     @property
+    def language(self) -> Optional[str]:
+        """The page's language as an ISO 639-1 tag ("en", "de", ...), identified by whatlang from its longest prose segments; None when there is too little text or the identification is unsure."""
+    @property
     def segments(self) -> list[Segment]:
         """All segments in page order, kept and dropped."""
 

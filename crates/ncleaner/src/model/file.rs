@@ -16,6 +16,7 @@
 //! q 0.5
 //! alphabet lexical
 //! dirty differential
+//! language en
 //! provenance trained by `ncleaner train` on 398 pages …
 //! table clean
 //! 1<TAB>e<TAB>123456
@@ -42,7 +43,10 @@ use crate::error::{Error, Result};
 /// The model file format version this build writes.
 ///
 /// Version 2 added the optional segment classifier after the count tables;
-/// version 1 files (no classifier) are still read.
+/// version 1 files (no classifier) are still read. The optional `language`
+/// header line (a model's language tag, [`ModelMeta::language`]) needed no
+/// new version: header lines are `key value` pairs that readers look up by
+/// name, so files without it load as `None` and older readers skip it.
 pub const FORMAT_VERSION: u32 = 2;
 
 /// The versions this build reads.
@@ -117,8 +121,16 @@ impl Model {
 
     fn header(&self) -> String {
         let m = &self.meta;
+        // The language line only when there is a tag, and before
+        // `provenance` (where readers stop): a model without one is written
+        // byte for byte as before, and readers older than the line ignore it.
+        let language = m
+            .language
+            .as_deref()
+            .map(|l| format!("language {}\n", l.replace(['\n', ' '], "")))
+            .unwrap_or_default();
         format!(
-            "{TEXT_MAGIC} {FORMAT_VERSION}\nn {}\nq {}\nalphabet {}\ndirty {}\nprovenance {}\n",
+            "{TEXT_MAGIC} {FORMAT_VERSION}\nn {}\nq {}\nalphabet {}\ndirty {}\n{language}provenance {}\n",
             m.n,
             m.q,
             m.alphabet.name(),
@@ -256,6 +268,12 @@ fn parse_header<'a>(
         alphabet,
         dirty,
         provenance: get("provenance")?.to_string(),
+        language: match fields.get("language") {
+            None => None,
+            Some(l) => {
+                Some(crate::lang::normalise_tag(l).ok_or(format!("`{l}` is not a language tag"))?)
+            }
+        },
     })
 }
 
@@ -453,6 +471,44 @@ mod tests {
         assert_eq!(m2.meta, m.meta);
         assert_eq!(m2.clean, m.clean);
         assert_eq!(m2.raw, m.raw);
+    }
+
+    #[test]
+    fn language_tag_roundtrips_and_is_optional() {
+        let plain = toy();
+        assert_eq!(plain.meta.language, None);
+        let untagged = plain.to_binary();
+        assert!(!String::from_utf8_lossy(&untagged).contains("language"));
+        let mut m = toy();
+        m.meta.language = Some("de".into());
+        let b = m.to_binary();
+        // Only the header differs: the untagged bytes are those of before the tag existed.
+        assert_eq!(b.len(), untagged.len() + "language de\n".len());
+        for bytes in [b, m.to_text().into_bytes()] {
+            let m2 = Model::from_bytes(&bytes, "x").unwrap();
+            assert_eq!(m2.meta.language.as_deref(), Some("de"));
+            assert_eq!(m2.meta, m.meta);
+        }
+        // A file without the line (every file written before it) loads as untagged.
+        assert_eq!(
+            Model::from_bytes(&untagged, "x").unwrap().meta.language,
+            None
+        );
+        // Tags are normalised on reading; junk is an error, not a panic.
+        let t = m.to_text().replace("language de\n", "language DE-AT\n");
+        let m3 = Model::from_bytes(t.as_bytes(), "x").unwrap();
+        assert_eq!(m3.meta.language.as_deref(), Some("de"));
+        let t = m.to_text().replace("language de\n", "language d!e\n");
+        let e = Model::from_bytes(t.as_bytes(), "x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("language tag"), "{e}");
+    }
+
+    #[test]
+    fn embedded_models_carry_their_language() {
+        assert_eq!(embedded("en").unwrap().meta.language.as_deref(), Some("en"));
+        assert_eq!(embedded("en-nonlex").unwrap().meta.language, None);
     }
 
     #[test]

@@ -277,6 +277,11 @@ pub struct ModelMeta {
     pub dirty: DirtyEstimate,
     /// Where the model came from (training data, command), one line.
     pub provenance: String,
+    /// The language of the text the model was trained on, as a tag
+    /// ([`crate::lang::normalise_tag`]: `en`, `de`, …), which routes pages
+    /// of that language to it; `None` for a model meant for any language
+    /// (the non-lexical fallback) or trained before tags existed.
+    pub language: Option<String>,
 }
 
 /// A clean and a dirty character n-gram model.
@@ -604,6 +609,7 @@ pub fn train(pages: &[TrainingPage], opts: &TrainOptions, provenance: &str) -> R
         alphabet: opts.alphabet,
         dirty: DirtyEstimate::Differential,
         provenance: provenance.to_string(),
+        language: None,
     };
     Model::from_parts(meta, clean, raw)
 }

@@ -1,0 +1,132 @@
+//! Language identification on a set of pages: what is detected, with what
+//! confidence, and how long detection takes beside decoding and segmenting.
+//!
+//! ```text
+//! cargo run --release -p ncleaner --example lang_speed -- ../shared/data/cleaneval/dev ../shared/data/cleaneval/train
+//! ```
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use ncleaner::{InputKind, decode, lang, pipeline};
+
+fn main() {
+    let dirs: Vec<String> = std::env::args().skip(1).collect();
+    if dirs.is_empty() {
+        eprintln!("usage: lang_speed DIR...");
+        std::process::exit(2);
+    }
+    let mut pages = Vec::new();
+    for dir in &dirs {
+        let mut paths: Vec<_> = match std::fs::read_dir(dir) {
+            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+            Err(e) => {
+                eprintln!("lang_speed: {dir}: {e}");
+                std::process::exit(1);
+            }
+        };
+        paths.sort();
+        for p in paths {
+            if let Ok(b) = std::fs::read(&p) {
+                pages.push(b);
+            }
+        }
+    }
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let segmented: Vec<_> = pages
+        .iter()
+        .map(|b| pipeline::segments_of(&decode::decode(b, None, None).text, InputKind::Auto).1)
+        .collect();
+    // Timings: the best of 5 rounds, over all pages.
+    let best = |f: &dyn Fn()| {
+        (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or(Duration::ZERO)
+    };
+    let t_segment = best(&|| {
+        for b in &pages {
+            std::hint::black_box(pipeline::segments_of(
+                &decode::decode(b, None, None).text,
+                InputKind::Auto,
+            ));
+        }
+    });
+    let t_detect = best(&|| {
+        for s in &segmented {
+            std::hint::black_box(lang::detect_segments(s));
+        }
+    });
+    let t_whole = best(&|| {
+        for b in &pages {
+            let text = decode::decode(b, None, None).text;
+            std::hint::black_box(whatlang::detect(&text));
+        }
+    });
+    if std::env::var_os("LANG_SPEED_GRID").is_some() {
+        let samples: Vec<String> = segmented.iter().map(|s| lang::sample(s)).collect();
+        for cap in [256usize, 512, 1024, 2048] {
+            let cut: Vec<&str> = samples
+                .iter()
+                .map(|s| {
+                    let mut e = s.len().min(cap);
+                    while !s.is_char_boundary(e) {
+                        e -= 1;
+                    }
+                    &s[..e]
+                })
+                .collect();
+            let t = best(&|| {
+                for s in &cut {
+                    std::hint::black_box(whatlang::detect(s));
+                }
+            });
+            let en = cut
+                .iter()
+                .filter(|s| lang::detect(s).is_some_and(|d| d.tag == "en"))
+                .count();
+            println!(
+                "sample cut to {cap} bytes: {:.0} µs/page, {en} pages detected as en",
+                t.as_secs_f64() * 1e6 / pages.len() as f64
+            );
+        }
+    }
+    let mut tags: BTreeMap<String, usize> = BTreeMap::new();
+    let mut low = Vec::new();
+    for (i, s) in segmented.iter().enumerate() {
+        let d = lang::detect_segments(s);
+        *tags
+            .entry(d.as_ref().map_or("none".into(), |d| d.tag.to_string()))
+            .or_default() += 1;
+        let raw = whatlang::detect(&lang::sample(s));
+        if let Some(r) = raw.filter(|r| r.confidence() < 0.9) {
+            low.push((i, r.lang().code(), r.confidence()));
+        }
+    }
+    let n = pages.len() as f64;
+    let mb = bytes as f64 / 1e6;
+    let us = |d: Duration| d.as_secs_f64() * 1e6 / n;
+    println!("{} pages, {:.1} MB of HTML", pages.len(), mb);
+    println!("detected: {tags:?}");
+    println!("samples with whatlang confidence < 0.9: {low:?}");
+    println!(
+        "decode+segment: {:.0} µs/page ({:.1} MB/s)",
+        us(t_segment),
+        mb / t_segment.as_secs_f64()
+    );
+    println!(
+        "detect from the sample (lang::detect_segments): {:.0} µs/page ({:.0} MB/s of page HTML), {:.1} % of decode+segment",
+        us(t_detect),
+        mb / t_detect.as_secs_f64(),
+        100.0 * t_detect.as_secs_f64() / t_segment.as_secs_f64()
+    );
+    println!(
+        "whatlang on the whole decoded page, for comparison: {:.0} µs/page ({:.1} MB/s)",
+        us(t_whole),
+        mb / t_whole.as_secs_f64()
+    );
+}

@@ -1,0 +1,299 @@
+//! Language identification of a page, for routing it to a model trained on
+//! its language ([`crate::pipeline::Routes`]).
+//!
+//! **The identifier is `whatlang`** (trigram profiles of 70 languages after a
+//! script detection; no model files, no unsafe code, no C dependency; MIT).
+//! It is fast, and we make it cheaper still by never giving it the whole
+//! page: the [`sample`] is the page's longest segments that are neither
+//! mostly link text nor recognised as boilerplate by the segmentation
+//! heuristics, up to [`SAMPLE_BYTES`] bytes. Those are where the article is,
+//! so the sample is both small and the part of the page whose language
+//! matters; a menu in English around a German article does not outvote it.
+//!
+//! **Tags are ISO 639-1 two-letter codes** (`en`, `de`, `fr`, `es`, …),
+//! what HTML's `lang` attribute, HTTP's `Content-Language` and most corpora
+//! use, and what users will type after `train --language`. whatlang names
+//! languages by ISO 639-3 (`eng`, `deu`); every one of its 70 languages has a
+//! 639-1 code today (Mandarin → `zh`, Iranian Persian → `fa`, Norwegian
+//! Bokmål → `nb`), and a language without one would be tagged with its
+//! 639-3 code ([`tag`]). Model tags are compared with [`normalise_tag`], so
+//! `DE`, `de-AT` and `deu` all route German pages.
+//!
+//! **`None` when unsure.** A detection is used only when the sample has at
+//! least [`MIN_SAMPLE_CHARS`] letters' worth of text and whatlang's
+//! confidence (how far the best language's score is ahead of the second's,
+//! 0–1) reaches [`MIN_CONFIDENCE`]. A page without a detection goes to the
+//! fallback model, which is the safe choice: the non-lexical model works
+//! for any language.
+
+use crate::segment::Segment;
+
+/// The most text (bytes, UTF-8) given to the identifier per page. 2 KB of
+/// running text is more than enough for whatlang to separate even close
+/// languages (Spanish and Portuguese, Danish and Norwegian), and bounds the
+/// cost per page whatever the page's size.
+pub const SAMPLE_BYTES: usize = 2048;
+
+/// Below this many characters of sample, no language is claimed.
+pub const MIN_SAMPLE_CHARS: usize = 40;
+
+/// The least whatlang confidence at which a detection is used. whatlang's own
+/// "reliable" line is 0.9; we take a little less because our samples are
+/// running text, where the runner-up language is rarely close, and a page
+/// left undetected loses its language model. (On the CleanEval pages, all
+/// English, this detects every page with text as `en`; see BENCHMARKS.md.)
+pub const MIN_CONFIDENCE: f64 = 0.5;
+
+/// A page's detected language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detection {
+    /// The language's tag: ISO 639-1 where it has one, else ISO 639-3.
+    pub tag: &'static str,
+    /// whatlang's confidence, 0–1.
+    pub confidence: f64,
+}
+
+/// The text the identifier sees for a page: its longest segments that are
+/// not mostly links and not heuristic boilerplate, joined by newlines, at
+/// most [`SAMPLE_BYTES`] bytes (the last one cut at a character boundary).
+/// When no segment qualifies, all segments are candidates.
+pub fn sample(segments: &[Segment]) -> String {
+    let prose = |s: &&Segment| s.heuristic.is_none() && (s.link_chars as usize) * 2 < s.text.len();
+    let mut candidates: Vec<&Segment> = segments.iter().filter(prose).collect();
+    if candidates.is_empty() {
+        candidates = segments.iter().collect();
+    }
+    candidates.sort_by_key(|s| std::cmp::Reverse(s.text.len()));
+    let mut out = String::with_capacity(SAMPLE_BYTES + 4);
+    for s in candidates {
+        let room = SAMPLE_BYTES.saturating_sub(out.len());
+        if room == 0 {
+            break;
+        }
+        let mut end = s.text.len().min(room);
+        while !s.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&s.text[..end]);
+        out.push('\n');
+    }
+    out
+}
+
+/// Identifies the language of a page from its segments ([`sample`]).
+pub fn detect_segments(segments: &[Segment]) -> Option<Detection> {
+    detect(&sample(segments))
+}
+
+/// Identifies the language of a text; `None` when there is too little text
+/// or the identifier is not confident enough.
+pub fn detect(text: &str) -> Option<Detection> {
+    if text
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .take(MIN_SAMPLE_CHARS)
+        .count()
+        < MIN_SAMPLE_CHARS
+    {
+        return None;
+    }
+    let info = whatlang::detect(text)?;
+    (info.confidence() >= MIN_CONFIDENCE).then(|| Detection {
+        tag: tag(info.lang()),
+        confidence: info.confidence(),
+    })
+}
+
+/// The tag of a whatlang language: its ISO 639-1 code, or its ISO 639-3 code
+/// for a language without one.
+pub fn tag(lang: whatlang::Lang) -> &'static str {
+    iso639_1(lang).unwrap_or_else(|| lang.code())
+}
+
+/// A language tag as models and routes compare it: lower case, the primary
+/// subtag only (`de-AT` → `de`), ISO 639-3 codes of whatlang's languages
+/// mapped to their 639-1 code (`deu` → `de`). `None` for an empty tag or
+/// one with characters other than ASCII letters, digits, `-` and `_`.
+pub fn normalise_tag(tag: &str) -> Option<String> {
+    let tag = tag.trim();
+    if tag.is_empty()
+        || !tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return None;
+    }
+    let primary = tag
+        .split(['-', '_'])
+        .next()
+        .unwrap_or(tag)
+        .to_ascii_lowercase();
+    if primary.is_empty() {
+        return None;
+    }
+    match whatlang::Lang::from_code(primary.as_str()) {
+        Some(lang) if primary.len() == 3 => Some(self::tag(lang).to_string()),
+        _ => Some(primary),
+    }
+}
+
+/// The ISO 639-1 code of each of whatlang's languages.
+fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {
+    use whatlang::Lang::*;
+    Some(match lang {
+        Epo => "eo",
+        Eng => "en",
+        Rus => "ru",
+        Cmn => "zh",
+        Spa => "es",
+        Por => "pt",
+        Ita => "it",
+        Ben => "bn",
+        Fra => "fr",
+        Deu => "de",
+        Ukr => "uk",
+        Kat => "ka",
+        Ara => "ar",
+        Hin => "hi",
+        Jpn => "ja",
+        Heb => "he",
+        Yid => "yi",
+        Pol => "pl",
+        Amh => "am",
+        Jav => "jv",
+        Kor => "ko",
+        Nob => "nb",
+        Dan => "da",
+        Swe => "sv",
+        Fin => "fi",
+        Tur => "tr",
+        Nld => "nl",
+        Hun => "hu",
+        Ces => "cs",
+        Ell => "el",
+        Bul => "bg",
+        Bel => "be",
+        Mar => "mr",
+        Kan => "kn",
+        Ron => "ro",
+        Slv => "sl",
+        Hrv => "hr",
+        Srp => "sr",
+        Mkd => "mk",
+        Lit => "lt",
+        Lav => "lv",
+        Est => "et",
+        Tam => "ta",
+        Vie => "vi",
+        Urd => "ur",
+        Tha => "th",
+        Guj => "gu",
+        Uzb => "uz",
+        Pan => "pa",
+        Aze => "az",
+        Ind => "id",
+        Tel => "te",
+        Pes => "fa",
+        Mal => "ml",
+        Ori => "or",
+        Mya => "my",
+        Nep => "ne",
+        Sin => "si",
+        Khm => "km",
+        Tuk => "tk",
+        Aka => "ak",
+        Zul => "zu",
+        Sna => "sn",
+        Afr => "af",
+        Lat => "la",
+        Slk => "sk",
+        Cat => "ca",
+        Tgl => "tl",
+        Hye => "hy",
+        Cym => "cy",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::Kind;
+
+    const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen \
+        war der jüngste so schön, dass die Sonne selber sich wunderte, sooft sie \
+        ihm ins Gesicht schien. Nahe bei dem Schlosse lag ein großer dunkler Wald.";
+    const FR: &str = "Il y avait en Westphalie, dans le château de monsieur le \
+        baron, un jeune garçon à qui la nature avait donné les mœurs les plus \
+        douces. Sa physionomie annonçait son âme.";
+    const ES: &str = "En un lugar de la Mancha, de cuyo nombre no quiero \
+        acordarme, no ha mucho tiempo que vivía un hidalgo de los de lanza en \
+        astillero, adarga antigua, rocín flaco y galgo corredor.";
+    const EN: &str = "It was the best of times, it was the worst of times, it \
+        was the age of wisdom, it was the age of foolishness, it was the epoch \
+        of belief, it was the epoch of incredulity.";
+
+    #[test]
+    fn detects_languages_with_two_letter_tags() {
+        for (text, want) in [(DE, "de"), (FR, "fr"), (ES, "es"), (EN, "en")] {
+            let d = detect(text).expect("detected");
+            assert_eq!(d.tag, want, "{text}");
+            assert!(d.confidence >= MIN_CONFIDENCE && d.confidence <= 1.0);
+        }
+    }
+
+    #[test]
+    fn too_little_text_is_no_language() {
+        assert_eq!(detect(""), None);
+        assert_eq!(detect("Home | About"), None);
+        assert_eq!(detect("1234 5678 ---- !!!! ???? 2024-01-01 12:00"), None);
+        assert_eq!(detect_segments(&[]), None);
+    }
+
+    #[test]
+    fn sample_prefers_long_prose_and_is_bounded() {
+        let mut menu = Segment::plain(
+            Kind::L,
+            "Startseite Impressum Kontakt Datenschutz Hilfe Suche Anmelden Warenkorb Hilfe"
+                .repeat(3),
+        );
+        menu.link_chars = menu.text.chars().count() as u32;
+        let segments = vec![
+            menu,
+            Segment::plain(Kind::P, EN.to_string()),
+            Segment::plain(Kind::P, DE.repeat(40)),
+        ];
+        let s = sample(&segments);
+        assert!(s.len() <= SAMPLE_BYTES + 1);
+        assert!(s.starts_with("Es war einmal"));
+        assert!(!s.contains("Startseite"));
+        assert_eq!(detect_segments(&segments).unwrap().tag, "de");
+        // Only links: they are used rather than nothing.
+        let links = vec![segments[0].clone()];
+        assert!(sample(&links).contains("Startseite"));
+    }
+
+    #[test]
+    fn sample_cuts_at_a_character_boundary() {
+        let text = "é".repeat(SAMPLE_BYTES); // 2 bytes each
+        let s = sample(&[Segment::plain(Kind::P, format!("x{text}"))]);
+        assert!(s.len() <= SAMPLE_BYTES + 1);
+    }
+
+    #[test]
+    fn tags_are_normalised() {
+        assert_eq!(normalise_tag("de").as_deref(), Some("de"));
+        assert_eq!(normalise_tag(" DE-at ").as_deref(), Some("de"));
+        assert_eq!(normalise_tag("deu").as_deref(), Some("de"));
+        assert_eq!(normalise_tag("cmn").as_deref(), Some("zh"));
+        assert_eq!(normalise_tag("gsw").as_deref(), Some("gsw"));
+        assert_eq!(normalise_tag(""), None);
+        assert_eq!(normalise_tag("-"), None);
+        assert_eq!(normalise_tag("d e"), None);
+        assert_eq!(normalise_tag("de\n"), Some("de".into()));
+        for &lang in whatlang::Lang::all() {
+            let t = tag(lang);
+            assert_eq!(t.len(), 2, "{lang:?}");
+            assert_eq!(normalise_tag(lang.code()).as_deref(), Some(t));
+        }
+    }
+}
