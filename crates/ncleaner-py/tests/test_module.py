@@ -141,14 +141,21 @@ def test_shared_between_threads(cleaner):
 
 
 def test_same_as_cli_on_cleaneval_dev(cleaner):
-    """Every dev page: the module's text, word counts and segment scores equal `ncleaner clean --format jsonl`."""
+    """Every dev page: the module's text, word counts and segment scores equal
+    `ncleaner clean --no-route --format jsonl` (the module cleans with its one
+    model, as --no-route does), and its language the routed CLI's."""
     folder = shared_data() / "cleaneval" / "dev"
-    out = subprocess.run(
-        [str(cli_binary()), "clean", "--input", "html", "--format", "jsonl", "--segments", str(folder)],
-        check=True,
-        capture_output=True,
-    )
-    records = {json.loads(line)["id"]: json.loads(line) for line in out.stdout.splitlines()}
+
+    def cli(*extra):
+        out = subprocess.run(
+            [str(cli_binary()), "clean", "--input", "html", "--format", "jsonl", "--segments", *extra, str(folder)],
+            check=True,
+            capture_output=True,
+        )
+        return {json.loads(line)["id"]: json.loads(line) for line in out.stdout.splitlines()}
+
+    records = cli("--no-route")
+    languages = {k.rsplit("/", 1)[-1]: v["language"] for k, v in cli().items()}
     pages = dev_pages()
     assert len(records) == len(pages) > 50
     by_name = {k.rsplit("/", 1)[-1]: v for k, v in records.items()}
@@ -160,6 +167,7 @@ def test_same_as_cli_on_cleaneval_dev(cleaner):
         assert [s.text for s in got.segments] == [s["text"] for s in want["segments"]], path
         assert [s.keep for s in got.segments] == [s["keep"] for s in want["segments"]], path
         assert [s.score for s in got.segments] == [s["score"] for s in want["segments"]], path
+        assert got.language == languages[path.name], path
 
 
 def test_pickles_as_its_arguments():

@@ -2,9 +2,11 @@
 //! its language ([`crate::pipeline::Routes`]).
 //!
 //! **The identifier is `whatlang`** (trigram profiles of 70 languages after a
-//! script detection; no model files, no unsafe code, no C dependency; MIT).
-//! It is fast, and we make it cheaper still by never giving it the whole
-//! page: the [`sample`] is the page's longest segments that are neither
+//! script detection; no model files, no C dependency; MIT; maintained since
+//! 2017). It costs about 0.1 ms per call whatever the text, which would be a
+//! fifth of cleaning a page, so two things keep it cheap: English running
+//! text is recognised first by its function words ([`english_share`], a few
+//! µs), and whatlang never sees the whole page: the [`sample`] is the page's longest segments that are neither
 //! mostly link text nor recognised as boilerplate by the segmentation
 //! heuristics, up to [`SAMPLE_BYTES`] bytes. Those are where the article is,
 //! so the sample is both small and the part of the page whose language
@@ -44,8 +46,9 @@ pub const MIN_SAMPLE_CHARS: usize = 40;
 /// The least whatlang confidence at which a detection is used. whatlang's own
 /// "reliable" line is 0.9; we take a little less because our samples are
 /// running text, where the runner-up language is rarely close, and a page
-/// left undetected loses its language model. (On the CleanEval pages, all
-/// English, this detects every page with text as `en`; see BENCHMARKS.md.)
+/// left undetected loses its language model. (Of the 398 CleanEval dev and
+/// train pages, all English, 396 are detected as `en` and two, with little
+/// prose, as nothing; see BENCHMARKS.md.)
 pub const MIN_CONFIDENCE: f64 = 0.5;
 
 /// A page's detected language.
