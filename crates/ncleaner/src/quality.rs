@@ -68,9 +68,10 @@ pub struct PageQuality {
 pub fn features(c: &Cleaned) -> [f64; COUNT] {
     let (mut kept_w, mut kept_pw, mut all_pw, mut all_w) = (0.0, 0.0, 0.0, 0.0);
     let (mut uncertain, mut links, mut chars) = (0.0, 0.0, 0.0);
-    let (mut kept_segs, mut kept_logw) = (0usize, 0.0);
+    let (mut kept_segs, mut kept_logw, mut words_out) = (0usize, 0.0, 0usize);
     for s in &c.segments {
-        let w = (s.segment.words() + 1) as f64;
+        let (words, n_chars) = words_and_chars(s.text());
+        let w = (words + 1) as f64;
         let p = s
             .probability
             .or_else(|| {
@@ -81,8 +82,9 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
         all_w += w;
         all_pw += p * w;
         links += s.segment.link_chars as f64;
-        chars += s.segment.text.chars().count() as f64;
+        chars += n_chars as f64;
         if s.keep() {
+            words_out += words;
             kept_w += w;
             kept_pw += p * w;
             kept_segs += 1;
@@ -92,7 +94,7 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
             }
         }
     }
-    let words_out = c.words_out() as f64;
+    let words_out = words_out as f64;
     [
         1.0,
         if kept_w > 0.0 { kept_pw / kept_w } else { 0.0 },
@@ -118,6 +120,19 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
         (1.0 + words_out).ln(),
         f64::from(u8::from(c.had_decode_errors)),
     ]
+}
+
+/// Words (as [`crate::segment::count_words`] counts them) and characters of
+/// a text, in one pass over its bytes: the features run on every page.
+fn words_and_chars(text: &str) -> (usize, usize) {
+    let (mut words, mut chars, mut after_space) = (0, 0, true);
+    for &b in text.as_bytes() {
+        let space = matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+        words += usize::from(after_space & !space);
+        after_space = space;
+        chars += usize::from(b & 0xc0 != 0x80);
+    }
+    (words, chars)
 }
 
 /// One training row: a page's features and its true quality (`None` where
@@ -567,6 +582,16 @@ mod tests {
         assert_eq!(c[1].pages, 1);
         assert!((c[1].yield_words - 0.5).abs() < 1e-12);
         assert!((c[1].mean_precision - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn words_and_chars_agree_with_the_segment_counts() {
+        for t in ["", "one", " two  words ", "Ünïcödé text\twith tabs"] {
+            assert_eq!(
+                words_and_chars(t),
+                (crate::segment::count_words(t), t.chars().count())
+            );
+        }
     }
 
     #[test]

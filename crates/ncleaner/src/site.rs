@@ -49,12 +49,13 @@ pub const MIN_OTHER_PAGES: u32 = 2;
 fn fnv1a(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
     for b in bytes {
         h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
+        h = h.wrapping_mul(FNV_PRIME);
     }
     h
 }
 
 const FNV_OFFSET: u64 = 0xcbf29ce484222325;
+const FNV_PRIME: u64 = 0x100000001b3;
 
 /// The hash of a segment's text after normalising: lower case, digits as
 /// `0`, runs of whitespace as one space, trimmed.
@@ -63,7 +64,32 @@ pub fn segment_hash(text: &str) -> u64 {
     let mut space = false;
     let mut started = false;
     let mut buf = [0u8; 4];
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // ASCII: one table-free step per byte (the common case).
+        if b < 0x80 {
+            i += 1;
+            if b.is_ascii_whitespace() {
+                space = started;
+                continue;
+            }
+            if space {
+                h = (h ^ b' ' as u64).wrapping_mul(FNV_PRIME);
+                space = false;
+            }
+            started = true;
+            let l = if b.is_ascii_digit() {
+                b'0'
+            } else {
+                b.to_ascii_lowercase()
+            };
+            h = (h ^ l as u64).wrapping_mul(FNV_PRIME);
+            continue;
+        }
+        let c = text[i..].chars().next().expect("a char boundary");
+        i += c.len_utf8();
         if c.is_whitespace() {
             space = started;
             continue;
@@ -203,13 +229,14 @@ impl SiteMemory {
     /// host's other pages that hold it. Segments of pages whose host has
     /// fewer than [`MIN_OTHER_PAGES`] other pages get `None`.
     pub fn annotate(&self, url: Option<&str>, segments: &mut [Segment]) {
-        let Some(page) = PageSketch::of(url, segments) else {
+        // Hosts the memory does not know cost one lookup, no hashing.
+        let Some(url) = url else {
             return;
         };
-        let Some(h) = self.hosts.get(&page.host) else {
+        let Some(h) = host_of(url).and_then(|host| self.hosts.get(&host)) else {
             return;
         };
-        let own = h.urls.contains_key(&page.url);
+        let own = h.urls.contains_key(&fnv1a(url.bytes(), FNV_OFFSET));
         let others = h.pages - u32::from(own);
         if others < MIN_OTHER_PAGES {
             return;
@@ -366,6 +393,29 @@ mod tests {
         );
         assert_ne!(segment_hash("Posted March"), segment_hash("Posted April"));
         assert_eq!(segment_hash("a\tb"), segment_hash("A B"));
+        // Non-ASCII text: the same rules (lower case, digits, spaces).
+        assert_eq!(segment_hash("Ärger  ٣ Tage"), segment_hash("ärger 0 tage"));
+        assert_ne!(segment_hash("Ärger"), segment_hash("Arger"));
+        // The ASCII fast path hashes as the general path does.
+        let slow = |t: &str| {
+            let mut h = FNV_OFFSET;
+            let mut buf = [0u8; 4];
+            for (k, w) in t.split_whitespace().enumerate() {
+                if k > 0 {
+                    h = fnv1a([b' '], h);
+                }
+                for c in w.chars() {
+                    let c = if c.is_numeric() { '0' } else { c };
+                    for l in c.to_lowercase() {
+                        h = fnv1a(l.encode_utf8(&mut buf).bytes(), h);
+                    }
+                }
+            }
+            h
+        };
+        for t in ["Posted 12 March 2013", "  a  B\tc ", "Ünïcödé 42 mixed ASCII", ""] {
+            assert_eq!(segment_hash(t), slow(t), "{t:?}");
+        }
     }
 
     #[test]
