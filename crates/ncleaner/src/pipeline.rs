@@ -475,16 +475,16 @@ impl Cleaner {
         self.page_quality_with(&self.model, c)
     }
 
-    fn page_quality_with(
-        &self,
-        model: &Model,
-        c: &Cleaned,
-    ) -> Option<crate::quality::PageQuality> {
+    fn page_quality_with(&self, model: &Model, c: &Cleaned) -> Option<crate::quality::PageQuality> {
         if !self.method.uses_model() {
             return None;
         }
         let html = c.input != InputKind::Text;
-        model.classifier.as_ref()?.quality(html).map(|q| q.predict(c))
+        model
+            .classifier
+            .as_ref()?
+            .quality(html)
+            .map(|q| q.predict(c))
     }
 
     /// Scores and decides the segments of one page (`input`: how they were

@@ -413,7 +413,12 @@ mod tests {
             }
             h
         };
-        for t in ["Posted 12 March 2013", "  a  B\tc ", "Ünïcödé 42 mixed ASCII", ""] {
+        for t in [
+            "Posted 12 March 2013",
+            "  a  B\tc ",
+            "Ünïcödé 42 mixed ASCII",
+            "",
+        ] {
             assert_eq!(segment_hash(t), slow(t), "{t:?}");
         }
     }
