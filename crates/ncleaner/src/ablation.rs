@@ -159,11 +159,9 @@ pub fn run(
                 .iter()
                 .zip(&outs)
                 .map(|(p, c)| {
-                    let mut b = Vec::new();
-                    crate::format::write_cleaneval(&mut b, c).expect("writing to memory");
                     (
                         p.key.clone(),
-                        String::from_utf8_lossy(&b).into_owned(),
+                        crate::format::cleaneval_string(c),
                         p.gold.clone(),
                     )
                 })

@@ -216,9 +216,7 @@ pub fn clean_all(
                 .into_iter()
                 .map(|i| {
                     let c = crossval::clean_segments(&cleaner, &pages[i], InputKind::Html);
-                    let mut b = Vec::new();
-                    format::write_cleaneval(&mut b, &c).expect("writing to memory");
-                    (i, String::from_utf8_lossy(&b).into_owned())
+                    (i, format::cleaneval_string(&c))
                 })
                 .collect())
         })

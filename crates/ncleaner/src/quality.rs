@@ -151,14 +151,20 @@ impl Row {
     /// The row of a cleaned page scored against its gold text (CleanEval
     /// format) by the paper's word-level scoring.
     pub fn scored(c: &Cleaned, gold: &str) -> Row {
+        Row::scored_with_counts(c, gold).0
+    }
+
+    /// [`Row::scored`], with the word counts the scoring found.
+    pub fn scored_with_counts(c: &Cleaned, gold: &str) -> (Row, crate::eval::Counts) {
         let out = crate::format::cleaneval_string(c);
         let counts = crate::eval::score_pair(&out, gold, &Default::default()).words;
         let prf = counts.prf();
-        Row {
+        let row = Row {
             x: features(c),
             precision: (counts.tp + counts.fp > 0).then_some(prf.precision),
             recall: (counts.tp + counts.fn_ > 0).then_some(prf.recall),
-        }
+        };
+        (row, counts)
     }
 }
 
@@ -359,10 +365,7 @@ pub fn cross_validate(
                         &pages[i],
                         crate::pipeline::InputKind::Html,
                     );
-                    let out = crate::format::cleaneval_string(&c);
-                    let counts =
-                        crate::eval::score_pair(&out, &pages[i].gold, &Default::default()).words;
-                    let truth = Row::scored(&c, &pages[i].gold);
+                    let (truth, counts) = Row::scored_with_counts(&c, &pages[i].gold);
                     let predicted = c.quality.unwrap_or(PageQuality {
                         precision: 0.0,
                         recall: 0.0,

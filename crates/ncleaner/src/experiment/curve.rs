@@ -198,13 +198,7 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
         let outputs: Vec<String> = held_pages
             .par_iter()
             .map(|p| {
-                let mut buf = Vec::new();
-                crate::format::write_cleaneval(
-                    &mut buf,
-                    &crossval::clean_segments(cleaner, p, opts.input),
-                )
-                .expect("writing to memory");
-                String::from_utf8(buf).expect("UTF-8")
+                crate::format::cleaneval_string(&crossval::clean_segments(cleaner, p, opts.input))
             })
             .collect();
         super::table::score_outputs(&held_pages, &outputs)

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::eval::{self, EvalOptions, Report};
 use crate::format;
 use crate::model::{Alphabet, Model, TrainOptions};
-use crate::pipeline::{Cleaned, Cleaner, InputKind};
+use crate::pipeline::{Cleaner, InputKind};
 use crate::stats::{self, TTest};
 
 /// The paper's rows, for HTML input and then for text-dump input: the raw
@@ -127,12 +127,6 @@ pub fn score_outputs(pool: &[PoolPage], outputs: &[String]) -> Report {
     )
 }
 
-fn render(c: &Cleaned) -> String {
-    let mut buf = Vec::new();
-    format::write_cleaneval(&mut buf, c).expect("writing to memory");
-    String::from_utf8(buf).expect("the writer writes UTF-8")
-}
-
 /// Cross-validates every row over the pool: K = `k` folds given by `fold`.
 /// Fold models are built by count subtraction ([`PoolCounts`]), one count
 /// table per alphabet up to the highest order any row asks for.
@@ -161,7 +155,7 @@ pub fn crossval_table(
             &counts[&Alphabet::Lexical]
         };
         let cleaned = crossval::run(pool, c, fold, k, v)?;
-        let outputs: Vec<String> = cleaned.par_iter().map(render).collect();
+        let outputs: Vec<String> = cleaned.par_iter().map(format::cleaneval_string).collect();
         results.push(row_result(pool, v, outputs));
     }
     Ok(finish(results, pool.len(), Some(k), t0))
@@ -190,7 +184,7 @@ pub fn fixed_table(
             .with_threshold(v.threshold);
         let outputs: Vec<String> = pool
             .par_iter()
-            .map(|p| render(&crossval::clean_segments(&cleaner, p, v.input)))
+            .map(|p| format::cleaneval_string(&crossval::clean_segments(&cleaner, p, v.input)))
             .collect();
         results.push(row_result(pool, v, outputs));
     }
