@@ -38,6 +38,7 @@ enum Command {
     /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
     Matrix(cmd::matrix::Args),
     /// Serve the web demo and the JSON API.
+    #[cfg(feature = "serve")]
     Serve(cmd::serve::Args),
 }
 
@@ -55,6 +56,7 @@ fn main() {
         Command::Curve(a) => cmd::curve::run(a),
         Command::Heldout(a) => cmd::heldout::run(a),
         Command::Matrix(a) => cmd::matrix::run(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => cmd::serve::run(a),
     };
     if let Err(e) = result {

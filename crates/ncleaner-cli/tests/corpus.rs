@@ -9,8 +9,8 @@ use std::path::Path;
 use std::process::Output;
 
 use common::{bin, shared_data, tempdir};
-use ncleaner::corpus::compress::gzip_member;
-use ncleaner::corpus::warc;
+use ncleaner_corpus::compress::gzip_member;
+use ncleaner_corpus::warc;
 
 /// A WARC `response` record of an HTML page (with its HTTP header).
 /// No charset in the header: the page's own `<meta>` or statistics decide, as
@@ -164,11 +164,11 @@ fn warc_out_passes_records_through_and_adds_conversions() {
     let out = dir.path().join("out.warc.gz");
     let o = run_clean(&["-o", out.to_str().unwrap(), warc_path.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let data = ncleaner::corpus::sink::read_output(&out).expect("read output");
+    let data = ncleaner_corpus::sink::read_output(&out).expect("read output");
     let records: Vec<_> = warc::Reader::new(&data[..], 1 << 26)
         .map(|r| r.expect("a whole record"))
         .collect();
-    let input = ncleaner::corpus::sink::read_output(&warc_path).unwrap();
+    let input = ncleaner_corpus::sink::read_output(&warc_path).unwrap();
     let originals: Vec<_> = warc::Reader::new(&input[..], 1 << 26)
         .map(|r| r.unwrap())
         .collect();
@@ -429,8 +429,8 @@ fn zstd_and_gzip_outputs_and_format_by_name() {
     }
     let a = std::fs::read(&plain).unwrap();
     assert!(a.starts_with(b"{\""), "a .jsonl name asks for JSON Lines");
-    assert_eq!(ncleaner::corpus::sink::read_output(&gz).unwrap(), a);
-    assert_eq!(ncleaner::corpus::sink::read_output(&zst).unwrap(), a);
+    assert_eq!(ncleaner_corpus::sink::read_output(&gz).unwrap(), a);
+    assert_eq!(ncleaner_corpus::sink::read_output(&zst).unwrap(), a);
     assert_ne!(std::fs::read(&gz).unwrap(), a);
     // -q: nothing on standard error.
     let o = run_clean(&["-q", "-o", plain.to_str().unwrap(), page.to_str().unwrap()]);

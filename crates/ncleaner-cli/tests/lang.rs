@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{ok, repo, tempdir};
-use ncleaner::eval::{Counts, EvalOptions, score_pair};
+use ncleaner_lab::eval::{Counts, EvalOptions, score_pair};
 
 const LANGS: [&str; 5] = ["de", "fr", "es", "it", "en"];
 

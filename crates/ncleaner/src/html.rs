@@ -38,7 +38,35 @@
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
-use crate::segment::Kind;
+/// The kind of a segment, as the CleanEval guidelines label it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Kind {
+    /// A paragraph (`<p>`).
+    #[serde(rename = "p")]
+    P,
+    /// A heading (`<h>`).
+    #[serde(rename = "h")]
+    H,
+    /// A list item (`<l>`).
+    #[serde(rename = "l")]
+    L,
+}
+
+impl Kind {
+    /// The CleanEval marker of the kind: `<p>`, `<h>` or `<l>`.
+    pub fn marker(self) -> &'static str {
+        match self {
+            Kind::P => "<p>",
+            Kind::H => "<h>",
+            Kind::L => "<l>",
+        }
+    }
+
+    /// The one-letter name of the kind: `p`, `h` or `l`.
+    pub fn letter(self) -> &'static str {
+        &self.marker()[1..2]
+    }
+}
 
 /// A block of text between two block boundaries of the page, with what the
 /// HTML said about it.

@@ -24,28 +24,20 @@
 //! assert!(!cleaned.text().contains("Contact"));
 //! ```
 
-pub mod ablation;
-pub mod align;
 pub mod classify;
-pub mod corpus;
-pub mod crossval;
+pub mod cleaned;
 pub mod decode;
 pub mod error;
-pub mod eval;
-pub mod experiment;
 pub mod format;
 pub mod html;
 pub mod lang;
 pub mod lm;
-pub mod matrix;
 pub mod model;
 pub mod perplexity;
 pub mod pipeline;
 pub mod quality;
 pub mod segment;
 pub mod site;
-pub mod stats;
-pub mod train;
 
 pub use error::Error;
 pub use pipeline::{Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};

@@ -7,20 +7,10 @@ use crate::decode::{self, Document};
 use crate::html;
 use crate::lm::WordLm;
 use crate::model::Model;
-use crate::perplexity::{SentenceFilter, SentenceScore};
+use crate::perplexity::SentenceFilter;
 use crate::segment::{self, Segment};
 
-/// What kind of input a document is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputKind {
-    /// An HTML page.
-    Html,
-    /// A plain-text dump of a page.
-    Text,
-    /// Decide by looking at the document ([`looks_like_html`]).
-    Auto,
-}
+pub use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
 
 /// Whether a decoded document looks like HTML: it has one of the tags that
 /// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
@@ -48,88 +38,6 @@ pub fn looks_like_html(text: &str) -> bool {
                     .is_some_and(|w| w.eq_ignore_ascii_case(t))
             })
     })
-}
-
-/// A segment with its score and the decision about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScoredSegment {
-    /// The segment.
-    pub segment: Segment,
-    /// Its n-gram log-odds score in bits (`None` when no model was run).
-    pub score: Option<f64>,
-    /// Its probability of being clean (models with a classifier only).
-    pub probability: Option<f64>,
-    /// Keep or drop, and why.
-    pub decision: Decision,
-    /// Its sentences with their perplexities ([`Method::Perplexity`] only).
-    pub sentences: Option<Vec<SentenceScore>>,
-    /// What the output holds of it when that is not the segment's whole text
-    /// (the sentences that perplexity filtering kept).
-    pub output: Option<String>,
-}
-
-impl ScoredSegment {
-    /// Whether the segment is kept.
-    pub fn keep(&self) -> bool {
-        self.decision.keep
-    }
-
-    /// The text the output holds of the segment: its kept sentences under
-    /// perplexity filtering, else its whole text.
-    pub fn text(&self) -> &str {
-        self.output.as_deref().unwrap_or(&self.segment.text)
-    }
-}
-
-/// One cleaned document.
-#[derive(Debug, Clone)]
-pub struct Cleaned {
-    /// The document's URL, if known.
-    pub url: Option<String>,
-    /// Whether it was read as HTML or text.
-    pub input: InputKind,
-    /// The encoding it was decoded with.
-    pub encoding: &'static str,
-    /// Whether undecodable bytes were replaced.
-    pub had_decode_errors: bool,
-    /// All segments in page order, kept and dropped.
-    pub segments: Vec<ScoredSegment>,
-    /// The page's detected language ([`crate::lang`]'s tag), when the
-    /// cleaner routes by language and the language was identified.
-    pub language: Option<String>,
-    /// The name of the model that decided, when the cleaner routes by
-    /// language ([`Routes`]); `None` for a cleaner with one model.
-    pub model: Option<Arc<str>>,
-    /// The predicted quality of this page's cleaning (models trained with
-    /// a page-quality model only; see [`crate::quality`]).
-    pub quality: Option<crate::quality::PageQuality>,
-}
-
-impl Cleaned {
-    /// The kept segments.
-    pub fn kept(&self) -> impl Iterator<Item = &ScoredSegment> {
-        self.segments.iter().filter(|s| s.keep())
-    }
-
-    /// The cleaned text: kept segments, one per line.
-    pub fn text(&self) -> String {
-        let mut out = String::new();
-        for s in self.kept() {
-            out.push_str(s.text());
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Words before cleaning (all segments).
-    pub fn words_in(&self) -> usize {
-        self.segments.iter().map(|s| s.segment.words()).sum()
-    }
-
-    /// Words after cleaning (kept segments, or their kept sentences).
-    pub fn words_out(&self) -> usize {
-        self.kept().map(|s| segment::count_words(s.text())).sum()
-    }
 }
 
 /// A model with the name it is reported under (`en`, `en-nonlex`, a path).
@@ -292,13 +200,7 @@ impl Cleaner {
                 "the least page quality must be between 0 and 1, not {p}"
             )));
         }
-        if self
-            .model
-            .classifier
-            .as_ref()
-            .and_then(|c| c.quality.as_ref())
-            .is_none()
-        {
+        if self.model.quality.is_none() {
             return Err(crate::error::Error::Parameter(format!(
                 "the model ({}) has no page-quality model: train it with `ncleaner train` (without --no-page-quality)",
                 self.model.meta.provenance
@@ -480,11 +382,7 @@ impl Cleaner {
             return None;
         }
         let html = c.input != InputKind::Text;
-        model
-            .classifier
-            .as_ref()?
-            .quality(html)
-            .map(|q| q.predict(c))
+        model.quality(html).map(|q| q.predict(c))
     }
 
     /// Scores and decides the segments of one page (`input`: how they were

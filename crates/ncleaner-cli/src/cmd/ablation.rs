@@ -4,9 +4,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use ncleaner::InputKind;
-use ncleaner::ablation;
-use ncleaner::crossval;
-use ncleaner::train::{Pair, TrainConfig, Trainer};
+use ncleaner_lab::ablation;
+use ncleaner_lab::crossval;
+use ncleaner_lab::train::{Pair, TrainConfig, Trainer};
 
 /// Cross-validates every ablation step on the paired pages and prints the
 /// table, then the reliability table of the default model's probabilities
@@ -64,9 +64,14 @@ pub fn page_quality(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Pat
     let trainer = Trainer::new(crossval::load_pool(pairs)?);
     let fold = crossval::folds(trainer.pages().len(), folds, seed);
     let inner = 5;
-    let m =
-        ncleaner::quality::cross_validate(&trainer, &fold, folds, &TrainConfig::lexical(), inner)?;
-    let md = ncleaner::quality::markdown(&m, trainer.pages().len(), folds, inner);
+    let m = ncleaner_lab::quality::cross_validate(
+        &trainer,
+        &fold,
+        folds,
+        &TrainConfig::lexical(),
+        inner,
+    )?;
+    let md = ncleaner_lab::quality::markdown(&m, trainer.pages().len(), folds, inner);
     print!("{md}");
     if let Some(dir) = report {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
-use ncleaner::corpus::{self, CleanOptions, Destination, Entry, Observer, Stats};
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{Cleaner, InputKind, Route, Routes};
+use ncleaner_corpus::{self as corpus, CleanOptions, Destination, Entry, Observer, Stats};
 
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::experiment::{plot, report, table};
 use ncleaner::model::TrainOptions;
+use ncleaner_lab::experiment::{plot, report, table};
 
 use super::pool::{PoolArgs, ReportArgs};
 

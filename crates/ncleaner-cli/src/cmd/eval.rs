@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use ncleaner::eval::{EvalOptions, score_dirs};
+use ncleaner_lab::eval::{EvalOptions, score_dirs};
 
 /// Arguments of `ncleaner eval`.
 #[derive(clap::Args)]
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// `--metric levenshtein`.
 fn levenshtein(args: &Args) -> anyhow::Result<()> {
-    use ncleaner::eval::levenshtein::{mean, similarity_dirs};
+    use ncleaner_lab::eval::levenshtein::{mean, similarity_dirs};
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
         "--ascii, --words-only and --unlabelled apply to --metric words only"

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use ncleaner::experiment::{self, report, table};
 use ncleaner::model::{Alphabet, TrainOptions};
+use ncleaner_lab::experiment::{self, report, table};
 
 use super::common::{ModelArg, load_model};
 use super::pool::ReportArgs;
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<()> {
         .cloned()
         .zip(args.gold.iter().cloned())
         .collect();
-    let pages = ncleaner::crossval::load_pool(&experiment::pairs(&dirs)?)?;
+    let pages = ncleaner_lab::crossval::load_pool(&experiment::pairs(&dirs)?)?;
     let lex = Arc::new(load_model(&args.model)?);
     let nonlex = Arc::new(load_model(&ModelArg {
         model: args.nonlex_model.clone(),

@@ -4,9 +4,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::corpus;
 use ncleaner::format;
 use ncleaner::lm::{Estimator, TrainConfig, WordLm};
+use ncleaner_corpus as corpus;
 
 /// Arguments of `ncleaner lm`.
 #[derive(clap::Args)]

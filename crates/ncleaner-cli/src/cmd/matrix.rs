@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use ncleaner::classify::Preference;
-use ncleaner::crossval;
-use ncleaner::matrix::{self, Pools};
-use ncleaner::train::{self, OperatingPoint, TrainConfig, Trainer};
+use ncleaner_lab::crossval;
+use ncleaner_lab::matrix::{self, Pools};
+use ncleaner_lab::train::{self, OperatingPoint, TrainConfig, Trainer};
 
 use super::clean::PreferArg;
 

@@ -11,6 +11,7 @@ pub mod lm;
 pub mod matrix;
 pub mod perplexity;
 pub mod pool;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod strip;
 pub mod train;

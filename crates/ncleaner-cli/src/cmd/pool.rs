@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::crossval::{self, PoolPage};
-use ncleaner::experiment;
+use ncleaner_lab::crossval::{self, PoolPage};
+use ncleaner_lab::experiment;
 
 /// `--html DIR --gold DIR` pairs, folds and seed.
 #[derive(clap::Args, Clone)]
@@ -36,7 +36,7 @@ pub struct Pool {
 
 impl PoolArgs {
     /// Pairs every page with its gold file, checking the directories come in pairs.
-    pub fn pairs(&self) -> Result<Vec<ncleaner::train::Pair>> {
+    pub fn pairs(&self) -> Result<Vec<ncleaner_lab::train::Pair>> {
         anyhow::ensure!(
             self.html.len() == self.gold.len(),
             "give --html and --gold in pairs"

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use ncleaner::classify::Method;
-use ncleaner::corpus::CleanOptions;
 use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
+use ncleaner_corpus::CleanOptions;
 
 use super::clean::{FormatArg, Run, run_corpus};
 

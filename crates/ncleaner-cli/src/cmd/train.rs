@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::crossval;
 use ncleaner::model::{self, DirtyEstimate};
-use ncleaner::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
+use ncleaner_lab::crossval;
+use ncleaner_lab::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 
 /// Arguments of `ncleaner train`.
 #[derive(clap::Args)]

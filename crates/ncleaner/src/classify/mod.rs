@@ -27,7 +27,6 @@ use crate::segment::{Heuristic, Segment};
 use self::attrs::AttrModel;
 use self::features::{Evidence, PageStats};
 use self::logistic::Logistic;
-use crate::model::Scorer;
 
 /// Which of the operating points stored in a model a cleaner uses when no
 /// explicit threshold is given.
@@ -38,6 +37,15 @@ pub enum Preference {
     Precision,
     /// The highest F on the training pages (more recall, less precision).
     F,
+}
+
+/// What the classifier needs of the n-gram stage: a segment's log-odds score
+/// in bits and the number of symbols it was computed over. The scoring stage
+/// (`model::Scorer`) implements it, so the classifier does not know the
+/// model type and the stages stay a chain.
+pub trait SegmentScorer {
+    /// The segment's score and its length in model symbols.
+    fn score_with_len(&self, text: &str) -> (f64, usize);
 }
 
 /// The learned segment classifier of a model.
@@ -66,10 +74,6 @@ pub struct Classifier {
     /// each row, after every other feature; absent (false) in older files.
     #[serde(default)]
     pub site: bool,
-    /// The page-quality models (HTML, text), fitted on the training pages'
-    /// out-of-fold cleaning ([`crate::quality`]); absent in older files.
-    #[serde(default)]
-    pub quality: Option<[Option<crate::quality::QualityModel>; 2]>,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -117,11 +121,6 @@ impl Classifier {
         }
     }
 
-    /// The page-quality model for an input, if the model has one.
-    pub fn quality(&self, html: bool) -> Option<&crate::quality::QualityModel> {
-        self.quality.as_ref()?[usize::from(!html)].as_ref()
-    }
-
     /// The default threshold for an input.
     pub fn default_threshold(&self, html: bool) -> f64 {
         self.threshold[usize::from(!html)]
@@ -136,16 +135,21 @@ impl Classifier {
     }
 
     /// The feature rows of a page's segments (neighbours included if configured).
-    pub fn feature_rows(&self, segments: &[Segment], scorer: &Scorer, html: bool) -> Vec<Vec<f32>> {
+    pub fn feature_rows<S: SegmentScorer + ?Sized>(
+        &self,
+        segments: &[Segment],
+        scorer: &S,
+        html: bool,
+    ) -> Vec<Vec<f32>> {
         self.rows_and_scores(segments, scorer, html).0
     }
 
     /// The feature rows and the (unclamped) n-gram scores of a page's segments,
     /// each segment scored once.
-    fn rows_and_scores(
+    fn rows_and_scores<S: SegmentScorer + ?Sized>(
         &self,
         segments: &[Segment],
-        scorer: &Scorer,
+        scorer: &S,
         html: bool,
     ) -> (Vec<Vec<f32>>, Vec<f64>) {
         let page = PageStats::of(segments);
@@ -197,10 +201,10 @@ impl Classifier {
 
     /// The n-gram score and P(clean) of every segment of a page; `None` if
     /// the classifier has no weights for this input.
-    pub fn score_page(
+    pub fn score_page<S: SegmentScorer + ?Sized>(
         &self,
         segments: &[Segment],
-        scorer: &Scorer,
+        scorer: &S,
         html: bool,
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let w = self.weights(html)?;

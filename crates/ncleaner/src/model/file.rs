@@ -170,7 +170,9 @@ impl Model {
         }
         if let Some(c) = &self.classifier {
             out.push_str("classifier ");
-            out.push_str(&serde_json::to_string(c).expect("a classifier serialises"));
+            out.push_str(
+                &serde_json::to_string(&self.classifier_json(c)).expect("a classifier serialises"),
+            );
             out.push('\n');
         }
         out.push_str("end\n");
@@ -199,7 +201,7 @@ impl Model {
         let classifier = self
             .classifier
             .as_ref()
-            .map(|c| serde_json::to_vec(c).expect("a classifier serialises"))
+            .map(|c| serde_json::to_vec(&self.classifier_json(c)).expect("a classifier serialises"))
             .unwrap_or_default();
         put_varint(&mut out, classifier.len() as u64);
         out.extend_from_slice(&classifier);
@@ -328,15 +330,20 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
             .ok_or("truncated classifier")?;
         pos += len;
         if len > 0 {
-            classifier =
-                Some(serde_json::from_slice(json).map_err(|e| format!("classifier: {e}"))?);
+            classifier = Some(
+                serde_json::from_slice::<ClassifierIn>(json)
+                    .map_err(|e| format!("classifier: {e}"))?,
+            );
         }
     }
     if pos != bytes.len() {
         return Err(format!("{} trailing bytes", bytes.len() - pos));
     }
     let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
-    m.classifier = classifier;
+    if let Some(c) = classifier {
+        m.classifier = Some(c.classifier);
+        m.quality = c.quality;
+    }
     m.check_classifier().map_err(|e| e.to_string())?;
     Ok(m)
 }
@@ -370,7 +377,7 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
         }
         if let Some(json) = line.strip_prefix("classifier ") {
             classifier = Some(
-                serde_json::from_str(json)
+                serde_json::from_str::<ClassifierIn>(json)
                     .map_err(|e| format!("line {lineno}: classifier: {e}"))?,
             );
             continue;
@@ -423,7 +430,10 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
     let raw = tables.remove("raw").ok_or("no `table raw`")?;
     let dirty = tables.remove("dirty");
     let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
-    m.classifier = classifier;
+    if let Some(c) = classifier {
+        m.classifier = Some(c.classifier);
+        m.quality = c.quality;
+    }
     m.check_classifier().map_err(|e| e.to_string())?;
     Ok(m)
 }
@@ -532,5 +542,35 @@ mod tests {
             assert!(m.clean.total() > 100_000, "{name}");
         }
         assert!(embedded("xx").is_err());
+    }
+}
+
+/// The classifier's JSON in a model file: the classifier's own fields, then
+/// the page-quality models under `quality`. The quality models were a field
+/// of the classifier until the pipeline came to own them (so that the
+/// classifier knows nothing of page quality); the JSON keeps their old place,
+/// so files are byte for byte as before.
+#[derive(serde::Serialize)]
+struct ClassifierOut<'a> {
+    #[serde(flatten)]
+    classifier: &'a crate::classify::Classifier,
+    quality: &'a Option<[Option<crate::quality::QualityModel>; 2]>,
+}
+
+/// What [`ClassifierOut`] writes, read back.
+#[derive(serde::Deserialize)]
+struct ClassifierIn {
+    #[serde(flatten)]
+    classifier: crate::classify::Classifier,
+    #[serde(default)]
+    quality: Option<[Option<crate::quality::QualityModel>; 2]>,
+}
+
+impl Model {
+    fn classifier_json<'a>(&'a self, c: &'a crate::classify::Classifier) -> ClassifierOut<'a> {
+        ClassifierOut {
+            classifier: c,
+            quality: &self.quality,
+        }
     }
 }

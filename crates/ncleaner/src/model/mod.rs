@@ -36,8 +36,7 @@ mod scorer;
 
 pub use file::{EMBEDDED, embedded};
 pub use scorer::Scorer;
-#[cfg(test)]
-pub(crate) use scorer::log2_prob;
+pub use scorer::log2_prob;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -297,6 +296,10 @@ pub struct Model {
     pub dirty: Option<Counts>,
     /// The segment classifier trained with the model, if any.
     pub classifier: Option<crate::classify::Classifier>,
+    /// The page-quality models (HTML, text), fitted on the training pages'
+    /// out-of-fold cleaning ([`crate::quality`]); absent in older files. In
+    /// the model file they sit in the classifier's JSON, under `quality`.
+    pub quality: Option<[Option<crate::quality::QualityModel>; 2]>,
     scorer: OnceLock<Scorer>,
 }
 
@@ -311,6 +314,7 @@ impl Clone for Model {
         .expect("a valid model stays valid");
         Model {
             classifier: self.classifier.clone(),
+            quality: self.quality.clone(),
             ..m
         }
     }
@@ -367,6 +371,7 @@ impl Model {
             raw,
             dirty,
             classifier: None,
+            quality: None,
             scorer: OnceLock::new(),
         })
     }
@@ -427,6 +432,11 @@ impl Model {
         )
     }
 
+    /// The page-quality model for an input (`html` or text), if the model has one.
+    pub fn quality(&self, html: bool) -> Option<&crate::quality::QualityModel> {
+        self.quality.as_ref()?[usize::from(!html)].as_ref()
+    }
+
     /// The fast scorer (built on first use, then shared).
     pub fn scorer(&self) -> &Scorer {
         self.scorer.get_or_init(|| Scorer::build(self))
@@ -439,7 +449,7 @@ impl Model {
 
     /// The per-order estimates P_k(c | h) of the clean and the dirty model,
     /// as dense or sparse tables (see [`Estimates`]).
-    pub(crate) fn estimates(&self) -> (Estimates, Estimates) {
+    pub fn estimates(&self) -> (Estimates, Estimates) {
         let v = self.meta.alphabet.size();
         let clean = Estimates::mle(&self.clean, v);
         let dirty = match self.meta.dirty {
@@ -456,7 +466,7 @@ impl Model {
 }
 
 /// Per-order conditional estimates P_k(c | h) of one model, for seen k-grams.
-pub(crate) struct Estimates {
+pub struct Estimates {
     /// `orders[k-1]`: packed k-gram → P_k; absent means 0 (k ≥ 2).
     pub orders: Vec<HashMap<u64, f64>>,
     /// The add-one smoothed unigram distribution, by symbol id.
@@ -465,7 +475,7 @@ pub(crate) struct Estimates {
 
 impl Estimates {
     /// Maximum-likelihood estimates of one collection's counts.
-    pub(crate) fn mle(c: &Counts, v: usize) -> Estimates {
+    pub fn mle(c: &Counts, v: usize) -> Estimates {
         let n = c.n();
         let mut orders = vec![HashMap::new(); n];
         for k in 2..=n {

@@ -36,6 +36,12 @@ pub struct Scorer {
     sparse: Vec<HashMap<u64, f32>>,
 }
 
+impl crate::classify::SegmentScorer for Scorer {
+    fn score_with_len(&self, text: &str) -> (f64, usize) {
+        Scorer::score_with_len(self, text)
+    }
+}
+
 impl Scorer {
     /// Builds the tables of a model.
     pub fn build(model: &Model) -> Scorer {
@@ -218,8 +224,7 @@ impl Interp<'_> {
 
 /// The interpolated log2-probability of a text under one model's estimates,
 /// by direct evaluation of equation 1 (slow; for tests and cross-entropy).
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn log2_prob(
+pub fn log2_prob(
     est: &Estimates,
     alphabet: super::Alphabet,
     n: usize,

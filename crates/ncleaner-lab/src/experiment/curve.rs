@@ -14,11 +14,11 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use crate::crossval::{self, PoolCounts, PoolPage, SplitMix64};
-use crate::error::{Error, Result};
 use crate::eval::{MeanSd, Prf};
-use crate::format::read_segments;
-use crate::model::TrainOptions;
-use crate::pipeline::{Cleaner, InputKind};
+use ncleaner::error::{Error, Result};
+use ncleaner::format::read_segments;
+use ncleaner::model::TrainOptions;
+use ncleaner::pipeline::{Cleaner, InputKind};
 
 /// The paper's training-set sizes, in pages, before "everything".
 pub const PAPER_SIZES: [usize; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
@@ -164,7 +164,7 @@ fn draw(from: &[usize], size: usize, seed: u64) -> Vec<usize> {
 
 /// Runs the learning curve over the pool.
 pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
-    crate::model::check_parameters(opts.params.n, opts.params.q)?;
+    ncleaner::model::check_parameters(opts.params.n, opts.params.q)?;
     if opts.held_out_folds < 2 || opts.draws == 0 || opts.sizes.is_empty() {
         return Err(Error::Parameter(
             "a learning curve needs at least 2 held-out folds, 1 draw and 1 size".into(),
@@ -198,7 +198,9 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
         let outputs: Vec<String> = held_pages
             .par_iter()
             .map(|p| {
-                crate::format::cleaneval_string(&crossval::clean_segments(cleaner, p, opts.input))
+                ncleaner::format::cleaneval_string(&crossval::clean_segments(
+                    cleaner, p, opts.input,
+                ))
             })
             .collect();
         super::table::score_outputs(&held_pages, &outputs)
@@ -227,7 +229,7 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
         })
         .collect::<Result<_>>()?;
     let keep_all = Cleaner::new(counts.model(1, 0.5, |_| true, "unused")?)
-        .with_method(crate::classify::Method::KeepAll);
+        .with_method(ncleaner::classify::Method::KeepAll);
     let baseline = score(&keep_all).micro();
     Ok(Curve {
         options: opts.clone(),

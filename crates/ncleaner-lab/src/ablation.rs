@@ -11,12 +11,12 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::classify::Method;
-use crate::error::Result;
 use crate::eval::{EvalOptions, Report, score_texts};
-use crate::model::DirtyEstimate;
-use crate::pipeline::InputKind;
 use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
+use ncleaner::classify::Method;
+use ncleaner::error::Result;
+use ncleaner::model::DirtyEstimate;
+use ncleaner::pipeline::InputKind;
 
 /// One row of the ablation: a name, what it adds, and its configuration.
 #[derive(Debug, Clone)]
@@ -161,7 +161,7 @@ pub fn run(
                 .map(|(p, c)| {
                     (
                         p.key.clone(),
-                        crate::format::cleaneval_string(c),
+                        ncleaner::format::cleaneval_string(c),
                         p.gold.clone(),
                     )
                 })

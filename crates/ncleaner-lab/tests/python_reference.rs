@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Rng, TRICKY, perturb, run_python, shared_dir, txt_files};
-use ncleaner::eval::{EvalOptions, difflib::matching_blocks, score_pair, tokens};
+use ncleaner_lab::eval::{EvalOptions, difflib::matching_blocks, score_pair, tokens};
 use serde_json::{Value, json};
 
 /// Answers every request with Python's difflib and the reference scorer.

@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use ncleaner::error::{Error, Result};
 
 /// One input's origin.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::tokens;
-use crate::error::Result;
+use ncleaner::error::Result;
 
 /// The words of a CleanEval-format text that the similarity compares.
 pub fn words(text: &str) -> Vec<String> {

@@ -8,7 +8,7 @@
 
 use std::io::BufRead;
 
-use crate::pipeline::InputKind;
+use ncleaner::pipeline::InputKind;
 
 /// One document of a JSON Lines file.
 #[derive(Debug, Clone, PartialEq, Eq)]

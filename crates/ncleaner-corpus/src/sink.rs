@@ -23,9 +23,9 @@ use std::sync::Arc;
 use super::compress::{self, Compression, Output};
 use super::run::{Outcome, Sink};
 use super::{Container, Entry, Input, warc};
-use crate::error::{Error, Result};
-use crate::format::Format;
-use crate::pipeline::InputKind;
+use ncleaner::error::{Error, Result};
+use ncleaner::format::Format;
+use ncleaner::pipeline::InputKind;
 
 /// Where the output of a run goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use rayon::prelude::*;
 
 use super::ngram::{FoldTables, Need};
 use crate::crossval::PoolPage;
-use crate::error::{Error, Result};
-use crate::model::{Alphabet, MAX_ORDER, check_parameters};
+use ncleaner::error::{Error, Result};
+use ncleaner::model::{Alphabet, MAX_ORDER, check_parameters};
 
 /// Cross-validated cross-entropy over an (n, q) grid.
 #[derive(Debug, Clone, serde::Serialize)]

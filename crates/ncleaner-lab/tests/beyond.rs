@@ -5,10 +5,10 @@
 mod common;
 
 use ncleaner::classify::{Method, Preference};
-use ncleaner::crossval::{folds, load_pool};
 use ncleaner::model::{DirtyEstimate, Model};
-use ncleaner::train::{ClassifierConfig, TrainConfig, Trainer, pair};
 use ncleaner::{Cleaner, InputKind};
+use ncleaner_lab::crossval::{folds, load_pool};
+use ncleaner_lab::train::{ClassifierConfig, TrainConfig, Trainer, pair};
 
 fn dev_trainer() -> Trainer {
     let data = common::shared_dir().join("data");
@@ -93,7 +93,7 @@ fn probabilities_are_calibrated_under_cross_validation() {
     assert_eq!(bins.len(), 5);
     let n: usize = bins.iter().map(|b| b.segments).sum();
     assert!(n > 1000, "{n} segments");
-    let ece = ncleaner::ablation::calibration_error(&bins);
+    let ece = ncleaner_lab::ablation::calibration_error(&bins);
     // Measured 0.02 on the 398-page pool (EVALUATION.md); 58 pages in 3 folds are noisier.
     assert!(ece < 0.08, "expected calibration error {ece}: {bins:?}");
     // The lowest bin is mostly boilerplate, the highest mostly clean.
@@ -124,7 +124,7 @@ fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
                 (p.key.clone(), String::from_utf8(b).unwrap(), p.gold.clone())
             })
             .collect::<Vec<_>>();
-        ncleaner::eval::score_texts(texts, &Default::default()).micro()
+        ncleaner_lab::eval::score_texts(texts, &Default::default()).micro()
     };
     let paper = f(&TrainConfig::paper_lexical());
     let ours = f(&small());
@@ -136,7 +136,7 @@ fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
 /// beta (precision weighed more) never sets a lower threshold than a larger one.
 #[test]
 fn f_beta_operating_point_moves_with_beta() {
-    use ncleaner::train::OperatingPoint;
+    use ncleaner_lab::train::OperatingPoint;
     let trainer = dev_trainer();
     let all: Vec<usize> = (0..trainer.pages().len()).collect();
     let fit = |beta: f64| {

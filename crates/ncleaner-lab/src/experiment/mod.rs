@@ -26,8 +26,8 @@ pub mod tune;
 
 use std::path::PathBuf;
 
-use crate::error::Result;
 use crate::train::{self, Pair};
+use ncleaner::error::Result;
 
 /// Pairs pages with gold files for several (pages, gold) directory pairs.
 /// With more than one pair, each key is prefixed with its page directory's

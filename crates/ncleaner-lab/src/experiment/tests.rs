@@ -1,13 +1,13 @@
 //! The grid computations against the model's own code: cross-entropy
-//! against the direct formula ([`crate::model::log2_prob`]), segment scores
+//! against the direct formula ([`ncleaner::model::log2_prob`]), segment scores
 //! against the cleaner's scorer, the F grid against `crossval`.
 
 use super::ngram::{FoldTables, Need};
 use super::*;
-use crate::classify::Method;
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
-use crate::model::{Alphabet, Estimates, TrainOptions, log2_prob};
-use crate::pipeline::InputKind;
+use ncleaner::classify::Method;
+use ncleaner::model::{Alphabet, Estimates, TrainOptions, log2_prob};
+use ncleaner::pipeline::InputKind;
 
 const CLEAN: [&str; 8] = [
     "The quick brown fox jumps over the lazy dog, and then it rests in the shade.",
@@ -162,7 +162,7 @@ fn f_grid_equals_crossval() {
             .iter()
             .map(|c| {
                 let mut b = Vec::new();
-                crate::format::write_cleaneval(&mut b, c).unwrap();
+                ncleaner::format::write_cleaneval(&mut b, c).unwrap();
                 String::from_utf8(b).unwrap()
             })
             .collect();
@@ -184,14 +184,14 @@ fn cleaneval_text_is_what_the_writer_writes() {
     let page = toy_page(3);
     let keep = |i: usize| i % 2 == 0;
     let mine = tune::cleaneval_text(page.url.as_deref(), &page.html_segments, keep);
-    let cleaner =
-        crate::Cleaner::new(crate::model::embedded("en").unwrap()).with_method(Method::KeepAll);
+    let cleaner = ncleaner::Cleaner::new(ncleaner::model::embedded("en").unwrap())
+        .with_method(Method::KeepAll);
     let mut c = crossval::clean_segments(&cleaner, &page, InputKind::Html);
     for (i, s) in c.segments.iter_mut().enumerate() {
         s.decision.keep = keep(i);
     }
     let mut b = Vec::new();
-    crate::format::write_cleaneval(&mut b, &c).unwrap();
+    ncleaner::format::write_cleaneval(&mut b, &c).unwrap();
     assert_eq!(mine, String::from_utf8(b).unwrap());
     assert!(mine.starts_with("URL: http://example.com/3\n\n<"));
 }
@@ -234,7 +234,7 @@ fn table_rows_baselines_and_t_tests() {
     // fixed models: the same rows, no folds
     let fixed = table::fixed_table(&pool, &rows, |v| {
         Some(std::sync::Arc::new(
-            crate::model::embedded(if v.alphabet == Alphabet::Lexical {
+            ncleaner::model::embedded(if v.alphabet == Alphabet::Lexical {
                 "en"
             } else {
                 "en-nonlex"

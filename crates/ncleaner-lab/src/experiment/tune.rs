@@ -24,11 +24,11 @@ use rayon::prelude::*;
 
 use super::ngram::{FoldTables, Need};
 use crate::crossval::PoolPage;
-use crate::error::Result;
 use crate::eval::{self, EvalOptions, FileScore, PairScore, Prf, Report};
-use crate::model::{Alphabet, MAX_ORDER};
-use crate::pipeline::InputKind;
-use crate::segment::Segment;
+use ncleaner::error::Result;
+use ncleaner::model::{Alphabet, MAX_ORDER};
+use ncleaner::pipeline::InputKind;
+use ncleaner::segment::Segment;
 
 /// The grid of an end-to-end tuning run.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -139,7 +139,7 @@ impl FGrid {
 }
 
 /// The CleanEval-format output of a page with the given segments kept,
-/// byte for byte what [`crate::format::write_cleaneval`] writes.
+/// byte for byte what [`ncleaner::format::write_cleaneval`] writes.
 pub(crate) fn cleaneval_text(
     url: Option<&str>,
     segments: &[Segment],
@@ -177,7 +177,7 @@ pub fn f_grid(pool: &[PoolPage], fold: &[usize], k: usize, opts: &FGridOptions) 
     opts.thresholds.sort_by(f64::total_cmp);
     opts.thresholds.dedup();
     if opts.thresholds.is_empty() || opts.thresholds.iter().any(|t| !t.is_finite()) {
-        return Err(crate::Error::Parameter(
+        return Err(ncleaner::Error::Parameter(
             "thresholds must be finite, at least one".into(),
         ));
     }
@@ -351,15 +351,15 @@ pub fn confirm(
     k: usize,
     grid: &FGrid,
     objective: Objective,
-    defaults: &crate::model::TrainOptions,
+    defaults: &ncleaner::model::TrainOptions,
 ) -> Result<Confirmation> {
-    use crate::classify::Method;
     use crate::crossval::Variant;
+    use ncleaner::classify::Method;
     let best = grid.ranked(objective).into_iter().next().ok_or_else(|| {
-        crate::Error::Parameter(format!("no grid point meets {}", objective.describe()))
+        ncleaner::Error::Parameter(format!("no grid point meets {}", objective.describe()))
     })?;
     let input = grid.options.input;
-    let tuned = crate::model::TrainOptions {
+    let tuned = ncleaner::model::TrainOptions {
         n: best.n,
         q: best.q,
         alphabet: grid.options.alphabet,
@@ -398,7 +398,7 @@ pub fn confirm(
 pub fn reference_points(alphabet: Alphabet) -> Vec<(&'static str, usize, f64, f64)> {
     match alphabet {
         Alphabet::Lexical => {
-            let d = crate::model::TrainOptions::lexical();
+            let d = ncleaner::model::TrainOptions::lexical();
             vec![
                 ("current default", d.n, d.q, 0.0),
                 ("paper, by accuracy", 3, 0.5, 0.0),
@@ -406,7 +406,7 @@ pub fn reference_points(alphabet: Alphabet) -> Vec<(&'static str, usize, f64, f6
             ]
         }
         Alphabet::NonLexical => {
-            let d = crate::model::TrainOptions::non_lexical();
+            let d = ncleaner::model::TrainOptions::non_lexical();
             vec![
                 ("current default", d.n, d.q, 0.0),
                 ("paper (StupidOS §3.4)", 6, 0.4, 0.0),

@@ -12,15 +12,15 @@
 
 use rayon::prelude::*;
 
-use crate::classify::Method;
-use crate::error::{Error, Result};
-use crate::format::{read_segments, text_dump};
-use crate::model::{
+use crate::train::Pair;
+use ncleaner::classify::Method;
+use ncleaner::error::{Error, Result};
+use ncleaner::format::{read_segments, text_dump};
+use ncleaner::model::{
     self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainOptions, TrainingPage,
 };
-use crate::pipeline::{Cleaned, Cleaner, InputKind};
-use crate::segment::{self, Segment};
-use crate::train::Pair;
+use ncleaner::pipeline::{Cleaned, Cleaner, InputKind};
+use ncleaner::segment::{self, Segment};
 
 /// One page of a cross-validation pool, decoded and segmented.
 #[derive(Debug, Clone)]
@@ -51,8 +51,8 @@ impl PoolPage {
 
     /// Segments one page given its bytes and its gold text.
     pub fn from_bytes(key: &str, bytes: &[u8], gold: String) -> PoolPage {
-        let doc = crate::decode::decode(bytes, None, None);
-        let html_segments = segment::from_page(crate::html::parse(&doc.text));
+        let doc = ncleaner::decode::decode(bytes, None, None);
+        let html_segments = segment::from_page(ncleaner::html::parse(&doc.text));
         let dump = text_dump(&html_segments);
         let text_segments = segment::from_text(&dump);
         PoolPage {
@@ -67,7 +67,7 @@ impl PoolPage {
     /// A page known only as a plain-text dump (no HTML segments), for
     /// training from text dumps.
     pub fn from_text_dump(key: &str, bytes: &[u8], gold: String) -> PoolPage {
-        let doc = crate::decode::decode(bytes, None, None);
+        let doc = ncleaner::decode::decode(bytes, None, None);
         PoolPage {
             key: key.to_string(),
             url: doc.url,

@@ -10,7 +10,7 @@
 //!
 //! The training counts of a fold are never built: a fold's count of a k-gram
 //! is the pool's count minus the held-out fold's count, looked up on demand.
-//! The estimates are those of [`crate::model`] exactly (maximum likelihood,
+//! The estimates are those of [`ncleaner::model`] exactly (maximum likelihood,
 //! add-one unigrams, the differential dirty model with its clamping); the
 //! tests check them against the model's own scorer and against the direct
 //! formula.
@@ -19,8 +19,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::crossval::PoolPage;
-use crate::format::read_segments;
-use crate::model::{Alphabet, MAX_ORDER, Sym};
+use ncleaner::format::read_segments;
+use ncleaner::model::{Alphabet, MAX_ORDER, Sym};
 
 /// k-gram counts and history totals of one text collection, orders 1 … n.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ impl Table {
         }
     }
 
-    /// Counts segments exactly as [`crate::model::Counts::add_segment`] does
+    /// Counts segments exactly as [`ncleaner::model::Counts::add_segment`] does
     /// (n−1 boundary symbols before, one after), then the history totals.
     fn of_segments<'a>(
         n: usize,

@@ -26,13 +26,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::classify::{Method, Preference};
 use crate::crossval::{self, PoolPage};
-use crate::error::{Error, Result};
 use crate::eval::{EvalOptions, Report, score_texts};
-use crate::format;
-use crate::pipeline::{Cleaner, InputKind};
 use crate::train::{TrainConfig, Trainer};
+use ncleaner::classify::{Method, Preference};
+use ncleaner::error::{Error, Result};
+use ncleaner::format;
+use ncleaner::pipeline::{Cleaner, InputKind};
 
 /// The pages of several pools and the fold of each page.
 pub struct Pools {

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::corpus::walk;
-use crate::error::{Error, Result};
-use crate::format::read_segments;
-use crate::model::TrainingPage;
-use crate::pipeline::{InputKind, segments_of};
+use ncleaner::error::{Error, Result};
+use ncleaner::format::read_segments;
+use ncleaner::model::TrainingPage;
+use ncleaner::pipeline::{InputKind, segments_of};
+use ncleaner_corpus::walk;
 
 /// A page and its gold file.
 #[derive(Debug, Clone)]
@@ -84,7 +84,7 @@ pub fn load(pairs: &[Pair], input: InputKind) -> Result<Vec<TrainingPage>> {
 
 /// One training page from the bytes of a page and of its gold file.
 pub fn training_page(name: &str, page: &[u8], gold: &[u8], input: InputKind) -> TrainingPage {
-    let doc = crate::decode::decode(page, None, None);
+    let doc = ncleaner::decode::decode(page, None, None);
     let (_, segments) = segments_of(&doc.text, input);
     let gold = String::from_utf8_lossy(gold);
     TrainingPage {
@@ -101,13 +101,13 @@ pub fn training_page(name: &str, page: &[u8], gold: &[u8], input: InputKind) -> 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::classify::attrs::AttrModel;
-use crate::classify::hmm::Chain;
-use crate::classify::logistic::Logistic;
-use crate::classify::{Classifier, log2_odds};
 use crate::crossval::{PoolPage, folds};
-use crate::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
-use crate::segment::Segment;
+use ncleaner::classify::attrs::AttrModel;
+use ncleaner::classify::hmm::Chain;
+use ncleaner::classify::logistic::Logistic;
+use ncleaner::classify::{Classifier, log2_odds};
+use ncleaner::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
+use ncleaner::segment::Segment;
 
 /// How a model is trained.
 #[derive(Debug, Clone, PartialEq)]
@@ -157,7 +157,7 @@ pub struct ClassifierConfig {
     /// page-quality model). It costs that many more fits, so experiments
     /// that only measure segments leave it off; `ncleaner train` sets it.
     pub page_quality: Option<usize>,
-    /// Add the site features ([`crate::site`]): how many of the other pages
+    /// Add the site features ([`ncleaner::site`]): how many of the other pages
     /// of the page's host (in the pool, at training time; in the site
     /// memory, at cleaning time) hold the segment.
     pub site: bool,
@@ -329,14 +329,14 @@ fn input_index(input: InputKind) -> usize {
 impl Trainer {
     /// Prepares pages for training (aligning every page, in parallel).
     /// The pages' site features are set from the pool itself
-    /// ([`crate::site::annotate_pool`]): pages of one host see each other.
+    /// ([`ncleaner::site::annotate_pool`]): pages of one host see each other.
     pub fn new(mut pages: Vec<PoolPage>) -> Trainer {
-        crate::site::annotate_pool(
+        ncleaner::site::annotate_pool(
             pages
                 .iter_mut()
                 .map(|p| (p.url.as_deref(), p.html_segments.as_mut_slice())),
         );
-        crate::site::annotate_pool(
+        ncleaner::site::annotate_pool(
             pages
                 .iter_mut()
                 .map(|p| (p.url.as_deref(), p.text_segments.as_mut_slice())),
@@ -457,14 +457,14 @@ impl Trainer {
 
     /// A word trigram model of the gold text of a subset of the pages (as
     /// `en-ppl` is trained: `--min-count 2`), for the perplexity features.
-    fn word_model(&self, subset: &[usize]) -> Result<std::sync::Arc<crate::lm::WordLm>> {
-        let mut est = crate::lm::Estimator::new(crate::lm::TrainConfig {
+    fn word_model(&self, subset: &[usize]) -> Result<std::sync::Arc<ncleaner::lm::WordLm>> {
+        let mut est = ncleaner::lm::Estimator::new(ncleaner::lm::TrainConfig {
             order: 3,
             min_count: 2,
             max_ngrams: 0,
         })?;
         for &i in subset {
-            for (_, seg) in crate::format::read_segments(&self.pages[i].gold) {
+            for (_, seg) in ncleaner::format::read_segments(&self.pages[i].gold) {
                 est.add_text(&seg)?;
             }
         }
@@ -494,9 +494,8 @@ impl Trainer {
             max_f_threshold: None,
             chain: None,
             site: cc.site,
-            quality: None,
             words: if cc.perplexity {
-                crate::classify::WordFeature(Some(self.word_model(subset)?))
+                ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
             } else {
                 Default::default()
             },
@@ -526,7 +525,7 @@ impl Trainer {
                         AttrModel::default()
                     },
                     words: if cc.perplexity {
-                        crate::classify::WordFeature(Some(self.word_model(&train)?))
+                        ncleaner::classify::WordFeature(Some(self.word_model(&train)?))
                     } else {
                         Default::default()
                     },
@@ -611,7 +610,7 @@ impl Trainer {
         classifier.chain = if cc.hmm { Some(chains) } else { None };
         classifier.max_f_threshold = Some(max_f);
         if let Some(k) = cc.page_quality {
-            classifier.quality = Some(self.quality_models(subset, cfg, k)?);
+            model.quality = Some(self.quality_models(subset, cfg, k)?);
         }
         model.classifier = Some(classifier);
         Ok(model)
@@ -646,7 +645,7 @@ impl Trainer {
                 if train.is_empty() {
                     return Ok(Vec::new());
                 }
-                let cleaner = crate::pipeline::Cleaner::new(self.fit(&train, &inner_cfg)?);
+                let cleaner = ncleaner::pipeline::Cleaner::new(self.fit(&train, &inner_cfg)?);
                 Ok((0..subset.len())
                     .filter(|&j| fold[j] == g)
                     .map(|j| {
@@ -682,7 +681,7 @@ impl Trainer {
         let rows = self.quality_rows(subset, cfg, k)?;
         let fit = |ii: usize| {
             let r: Vec<crate::quality::Row> = rows.iter().filter_map(|r| r[ii]).collect();
-            crate::quality::QualityModel::fit(&r)
+            crate::quality::fit(&r)
         };
         Ok([fit(0), fit(1)])
     }
@@ -791,8 +790,14 @@ impl Trainer {
             ));
         }
         let bins = bins.max(1);
-        let outs =
-            self.cross_validate(fold, k, cfg, input, crate::classify::Method::NCleaner, None)?;
+        let outs = self.cross_validate(
+            fold,
+            k,
+            cfg,
+            input,
+            ncleaner::classify::Method::NCleaner,
+            None,
+        )?;
         let ii = input_index(input);
         let mut acc = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); bins]; // (segments, weight, Σ w·p, Σ matched-share·w)
         for (i, cleaned) in outs.iter().enumerate() {
@@ -839,15 +844,15 @@ impl Trainer {
         k: usize,
         cfg: &TrainConfig,
         input: InputKind,
-        method: crate::classify::Method,
+        method: ncleaner::classify::Method,
         threshold: Option<f64>,
-    ) -> Result<Vec<crate::pipeline::Cleaned>> {
-        let results: Vec<Result<Vec<(usize, crate::pipeline::Cleaned)>>> = (0..k)
+    ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
+        let results: Vec<Result<Vec<(usize, ncleaner::pipeline::Cleaned)>>> = (0..k)
             .into_par_iter()
             .map(|f| {
                 let train: Vec<usize> = (0..self.pages.len()).filter(|&i| fold[i] != f).collect();
                 let model = self.fit(&train, cfg)?;
-                let cleaner = crate::pipeline::Cleaner::new(model)
+                let cleaner = ncleaner::pipeline::Cleaner::new(model)
                     .with_method(method)
                     .with_threshold_option(threshold);
                 Ok((0..self.pages.len())
@@ -861,7 +866,7 @@ impl Trainer {
                     .collect())
             })
             .collect();
-        let mut out: Vec<Option<crate::pipeline::Cleaned>> = vec![None; self.pages.len()];
+        let mut out: Vec<Option<ncleaner::pipeline::Cleaned>> = vec![None; self.pages.len()];
         for r in results {
             for (i, c) in r? {
                 out[i] = Some(c);

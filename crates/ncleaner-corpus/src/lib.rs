@@ -34,9 +34,9 @@ use std::sync::Arc;
 
 use compress::Compression;
 
-use crate::error::{Error, Result};
-use crate::format::{self, Format, JsonOptions};
-use crate::pipeline::{Cleaner, InputKind};
+use ncleaner::error::{Error, Result};
+use ncleaner::format::{self, Format, JsonOptions};
+use ncleaner::pipeline::{Cleaner, InputKind};
 
 /// The default limit on the size of one document (and of one WARC record's
 /// block, and of one JSON line, twice this): 64 MiB.
@@ -618,18 +618,18 @@ pub fn clean(
 }
 
 /// Reads every document of `origins` (on the threads of `pool`) and adds
-/// each page that has a URL with a host to `memory` ([`crate::site`]), in
+/// each page that has a URL with a host to `memory` ([`ncleaner::site`]), in
 /// input order; returns the number of pages added. Documents that cannot be
 /// read are left to the cleaning pass to report.
 pub fn learn_sites(
     origins: Vec<Origin>,
     opts: &CleanOptions,
     pool: &rayon::ThreadPool,
-    memory: &mut crate::site::SiteMemory,
+    memory: &mut ncleaner::site::SiteMemory,
 ) -> Result<u64> {
-    use crate::site::PageSketch;
+    use ncleaner::site::PageSketch;
     struct Learn<'a> {
-        memory: &'a mut crate::site::SiteMemory,
+        memory: &'a mut ncleaner::site::SiteMemory,
         pages: u64,
     }
     impl Sink for Learn<'_> {
@@ -695,9 +695,9 @@ pub fn learn_sites(
                 .document
                 .as_ref()
                 .ok_or_else(|| Error::document(&e.id, "no document"))?;
-            let d = crate::decode::decode(e.bytes(), e.url.as_deref(), doc.charset.as_deref());
+            let d = ncleaner::decode::decode(e.bytes(), e.url.as_deref(), doc.charset.as_deref());
             let (_, segments) =
-                crate::pipeline::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
+                ncleaner::pipeline::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
             Ok(Rendered {
                 bytes: PageSketch::of(d.url.as_deref(), &segments)
                     .map(|p| encode(&p))
@@ -757,7 +757,7 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
         Some(m) if is_html(m) => InputKind::Html,
         Some("") | None | Some("application/octet-stream") | Some("unk") => {
             let head = &body[..body.len().min(64 << 10)];
-            if crate::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
+            if ncleaner::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
                 InputKind::Html
             } else {
                 return WarcDocument::Skip(

@@ -16,7 +16,7 @@ use super::curve::Curve;
 use super::entropy::EntropyGrid;
 use super::report::histogram;
 use super::tune::FGrid;
-use crate::error::{Error, Result};
+use ncleaner::error::{Error, Result};
 
 /// The family name under which the embedded font is registered.
 const FONT: &str = "sans-serif";
@@ -378,6 +378,7 @@ pub fn precision_chart(diffs: &[f64], row: &str, bin: f64) -> BarChart {
 /// A value of the learning curve and its (low, high) range, if any.
 type Point = (f64, Option<(f64, f64)>);
 
+/// The learning curve (Figure 4) as a chart: F by training size, one line per model.
 pub fn curve_chart(c: &Curve) -> LineChart {
     let sizes = c.sizes();
     let xs: Vec<f64> = sizes.iter().map(|z| z.pages as f64).collect();

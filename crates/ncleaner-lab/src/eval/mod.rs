@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use ncleaner::error::{Error, Result};
 
 /// How texts are tokenised and aligned; the reference scorer's flags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

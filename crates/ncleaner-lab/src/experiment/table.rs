@@ -13,14 +13,14 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::classify::Method;
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
-use crate::error::{Error, Result};
 use crate::eval::{self, EvalOptions, Report};
-use crate::format;
-use crate::model::{Alphabet, Model, TrainOptions};
-use crate::pipeline::{Cleaner, InputKind};
 use crate::stats::{self, TTest};
+use ncleaner::classify::Method;
+use ncleaner::error::{Error, Result};
+use ncleaner::format;
+use ncleaner::model::{Alphabet, Model, TrainOptions};
+use ncleaner::pipeline::{Cleaner, InputKind};
 
 /// The paper's rows, for HTML input and then for text-dump input: the raw
 /// dump (baseline), the heuristics alone, NCleaner with the lexical model and
@@ -170,7 +170,7 @@ pub fn fixed_table(
     model_for: impl Fn(&Variant) -> Option<Arc<Model>>,
 ) -> Result<Table> {
     let t0 = std::time::Instant::now();
-    let unused = Arc::new(crate::model::embedded("en")?);
+    let unused = Arc::new(ncleaner::model::embedded("en")?);
     let mut results = Vec::with_capacity(rows.len());
     for v in rows {
         let model = if v.method.uses_model() {
