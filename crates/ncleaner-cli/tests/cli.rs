@@ -265,10 +265,11 @@ fn embedded_models_rebuild_bit_for_bit() {
     ] {
         let out = dir.path().join(format!("{name}.nclm"));
         pool(extra, &out);
-        let committed = std::fs::read(repo().join(format!("models/{name}.nclm"))).unwrap();
+        let committed =
+            std::fs::read(repo().join(format!("crates/ncleaner/models/{name}.nclm"))).unwrap();
         assert!(
             std::fs::read(&out).unwrap() == committed,
-            "models/{name}.nclm differs from what training gives now: run scripts/build-models"
+            "crates/ncleaner/models/{name}.nclm differs from what training gives now: run scripts/build-models"
         );
     }
 }

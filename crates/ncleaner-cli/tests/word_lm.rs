@@ -7,7 +7,7 @@ use std::process::Command;
 
 use common::*;
 
-/// `models/en-ppl.ncwl` is what `scripts/build-models` trains, byte for byte.
+/// `crates/ncleaner/models/en-ppl.ncwl` is what `scripts/build-models` trains, byte for byte.
 #[test]
 fn embedded_word_model_rebuilds_bit_for_bit() {
     let data = shared_data();
@@ -29,8 +29,9 @@ fn embedded_word_model_rebuilds_bit_for_bit() {
         out.to_str().unwrap(),
     ]);
     assert!(
-        std::fs::read(&out).unwrap() == std::fs::read(repo().join("models/en-ppl.ncwl")).unwrap(),
-        "models/en-ppl.ncwl differs from what training gives now: run scripts/build-models"
+        std::fs::read(&out).unwrap()
+            == std::fs::read(repo().join("crates/ncleaner/models/en-ppl.ncwl")).unwrap(),
+        "crates/ncleaner/models/en-ppl.ncwl differs from what training gives now: run scripts/build-models"
     );
 }
 

@@ -21,7 +21,7 @@ use ncleaner_lab::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, T
     Example (the embedded `en` model; scripts/build-models):\n  \
     ncleaner train --html ../shared/data/cleaneval/dev --gold ../shared/data/gold/cleaneval/dev \\\n    \
     --html ../shared/data/cleaneval/train --gold ../shared/data/gold/cleaneval/train \\\n    \
-    --language en -o models/en.nclm\n\n\
+    --language en -o crates/ncleaner/models/en.nclm\n\n\
     A model for another language: train it on pages and gold files of that language with \
     --language TAG, then `ncleaner clean --model en --model de.nclm` routes each page to the \
     model of its detected language (the non-lexical fallback for the rest)."

@@ -26,8 +26,7 @@ pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8; 4] = b"NCWL";
 
 /// The word models embedded in the library: (name, binary model file).
-pub const EMBEDDED: &[(&str, &[u8])] =
-    &[("en-ppl", include_bytes!("../../../../models/en-ppl.ncwl"))];
+pub const EMBEDDED: &[(&str, &[u8])] = &[("en-ppl", include_bytes!("../../models/en-ppl.ncwl"))];
 
 /// Loads an embedded word model by name (`en-ppl`).
 pub fn embedded(name: &str) -> Result<WordLm> {

@@ -57,11 +57,8 @@ const TEXT_MAGIC: &str = "ncleaner-model";
 
 /// The models embedded in the library: (name, binary model file).
 pub const EMBEDDED: &[(&str, &[u8])] = &[
-    ("en", include_bytes!("../../../../models/en.nclm")),
-    (
-        "en-nonlex",
-        include_bytes!("../../../../models/en-nonlex.nclm"),
-    ),
+    ("en", include_bytes!("../../models/en.nclm")),
+    ("en-nonlex", include_bytes!("../../models/en-nonlex.nclm")),
 ];
 
 /// Loads an embedded model by name (`en`, `en-nonlex`).
@@ -330,10 +327,7 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
             .ok_or("truncated classifier")?;
         pos += len;
         if len > 0 {
-            classifier = Some(
-                serde_json::from_slice::<ClassifierIn>(json)
-                    .map_err(|e| format!("classifier: {e}"))?,
-            );
+            classifier = Some(ClassifierIn::parse(json).map_err(|e| format!("classifier: {e}"))?);
         }
     }
     if pos != bytes.len() {
@@ -377,7 +371,7 @@ fn read_text(text: &str) -> std::result::Result<Model, String> {
         }
         if let Some(json) = line.strip_prefix("classifier ") {
             classifier = Some(
-                serde_json::from_str::<ClassifierIn>(json)
+                ClassifierIn::parse(json.as_bytes())
                     .map_err(|e| format!("line {lineno}: classifier: {e}"))?,
             );
             continue;
@@ -458,6 +452,23 @@ mod tests {
             "toy model",
         )
         .unwrap()
+    }
+
+    #[test]
+    fn embedded_models_reserialise_to_their_own_bytes() {
+        // The classifier's JSON (with the page-quality models in it) must
+        // come back byte for byte: the models are rebuilt bit for bit.
+        for (name, bytes) in EMBEDDED {
+            let m = embedded(name).expect("embedded model loads");
+            assert!(
+                m.quality.is_some(),
+                "{name}: its page-quality models are read"
+            );
+            assert!(
+                m.to_binary() == *bytes,
+                "{name}: bytes differ after a round trip"
+            );
+        }
     }
 
     #[test]
@@ -557,13 +568,27 @@ struct ClassifierOut<'a> {
     quality: &'a Option<[Option<crate::quality::QualityModel>; 2]>,
 }
 
-/// What [`ClassifierOut`] writes, read back.
-#[derive(serde::Deserialize)]
+/// What [`ClassifierOut`] writes, read back. Two passes over the JSON, one
+/// for the classifier (which ignores `quality`) and one for `quality` (which
+/// ignores the rest): serde's `flatten` would buffer the classifier and
+/// cannot then read its maps' integer keys.
 struct ClassifierIn {
-    #[serde(flatten)]
     classifier: crate::classify::Classifier,
-    #[serde(default)]
     quality: Option<[Option<crate::quality::QualityModel>; 2]>,
+}
+
+impl ClassifierIn {
+    fn parse(json: &[u8]) -> serde_json::Result<ClassifierIn> {
+        #[derive(serde::Deserialize)]
+        struct QualityOnly {
+            #[serde(default)]
+            quality: Option<[Option<crate::quality::QualityModel>; 2]>,
+        }
+        Ok(ClassifierIn {
+            classifier: serde_json::from_slice(json)?,
+            quality: serde_json::from_slice::<QualityOnly>(json)?.quality,
+        })
+    }
 }
 
 impl Model {
