@@ -5,6 +5,7 @@
 //! Usage:
 //!   rs-trafilatura-peer PAGES OUT          write OUT/NAME.txt, NAME.meta.json, NAME.md
 //!   rs-trafilatura-peer --time PAGES [OUT] also (or only) time extraction on one thread
+//!   --urls FILE                            pass each page's URL (lines NAME<TAB>URL)
 //!
 //! PAGES holds NAME.html or NAME.html.gz files (not searched recursively).
 //! - Bytes are decoded by the crate's own `encoding::transcode_to_utf8` (what
@@ -12,7 +13,9 @@
 //!   replaced).
 //! - Options are `Options::default()` with `output_markdown: true`; that flag
 //!   only converts the extracted HTML to Markdown after extraction, so
-//!   `content_text` (NAME.txt) is the default extraction. No URL is passed.
+//!   `content_text` (NAME.txt) is the default extraction. No URL is passed
+//!   unless --urls gives one (`Options::url`; the crate's page-type
+//!   classifier reads URL features, so this changes the extraction).
 //! - NAME.meta.json is {"title","author","date"} from `result.metadata`
 //!   (date as RFC 3339, null when absent).
 //! - An extraction error writes an empty NAME.txt (counted, like a lost page).
@@ -54,11 +57,22 @@ fn page_name(path: &Path) -> Option<String> {
 fn main() {
     let mut time = false;
     let mut pos = Vec::new();
-    for a in std::env::args().skip(1) {
+    let mut urls = std::collections::HashMap::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--time" => time = true,
+            "--urls" => {
+                let f = args.next().expect("--urls FILE");
+                let text = fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}"));
+                for line in text.lines() {
+                    if let Some((name, url)) = line.split_once('\t') {
+                        urls.insert(name.to_string(), url.trim().to_string());
+                    }
+                }
+            }
             "-h" | "--help" => {
-                eprintln!("usage: rs-trafilatura-peer [--time] PAGES [OUT]");
+                eprintln!("usage: rs-trafilatura-peer [--time] [--urls FILE] PAGES [OUT]");
                 return;
             }
             _ => pos.push(PathBuf::from(a)),
@@ -90,12 +104,13 @@ fn main() {
         })
         .collect();
 
+    let url = |name: &str| urls.get(name).cloned();
     if time {
-        let opts = Options::default();
         let bytes: usize = htmls.iter().map(|(_, h)| h.len()).sum();
         let t = Instant::now();
         let mut chars = 0usize;
-        for (_, html) in &htmls {
+        for (name, html) in &htmls {
+            let opts = Options { url: url(name), ..Options::default() };
             if let Ok(r) = extract_with_options(html, &opts) {
                 chars += r.content_text.len();
             }
@@ -114,10 +129,10 @@ fn main() {
 
     let Some(out) = out else { return };
     fs::create_dir_all(out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
-    let opts = Options { output_markdown: true, ..Options::default() };
     let t = Instant::now();
     let mut failed = 0;
     for (name, html) in &htmls {
+        let opts = Options { output_markdown: true, url: url(name), ..Options::default() };
         let (text, meta, md) = match extract_with_options(html, &opts) {
             Ok(r) => {
                 let meta = serde_json::json!({
