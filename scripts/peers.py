@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Runs the main-text extractors people use on a folder of pages, for comparison.
 
-Each system's output for PAGES/REL/NAME.html is written to OUT/SYSTEM/REL/NAME.txt,
-one `<p>` segment per output line (the convention of the reference figures in
-../shared/data/README.md), ready for `ncleaner eval`.
+Each system's output for PAGES/REL/NAME.html (or NAME.html.gz, gzip) is written
+to OUT/SYSTEM/REL/NAME.txt, one `<p>` segment per output line (the convention
+of the reference figures in ../shared/data/README.md), ready for `ncleaner eval`.
+With --plain the system's text is written as it returned it (no markers): the
+form the WCXB metric reads (scripts/wcxb-peers, scripts/wcxb_score.py).
+With --trafilatura-extras, trafilatura also writes NAME.meta.json
+({"title","author","date"} from trafilatura.extract_metadata, defaults) and
+NAME.md (trafilatura.extract(html, output_format="markdown"), defaults); their
+time is reported apart from the text extraction's.
 
 Systems (from PyPI; scripts/peers makes the venv): trafilatura, readability-lxml,
 justext, resiliparse (main content), resiliparse-raw (whole-page text).
@@ -25,6 +31,7 @@ Choices, written down because they change the figures:
 """
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -38,6 +45,10 @@ PSEUDO = re.compile(rb"^\s*<text\b[^>]*>[ \t]*\r?\n?", re.I)
 
 def load(path):
     raw = path.read_bytes()
+    if path.name.lower().endswith(".gz"):
+        import gzip
+
+        raw = gzip.decompress(raw)
     m = PSEUDO.match(raw)
     if m:
         raw = raw[m.end():]
@@ -73,6 +84,23 @@ def run_resiliparse(html, main=True):
     return extract_plain_text(html, main_content=main)
 
 
+def trafilatura_extras(html):
+    """(metadata dict, Markdown) from trafilatura at its defaults."""
+    import trafilatura
+
+    m = trafilatura.extract_metadata(html)
+    meta = {k: (getattr(m, k, None) or None) if m is not None else None for k in ("title", "author", "date")}
+    return meta, trafilatura.extract(html, output_format="markdown") or ""
+
+
+PAGE = re.compile(r"\.html?(\.gz)?$", re.I)
+
+
+def page_stem(rel):
+    """REL/NAME for REL/NAME.html, .htm, .html.gz."""
+    return rel.with_name(PAGE.sub("", rel.name))
+
+
 SYSTEMS = {
     "trafilatura": run_trafilatura,
     "readability": run_readability,
@@ -88,16 +116,19 @@ def to_cleaneval(text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pages", type=Path, help="folder of pages (*.html, searched recursively)")
+    ap.add_argument("pages", type=Path, help="folder of pages (*.html, *.htm, *.html.gz; searched recursively)")
     ap.add_argument("out", type=Path, help="output folder; OUT/SYSTEM/REL/NAME.txt")
     ap.add_argument("--prefix", default="", help="write OUT/SYSTEM/PREFIX/REL/NAME.txt (ncleaner matrix reads PREFIX = POOL/DIR)")
     ap.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated, of: " + ", ".join(SYSTEMS))
+    ap.add_argument("--plain", action="store_true", help="write each system's text as returned, no <p> markers")
+    ap.add_argument("--trafilatura-extras", action="store_true",
+                    help="trafilatura also writes NAME.meta.json and NAME.md")
     args = ap.parse_args()
     systems = [s for s in args.systems.split(",") if s]
     for s in systems:
         if s not in SYSTEMS:
             sys.exit(f"peers.py: unknown system {s!r}")
-    pages = sorted(p for p in args.pages.rglob("*") if p.is_file() and p.suffix.lower() in (".html", ".htm"))
+    pages = sorted(p for p in args.pages.rglob("*") if p.is_file() and PAGE.search(p.name))
     if not pages:
         sys.exit(f"peers.py: no pages under {args.pages}")
     htmls = [(p, load(p)) for p in pages]
@@ -111,10 +142,23 @@ def main():
             except Exception as e:  # a peer's failure is an empty output, counted
                 print(f"peers.py: {s}: {p}: {type(e).__name__}: {e}", file=sys.stderr)
                 text, failed = "", failed + 1
-            dest = args.out / s / args.prefix / p.relative_to(args.pages).with_suffix(".txt")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(to_cleaneval(text), encoding="utf-8")
+            stem = args.out / s / args.prefix / page_stem(p.relative_to(args.pages))
+            stem.parent.mkdir(parents=True, exist_ok=True)
+            stem.with_name(stem.name + ".txt").write_text(text if args.plain else to_cleaneval(text), encoding="utf-8")
         print(f"peers.py: {s}: {len(htmls)} pages in {time.perf_counter() - t:.1f} s, {failed} failed", file=sys.stderr)
+        if s == "trafilatura" and args.trafilatura_extras:
+            t, failed = time.perf_counter(), 0
+            for p, html in htmls:
+                try:
+                    meta, md = trafilatura_extras(html)
+                except Exception as e:
+                    print(f"peers.py: trafilatura extras: {p}: {type(e).__name__}: {e}", file=sys.stderr)
+                    meta, md, failed = {"title": None, "author": None, "date": None}, "", failed + 1
+                stem = args.out / s / args.prefix / page_stem(p.relative_to(args.pages))
+                stem.with_name(stem.name + ".meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+                stem.with_name(stem.name + ".md").write_text(md, encoding="utf-8")
+            print(f"peers.py: trafilatura metadata + markdown: {len(htmls)} pages in {time.perf_counter() - t:.1f} s, {failed} failed",
+                  file=sys.stderr)
 
 
 if __name__ == "__main__":
