@@ -1,0 +1,60 @@
+//! Words of `class`/`id`/`role` attributes, hashed for the classifier's
+//! attribute evidence, and the inline-CSS check for hidden elements.
+
+/// How many of the nearest attribute words a block records.
+pub const ATTR_WORDS: usize = 24;
+
+/// Splits a `class`/`id`/`role` value into words and appends their hashes:
+/// words break at anything not a letter or digit, at lower-to-upper case
+/// changes (`navMenu` → `nav`, `menu`) and between letters and digits; they
+/// are lower-cased; words shorter than two characters and numbers are skipped.
+pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
+    let mut word: Vec<u8> = Vec::with_capacity(16);
+    let flush = |word: &mut Vec<u8>, out: &mut Vec<u32>| {
+        if word.len() >= 2 && !word.iter().all(u8::is_ascii_digit) {
+            out.push(word_hash(word));
+        }
+        word.clear();
+    };
+    let mut prev = 0u8;
+    for &b in value {
+        let alnum = b.is_ascii_alphanumeric() || b >= 0x80;
+        let split = !alnum
+            || (prev.is_ascii_lowercase() && b.is_ascii_uppercase())
+            || (prev.is_ascii_alphabetic() && b.is_ascii_digit())
+            || (prev.is_ascii_digit() && b.is_ascii_alphabetic());
+        if split {
+            flush(&mut word, out);
+        }
+        if alnum {
+            word.push(b.to_ascii_lowercase());
+        }
+        prev = b;
+    }
+    flush(&mut word, out);
+}
+
+/// The hash of one attribute word (FNV-1a, as model files store them).
+pub fn word_hash(word: &[u8]) -> u32 {
+    name_hash(word)
+}
+
+/// Whether an inline style hides the element (`display:none`, `visibility:hidden`).
+pub(super) fn style_hides(style: &[u8]) -> bool {
+    let compact: Vec<u8> = style
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let has = |n: &[u8]| compact.windows(n.len()).any(|w| w == n);
+    has(b"display:none") || has(b"visibility:hidden")
+}
+
+pub(super) fn name_hash(name: &[u8]) -> u32 {
+    // FNV-1a: names are short, and collisions only merge two unknown tags.
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    h
+}

@@ -1,0 +1,562 @@
+//! The walker: one pass over `html5gum`'s tokens with a stack of open
+//! elements counted by name, turning the token stream into blocks.
+
+use html5gum::emitters::callback::CallbackEvent;
+
+use super::attrs::{ATTR_WORDS, attribute_words, name_hash, style_hides};
+use super::meta::META_MAX_CHARS;
+use super::meta::Meta;
+use super::tags::{TAG_COUNT, Tag};
+use super::{BOLD_HEADING_MAX_WORDS, Block, Context, Kind, Page};
+
+/// One open element on the stack.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Open {
+    tag: Tag,
+    /// For `Tag::Other`, a hash of the name, so end tags find their element.
+    name_hash: u32,
+    hidden: bool,
+    /// An `a` with an `href`.
+    link: bool,
+    /// Where its attribute words start in `Walker::words`.
+    words_start: u32,
+}
+
+/// An emitter that asks the tokenizer for no parse errors. The walker
+/// ignores them, and `html5gum` otherwise validates every input byte for
+/// them (control and non-characters): about 5 % of the whole pipeline's
+/// time in a profile of `clean` on CleanEval pages.
+pub(super) struct Quiet<E>(pub(super) E);
+
+impl<E: html5gum::Emitter> html5gum::ForwardingEmitter for Quiet<E> {
+    type Token = E::Token;
+
+    fn inner(&mut self) -> &mut impl html5gum::Emitter<Token = Self::Token> {
+        &mut self.0
+    }
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+}
+
+/// The attributes of the start tag being read that matter to the pass.
+#[derive(Default)]
+pub(super) struct PendingTag {
+    name: Vec<u8>,
+    attr: Attr,
+    hidden: bool,
+    has_href: bool,
+    /// Hashed words of the `class`, `id` and `role` attributes.
+    words: Vec<u32>,
+    /// Which [`Meta`] field a `<meta>` tag's `content` goes to.
+    meta_field: MetaField,
+    /// A `<meta>` tag's `content`.
+    content: String,
+    /// A `<script type="application/ld+json">`.
+    json_ld: bool,
+}
+
+#[derive(Default, Clone, Copy, PartialEq)]
+pub(super) enum MetaField {
+    #[default]
+    None,
+    Title,
+    Summary,
+}
+
+#[derive(Default, Clone, Copy, PartialEq)]
+pub(super) enum Attr {
+    #[default]
+    None,
+    Style,
+    Href,
+    /// `class`, `id` or `role`: words that name the element's purpose.
+    Naming,
+    /// `name`, `property` or `itemprop` of a `<meta>` tag.
+    MetaName,
+    /// `content` of a `<meta>` tag.
+    MetaContent,
+    /// `type` of a `<script>`.
+    ScriptType,
+}
+
+#[derive(Default)]
+pub(super) struct Walker {
+    out: Vec<Block>,
+    stack: Vec<Open>,
+    /// Open elements per tag (index `Tag as usize`).
+    open: Vec<u32>,
+    /// Open `Other` elements per name hash.
+    open_other: std::collections::HashMap<u32, u32>,
+    /// Open elements that hide their content (hidden or skipped).
+    hiding: u32,
+    /// Open `a` elements with an `href`.
+    in_link: u32,
+    /// Open bold elements (`b`, `strong`, `big`).
+    in_bold: u32,
+    /// The attribute words of the open elements, as a stack (see `Open::words_start`).
+    words: Vec<u32>,
+    /// Context flag counters, one per bit of [`Context`].
+    context_counts: [u32; 12],
+    pending: PendingTag,
+    /// Text of the block being built.
+    text: String,
+    /// Whether a space is owed before the next visible character.
+    space: bool,
+    link_chars: u32,
+    /// Visible characters of the block inside bold elements.
+    bold_chars: u32,
+    /// Visible characters of the block.
+    chars: u32,
+    block_tag: Option<Tag>,
+    /// `<br>` seen since the last visible character.
+    brs: u32,
+    /// Newlines seen in a row inside `pre`.
+    pre_newlines: u32,
+    meta: Meta,
+    /// The text of `<title>`.
+    title: String,
+    /// The text of the JSON-LD script being read.
+    json_ld: Option<String>,
+}
+
+impl Walker {
+    /// A walker at the start of a page.
+    pub(super) fn new() -> Walker {
+        Walker {
+            open: vec![0; TAG_COUNT],
+            ..Walker::default()
+        }
+    }
+
+    pub(super) fn event(&mut self, ev: CallbackEvent<'_>) {
+        match ev {
+            CallbackEvent::OpenStartTag { name } => {
+                self.pending = PendingTag {
+                    name: name.to_vec(),
+                    ..PendingTag::default()
+                };
+            }
+            CallbackEvent::AttributeName { name } => {
+                self.pending.attr = match name {
+                    b"style" => Attr::Style,
+                    b"href" => Attr::Href,
+                    b"class" | b"id" | b"role" => Attr::Naming,
+                    b"name" | b"property" | b"itemprop"
+                        if self.pending.name.eq_ignore_ascii_case(b"meta") =>
+                    {
+                        Attr::MetaName
+                    }
+                    b"content" if self.pending.name.eq_ignore_ascii_case(b"meta") => {
+                        Attr::MetaContent
+                    }
+                    b"type" if self.pending.name.eq_ignore_ascii_case(b"script") => {
+                        Attr::ScriptType
+                    }
+                    b"hidden" => {
+                        self.pending.hidden = true;
+                        Attr::None
+                    }
+                    _ => Attr::None,
+                };
+                if self.pending.attr == Attr::Href {
+                    self.pending.has_href = true;
+                }
+            }
+            CallbackEvent::AttributeValue { value } => match self.pending.attr {
+                Attr::Style if style_hides(value) => self.pending.hidden = true,
+                Attr::Naming => attribute_words(value, &mut self.pending.words),
+                Attr::MetaName => {
+                    let v = value.to_ascii_lowercase();
+                    let field = match v.trim_ascii() {
+                        b"og:title" | b"twitter:title" | b"headline" => MetaField::Title,
+                        b"description" | b"og:description" | b"twitter:description" => {
+                            MetaField::Summary
+                        }
+                        _ => MetaField::None,
+                    };
+                    if field != MetaField::None {
+                        self.pending.meta_field = field;
+                    }
+                }
+                Attr::MetaContent if value.len() <= META_MAX_CHARS => {
+                    self.pending.content = String::from_utf8_lossy(value).into_owned()
+                }
+                Attr::ScriptType => {
+                    self.pending.json_ld = value
+                        .trim_ascii()
+                        .eq_ignore_ascii_case(b"application/ld+json")
+                }
+                _ => {}
+            },
+            CallbackEvent::CloseStartTag { .. } => {
+                let p = std::mem::take(&mut self.pending);
+                self.start_tag(&p);
+            }
+            CallbackEvent::EndTag { name } => self.end_tag(name),
+            CallbackEvent::String { value } => self.text(value),
+            CallbackEvent::Comment { .. }
+            | CallbackEvent::Doctype { .. }
+            | CallbackEvent::Error(_) => {}
+        }
+    }
+
+    pub(super) fn start_tag(&mut self, p: &PendingTag) {
+        let tag = Tag::from_name(&p.name);
+        match tag {
+            Tag::Void if p.meta_field != MetaField::None => {
+                let field = match p.meta_field {
+                    MetaField::Title => &mut self.meta.title,
+                    _ => &mut self.meta.summary,
+                };
+                Meta::push(field, &collapse_whitespace(&p.content));
+                return;
+            }
+            Tag::Script if p.json_ld => self.json_ld = Some(String::new()),
+            Tag::Void => {
+                // `<img>`, `<input>` … have no content; an `<hr>`-like break is not implied.
+                return;
+            }
+            Tag::Br => {
+                self.br();
+                return;
+            }
+            Tag::Hr => {
+                self.boundary(None);
+                return;
+            }
+            _ => {}
+        }
+        self.imply_end_tags(tag);
+        if tag.is_block() {
+            self.boundary(Some(tag));
+        }
+        let hidden = p.hidden || tag.is_skipped();
+        let link = tag == Tag::A && p.has_href;
+        let hash = if tag == Tag::Other {
+            name_hash(&p.name)
+        } else {
+            0
+        };
+        let words_start = self.words.len() as u32;
+        self.words.extend_from_slice(&p.words);
+        self.push(Open {
+            tag,
+            name_hash: hash,
+            hidden,
+            link,
+            words_start,
+        });
+    }
+
+    pub(super) fn push(&mut self, open: Open) {
+        self.open[open.tag as usize] += 1;
+        if open.tag == Tag::Other {
+            *self.open_other.entry(open.name_hash).or_insert(0) += 1;
+        }
+        if open.hidden {
+            self.hiding += 1;
+        }
+        if open.link {
+            self.in_link += 1;
+        }
+        if open.tag.is_bold() {
+            self.in_bold += 1;
+        }
+        let flag = open.tag.context_flag();
+        if flag != 0 {
+            self.context_counts[flag.trailing_zeros() as usize] += 1;
+        }
+        self.stack.push(open);
+    }
+
+    pub(super) fn pop(&mut self) -> Option<Open> {
+        let open = *self.stack.last()?;
+        if open.tag.is_block() {
+            // The text so far belongs inside the element: end the block while
+            // the element still counts as open, so that it gets its kind and context.
+            self.flush();
+        }
+        self.stack.pop();
+        self.words.truncate(open.words_start as usize);
+        self.open[open.tag as usize] -= 1;
+        if open.tag == Tag::Other
+            && let Some(c) = self.open_other.get_mut(&open.name_hash)
+        {
+            *c -= 1;
+            if *c == 0 {
+                self.open_other.remove(&open.name_hash);
+            }
+        }
+        if open.hidden {
+            self.hiding -= 1;
+        }
+        if open.link {
+            self.in_link -= 1;
+        }
+        if open.tag.is_bold() {
+            self.in_bold -= 1;
+        }
+        let flag = open.tag.context_flag();
+        if flag != 0 {
+            self.context_counts[flag.trailing_zeros() as usize] -= 1;
+        }
+        if open.tag.is_block() {
+            self.block_tag = self.innermost_block();
+        }
+        Some(open)
+    }
+
+    /// Pops up to and including the innermost open element matching `want`.
+    pub(super) fn pop_until(&mut self, want: impl Fn(&Open) -> bool) {
+        while let Some(open) = self.pop() {
+            if want(&open) {
+                break;
+            }
+        }
+    }
+
+    /// The implied end tags of the HTML tree builder that matter for text:
+    /// a new `p`, `li`, `dt`/`dd`, cell, row, `option` or heading closes
+    /// the previous one if it is still open within the same list or table.
+    pub(super) fn imply_end_tags(&mut self, tag: Tag) {
+        use Tag::*;
+        // The elements whose start tag closes a `p` "in button scope" (HTML § 13.2.6.4.7).
+        let closes_p = tag.is_block()
+            && !matches!(
+                tag,
+                Td | Th | Tr | Tbody | Thead | Tfoot | Caption | Option | Optgroup | Body | Html
+            );
+        if closes_p && self.open[P as usize] > 0 {
+            self.close_within(
+                |t| t == P,
+                |t| matches!(t, Table | Td | Th | Caption | Button | Html | Template),
+            );
+        }
+        match tag {
+            Li if self.open[Li as usize] > 0 => {
+                self.close_within(|t| t == Li, |t| matches!(t, Ul | Ol | Menu | Dir | Table))
+            }
+            Dt | Dd => self.close_within(|t| matches!(t, Dt | Dd), |t| matches!(t, Dl | Table)),
+            Td | Th => self.close_within(|t| matches!(t, Td | Th), |t| t == Table),
+            Tr => self.close_within(|t| t == Tr, |t| t == Table),
+            Tbody | Thead | Tfoot => {
+                self.close_within(|t| matches!(t, Tbody | Thead | Tfoot), |t| t == Table)
+            }
+            Option => self.close_within(
+                |t| t == Option,
+                |t| matches!(t, Select | Datalist | Optgroup),
+            ),
+            t if t.is_heading() && self.stack.last().is_some_and(|o| o.tag.is_heading()) => {
+                self.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// Closes the innermost element matching `target` if no element matching
+    /// `barrier` is open inside it. Looks at most a few levels deep, where
+    /// implied end tags live; deeper mismatches are left to end tags.
+    pub(super) fn close_within(
+        &mut self,
+        target: impl Fn(Tag) -> bool,
+        barrier: impl Fn(Tag) -> bool,
+    ) {
+        const LOOK: usize = 16;
+        let n = self.stack.len();
+        let mut found = None;
+        for i in (n.saturating_sub(LOOK)..n).rev() {
+            let t = self.stack[i].tag;
+            if target(t) {
+                found = Some(i);
+                break;
+            }
+            if barrier(t) {
+                return;
+            }
+        }
+        if let Some(i) = found {
+            while self.stack.len() > i {
+                self.pop();
+            }
+        }
+    }
+
+    pub(super) fn end_tag(&mut self, name: &[u8]) {
+        let tag = Tag::from_name(name);
+        if tag == Tag::Script
+            && let Some(json) = self.json_ld.take()
+        {
+            self.meta.add_json_ld(&json);
+        }
+        match tag {
+            Tag::Br => {
+                // `</br>` is a `<br>` to the HTML parser.
+                self.br();
+                return;
+            }
+            Tag::P if self.open[Tag::P as usize] == 0 => {
+                // `</p>` without `<p>` is an empty paragraph: a boundary.
+                self.boundary(None);
+                return;
+            }
+            Tag::Void | Tag::Hr => return,
+            _ => {}
+        }
+        if tag == Tag::Other {
+            let h = name_hash(name);
+            if self.open_other.get(&h).copied().unwrap_or(0) == 0 {
+                return;
+            }
+            self.pop_until(|o| o.tag == Tag::Other && o.name_hash == h);
+        } else {
+            if self.open[tag as usize] == 0 {
+                // A stray end tag is a parse error that the tree builder ignores.
+                return;
+            }
+            self.pop_until(|o| o.tag == tag);
+        }
+    }
+
+    pub(super) fn br(&mut self) {
+        if self.hiding > 0 {
+            return;
+        }
+        self.brs += 1;
+        if self.brs >= 2 {
+            self.boundary(None);
+        } else {
+            self.space = true;
+        }
+    }
+
+    pub(super) fn in_pre(&self) -> bool {
+        self.context_counts[Context::PRE.trailing_zeros() as usize] > 0
+    }
+
+    pub(super) fn text(&mut self, value: &[u8]) {
+        if self.hiding > 0 {
+            if let Some(j) = &mut self.json_ld {
+                if j.len() + value.len() <= 16 * META_MAX_CHARS {
+                    j.push_str(&String::from_utf8_lossy(value));
+                }
+            } else if self.open[Tag::Title as usize] > 0 && self.title.len() < META_MAX_CHARS {
+                // Held until the end: the tokenizer may split the text anywhere.
+                self.title.push_str(&String::from_utf8_lossy(value));
+            }
+            return;
+        }
+        let s = String::from_utf8_lossy(value);
+        let pre = self.in_pre();
+        let link = self.in_link > 0;
+        let bold = self.in_bold > 0;
+        for c in s.chars() {
+            match c {
+                '\n' if pre => {
+                    self.pre_newlines += 1;
+                    if self.pre_newlines >= 2 {
+                        self.boundary(None);
+                    } else {
+                        self.space = true;
+                    }
+                }
+                c if c.is_whitespace() => self.space = true,
+                '\u{AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
+                c if c.is_control() => {}
+                c => {
+                    if self.space && !self.text.is_empty() {
+                        self.text.push(' ');
+                    }
+                    self.space = false;
+                    self.brs = 0;
+                    self.pre_newlines = 0;
+                    self.text.push(c);
+                    self.chars += 1;
+                    if link {
+                        self.link_chars += 1;
+                    }
+                    if bold {
+                        self.bold_chars += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the current block, if it has text; `opener` starts the next one.
+    pub(super) fn boundary(&mut self, opener: Option<Tag>) {
+        self.flush();
+        self.block_tag = opener.or_else(|| self.innermost_block());
+    }
+
+    /// Ends the current block, if it has text.
+    pub(super) fn flush(&mut self) {
+        if !self.text.is_empty() {
+            let kind = if (1..=6).any(|i| self.open[Tag::H1 as usize + i - 1] > 0) {
+                Kind::H
+            } else if self.open[Tag::Li as usize] > 0 {
+                Kind::L
+            } else if self.bold_chars == self.chars
+                && self.text.split(' ').count() <= BOLD_HEADING_MAX_WORDS
+            {
+                Kind::H
+            } else {
+                Kind::P
+            };
+            let mut context = 0u32;
+            for (bit, &count) in self.context_counts.iter().enumerate() {
+                if count > 0 {
+                    context |= 1 << bit;
+                }
+            }
+            self.out.push(Block {
+                kind,
+                text: std::mem::take(&mut self.text),
+                link_chars: self.link_chars,
+                tag: self.block_tag.unwrap_or(Tag::Body),
+                context: Context(context),
+                attrs: self.block_attrs(),
+            });
+        }
+        self.link_chars = 0;
+        self.bold_chars = 0;
+        self.chars = 0;
+        self.space = false;
+        self.brs = 0;
+        self.pre_newlines = 0;
+    }
+
+    /// The attribute words of the nearest enclosing elements: the last
+    /// [`ATTR_WORDS`] of the stack of words, nearest first.
+    pub(super) fn block_attrs(&self) -> Vec<u32> {
+        let from = self.words.len().saturating_sub(ATTR_WORDS);
+        let mut v = self.words[from..].to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    pub(super) fn innermost_block(&self) -> Option<Tag> {
+        self.stack
+            .iter()
+            .rev()
+            .take(8)
+            .map(|o| o.tag)
+            .find(|t| t.is_block())
+    }
+
+    pub(super) fn finish(mut self) -> Page {
+        self.boundary(None);
+        let title = collapse_whitespace(&self.title);
+        Meta::push(&mut self.meta.title, &title);
+        Page {
+            blocks: self.out,
+            meta: self.meta,
+        }
+    }
+}
+
+pub(super) fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
