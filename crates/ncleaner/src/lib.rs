@@ -1,6 +1,6 @@
 //! ncleaner: boilerplate removal for web pages and web-text dumps.
 //!
-//! The library is the pipeline of `DESIGN.md`, one module per stage, data
+//! The library is the pipeline of `ARCHITECTURE.md`, one module per stage, data
 //! flowing one way:
 //!
 //! ```text
