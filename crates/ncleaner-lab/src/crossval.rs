@@ -12,7 +12,6 @@
 
 use rayon::prelude::*;
 
-use crate::train::Pair;
 use ncleaner::classify::Method;
 use ncleaner::error::{Error, Result};
 use ncleaner::format::{read_segments, text_dump};
@@ -21,6 +20,17 @@ use ncleaner::model::{
 };
 use ncleaner::pipeline::{Cleaned, Cleaner, InputKind};
 use ncleaner::segment::{self, Segment};
+
+/// A page and its gold file (made by [`crate::train::pair`]).
+#[derive(Debug, Clone)]
+pub struct Pair {
+    /// The page (HTML or text dump).
+    pub page: std::path::PathBuf,
+    /// Its gold file.
+    pub gold: std::path::PathBuf,
+    /// The name both share: their path relative to their directories, without extension.
+    pub key: String,
+}
 
 /// One page of a cross-validation pool, decoded and segmented.
 #[derive(Debug, Clone)]

@@ -13,16 +13,7 @@ use ncleaner::model::TrainingPage;
 use ncleaner::pipeline::{InputKind, segments_of};
 use ncleaner_corpus::walk;
 
-/// A page and its gold file.
-#[derive(Debug, Clone)]
-pub struct Pair {
-    /// The page (HTML or text dump).
-    pub page: PathBuf,
-    /// Its gold file.
-    pub gold: PathBuf,
-    /// The name both share: their path relative to their directories, without extension.
-    pub key: String,
-}
+pub use crate::crossval::Pair;
 
 /// The pairing key of a file under `dir`: its relative path without extension.
 pub fn key_of(dir: &Path, file: &Path) -> String {

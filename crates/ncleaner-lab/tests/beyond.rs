@@ -31,7 +31,10 @@ fn small() -> TrainConfig {
     }
 }
 
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn classifier_model_operating_points_and_files() {
     let trainer = dev_trainer();
@@ -84,7 +87,10 @@ fn classifier_model_operating_points_and_files() {
     assert_eq!(f.threshold(InputKind::Text), max_f[1]);
 }
 
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn probabilities_are_calibrated_under_cross_validation() {
     let trainer = dev_trainer();
@@ -108,7 +114,10 @@ fn probabilities_are_calibrated_under_cross_validation() {
     );
 }
 
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
     let trainer = dev_trainer();
@@ -137,7 +146,10 @@ fn the_classifier_beats_the_papers_rule_on_held_out_pages() {
 
 /// The F-beta operating point: beta = 1 is the max-F point, and a smaller
 /// beta (precision weighed more) never sets a lower threshold than a larger one.
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn f_beta_operating_point_moves_with_beta() {
     use ncleaner_lab::train::OperatingPoint;

@@ -169,7 +169,10 @@ fn real_pairs(rng: &mut Rng) -> Vec<(String, String, bool, bool)> {
     pairs
 }
 
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn same_results_as_python() {
     let mut rng = Rng(0x5eed_2007);

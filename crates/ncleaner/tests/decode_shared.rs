@@ -17,7 +17,10 @@ fn files(p: &Path, out: &mut Vec<PathBuf>) {
 
 /// Every page of the shared data that is not UTF-8 (174 legacy-encoded
 /// pages), and pages in six scripts and eleven encodings built here.
-#[cfg_attr(not(feature = "shared-data"), ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it")]
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn windowed_detection_agrees_with_whole_pages() {
     let data = common::shared_dir().join("data");

@@ -64,14 +64,15 @@ pub fn page_quality(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Pat
     let trainer = Trainer::new(crossval::load_pool(pairs)?);
     let fold = crossval::folds(trainer.pages().len(), folds, seed);
     let inner = 5;
-    let m = ncleaner_lab::quality::cross_validate(
+    let m = ncleaner_lab::experiment::page_quality::cross_validate(
         &trainer,
         &fold,
         folds,
         &TrainConfig::lexical(),
         inner,
     )?;
-    let md = ncleaner_lab::quality::markdown(&m, trainer.pages().len(), folds, inner);
+    let md =
+        ncleaner_lab::experiment::page_quality::markdown(&m, trainer.pages().len(), folds, inner);
     print!("{md}");
     if let Some(dir) = report {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -18,6 +18,7 @@
 pub mod curve;
 pub mod entropy;
 mod ngram;
+pub mod page_quality;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod report;
