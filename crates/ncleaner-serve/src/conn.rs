@@ -167,7 +167,9 @@ pub(crate) async fn connection<I>(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .keep_alive(true);
+        .keep_alive(true)
+        // A client that half-closes after its request still gets the answer.
+        .half_close(true);
     let conn = builder.serve_connection(TokioIo::new(io), svc);
     tokio::pin!(conn);
     let mut closing = false;
