@@ -1,6 +1,7 @@
 //! The JSON API's handlers.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use axum::Json;
@@ -14,6 +15,7 @@ use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Cleaned, Cleaner, InputKind, Route, Routes};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::AppState;
 
@@ -94,7 +96,8 @@ pub(crate) async fn clean(
     let deadline = tokio::time::Instant::now() + st.timeout;
     let Query(params) =
         params.map_err(|e| ApiError::bad(format!("query string: {}", e.body_text())))?;
-    let bytes = read_body(&st, &headers, body, deadline).await?;
+    let mut held = Held::take(&st)?;
+    let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -110,9 +113,10 @@ pub(crate) async fn clean(
     let (doc, input, req) = if content_type == "application/json" {
         let mut req: CleanRequest =
             serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
-        let (doc, input) = match (req.html.as_ref(), req.text.as_ref(), req.fetch.as_ref()) {
-            (Some(h), None, None) => (Bytes::from(h.clone().into_bytes()), InputKind::Html),
-            (None, Some(t), None) => (Bytes::from(t.clone().into_bytes()), InputKind::Text),
+        drop(bytes);
+        let (doc, input) = match (req.html.take(), req.text.take(), req.fetch.as_ref()) {
+            (Some(h), None, None) => (Bytes::from(h.into_bytes()), InputKind::Html),
+            (None, Some(t), None) => (Bytes::from(t.into_bytes()), InputKind::Text),
             (None, None, Some(u)) => {
                 let Some(fetcher) = st.fetcher.as_ref() else {
                     return Err(ApiError(
@@ -120,7 +124,25 @@ pub(crate) async fn clean(
                         "fetching is off: start the server with --allow-fetch".into(),
                     ));
                 };
-                let (body, final_url, label) = fetcher.fetch(u).await.map_err(|e| {
+                // A fetch holds a worker and charges its bytes to the budget,
+                // like a body, all within the request's time limit.
+                let Ok(Ok(_worker)) =
+                    tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
+                else {
+                    return Err(busy("server busy: no worker within the time limit".into()));
+                };
+                let budget = st.bytes.clone();
+                let bytes_held = &mut held.bytes;
+                let charge = |n: usize| held_charge(&budget, bytes_held, n);
+                let fetched = tokio::time::timeout_at(deadline, fetcher.fetch_charged(u, charge))
+                    .await
+                    .map_err(|_| {
+                        ApiError(
+                            StatusCode::GATEWAY_TIMEOUT,
+                            "fetching took longer than the time limit".into(),
+                        )
+                    })?;
+                let (body, final_url, label) = fetched.map_err(|e| {
                     ApiError(
                         StatusCode::from_u16(e.0).unwrap_or(StatusCode::BAD_GATEWAY),
                         e.1,
@@ -198,49 +220,177 @@ pub(crate) async fn clean(
     .with_threshold_option(req.threshold);
 
     let url = req.url.clone();
-    let (cleaned, threshold) = on_worker(&st, deadline, "cleaning", move || {
-        let cleaned = cleaner.clean_with_charset(&doc, input, url.as_deref(), charset.as_deref());
+    let max_answer = st.max_answer;
+    let json = on_worker(&st, deadline, "cleaning", held, move |cancel| {
+        // The library has no cancellation hook yet: the work is checked
+        // between its stages (decoding, segmenting, cleaning, serialising).
+        let decoded = ncleaner::decode::decode(&doc, url.as_deref(), charset.as_deref());
+        drop(doc);
+        cancel.check()?;
+        // Every segment costs at least `SEGMENT_OVERHEAD` bytes of answer, and
+        // its text twice (in `segments` and in `text`): refuse a page whose
+        // answer cannot fit before classifying its segments.
+        let (_, segments) = ncleaner::pipeline::segments_of(&decoded.text, input);
+        let least: usize = segments
+            .iter()
+            .map(|s| 2 * s.text.len() + SEGMENT_OVERHEAD)
+            .sum();
+        drop(segments);
+        if least > max_answer {
+            return Err(answer_too_large(max_answer));
+        }
+        cancel.check()?;
+        let cleaned = cleaner.clean_document(decoded, input);
         let threshold = cleaner.threshold(cleaned.input);
-        (cleaned, threshold)
+        cancel.check()?;
+        let answer = Answer {
+            doc: &cleaned,
+            model: &model_name,
+            method,
+            threshold,
+            start,
+            cancel,
+        };
+        serialise(&answer, max_answer, cancel)
     })
     .await?;
-    Ok(Json(answer(&cleaned, &model_name, method, threshold, start)).into_response())
+    Ok(json_response(json))
 }
 
-/// Runs CPU-bound work on the blocking pool under the server's limits:
-/// 503 when `max_pending` requests already wait, when no worker frees up
-/// before the deadline, or when the work outlasts it; 500 if it panics.
-/// `what` names the work in the messages.
+/// The fewest bytes one segment adds to an answer besides its text:
+/// `{"evidence":null,"keep":true,"kind":"p","probability":null,"rule":null,"score":null,"text":""},`
+/// is 95.
+const SEGMENT_OVERHEAD: usize = 90;
+
+fn busy(msg: String) -> ApiError {
+    ApiError(StatusCode::SERVICE_UNAVAILABLE, msg)
+}
+
+fn answer_too_large(max: usize) -> ApiError {
+    ApiError(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the answer would be larger than {max} bytes (--max-answer); send a smaller document"
+        ),
+    )
+}
+
+fn json_response(json: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}
+
+/// What a request holds while it is in flight: its place among the pending
+/// requests and its body bytes. Moved into the work, so that both are given
+/// back when the work really ends, not when the request is answered.
+pub(crate) struct Held {
+    _pending: OwnedSemaphorePermit,
+    bytes: Option<OwnedSemaphorePermit>,
+}
+
+impl Held {
+    /// A place among the pending requests, or 503.
+    fn take(st: &AppState) -> Result<Held, ApiError> {
+        let pending = st
+            .pending
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| busy("server busy: too many requests waiting".into()))?;
+        Ok(Held {
+            _pending: pending,
+            bytes: None,
+        })
+    }
+}
+
+/// Takes `n` more bytes from the budget into `held`; false when spent.
+fn held_charge(budget: &Arc<Semaphore>, held: &mut Option<OwnedSemaphorePermit>, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    let Ok(n) = u32::try_from(n) else {
+        return false;
+    };
+    match budget.clone().try_acquire_many_owned(n) {
+        Ok(p) => {
+            match held {
+                Some(h) => h.merge(p),
+                None => *held = Some(p),
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Whether the work of a request should stop: it timed out (the handler set
+/// the flag) or its deadline passed.
+pub(crate) struct Cancel {
+    flag: Arc<AtomicBool>,
+    deadline: std::time::Instant,
+}
+
+impl Cancel {
+    pub fn cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || std::time::Instant::now() >= self.deadline
+    }
+    fn check(&self) -> Result<(), ApiError> {
+        if self.cancelled() {
+            Err(busy("the work was stopped at the time limit".into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Runs CPU-bound work on the blocking pool under the server's limits: 503
+/// when no worker frees up before the deadline or when the work outlasts it;
+/// 500 if it panics. The worker, and what the request `held`, stay taken
+/// until the work returns; past the deadline it is told to stop through its
+/// [`Cancel`]. `what` names the work in the messages.
 async fn on_worker<T: Send + 'static>(
     st: &AppState,
     deadline: tokio::time::Instant,
     what: &str,
-    work: impl FnOnce() -> T + Send + 'static,
+    held: Held,
+    work: impl FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let busy = |msg: String| ApiError(StatusCode::SERVICE_UNAVAILABLE, msg);
-    let Ok(_waiting) = st.pending.try_acquire() else {
-        return Err(busy("server busy: too many requests waiting".into()));
-    };
-    let Ok(Ok(_permit)) = tokio::time::timeout_at(deadline, st.workers.acquire()).await else {
+    let Ok(Ok(permit)) = tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
+    else {
         return Err(busy("server busy: no worker within the time limit".into()));
     };
-    match tokio::time::timeout_at(deadline, tokio::task::spawn_blocking(work)).await {
-        Ok(Ok(r)) => Ok(r),
+    let cancel = Cancel {
+        flag: Arc::new(AtomicBool::new(false)),
+        deadline: deadline.into_std(),
+    };
+    let flag = cancel.flag.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let r = work(&cancel);
+        drop((held, permit));
+        r
+    });
+    match tokio::time::timeout_at(deadline, task).await {
+        Ok(Ok(r)) => r,
         Ok(Err(e)) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{what} failed: {e}"),
         )),
-        Err(_) => Err(busy(format!("{what} took longer than the time limit"))),
+        Err(_) => {
+            flag.store(true, Ordering::Relaxed);
+            Err(busy(format!("{what} took longer than the time limit")))
+        }
     }
 }
 
 /// Reads the body: 413 over the limit (by `Content-Length` at once, else
-/// while reading), 408 when it does not arrive before the deadline.
+/// while reading), 503 when the byte budget of the pending requests is spent
+/// (by `Content-Length` before reading, else while reading), 408 when it
+/// does not arrive before the deadline. The bytes are charged to `held`.
 async fn read_body(
     st: &AppState,
     headers: &HeaderMap,
     body: Body,
     deadline: tokio::time::Instant,
+    held: &mut Held,
 ) -> Result<Bytes, ApiError> {
     let too_large = || {
         ApiError(
@@ -248,78 +398,197 @@ async fn read_body(
             format!("body larger than {} bytes", st.max_body),
         )
     };
-    if let Some(len) = headers
+    let spent = || busy("server busy: too many bytes pending (--max-pending-bytes)".into());
+    let announced = headers
         .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
-        && len > st.max_body as u64
-    {
-        return Err(too_large());
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if let Some(len) = announced {
+        if len > st.max_body as u64 {
+            return Err(too_large());
+        }
+        if !held_charge(&st.bytes, &mut held.bytes, len as usize) {
+            return Err(spent());
+        }
     }
-    match tokio::time::timeout_at(deadline, Limited::new(body, st.max_body).collect()).await {
+    let read = async {
+        let mut body = Limited::new(body, st.max_body);
+        let mut buf = Vec::with_capacity(announced.unwrap_or(0) as usize);
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| {
+                if e.downcast_ref::<LengthLimitError>().is_some() {
+                    too_large()
+                } else {
+                    ApiError::bad(format!("reading the body: {e}"))
+                }
+            })?;
+            if let Ok(data) = frame.into_data() {
+                let charged = announced.map_or(0, |l| l as usize);
+                let beyond = (buf.len() + data.len()).saturating_sub(charged.max(buf.len()));
+                if !held_charge(&st.bytes, &mut held.bytes, beyond) {
+                    return Err(spent());
+                }
+                buf.extend_from_slice(&data);
+            }
+        }
+        Ok(Bytes::from(buf))
+    };
+    match tokio::time::timeout_at(deadline, read).await {
         Err(_) => Err(ApiError(
             StatusCode::REQUEST_TIMEOUT,
             "the body did not arrive within the time limit".into(),
         )),
-        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
-        Ok(Err(e)) => Err(ApiError::bad(format!("reading the body: {e}"))),
-        Ok(Ok(c)) => Ok(c.to_bytes()),
+        Ok(r) => r,
     }
 }
 
-/// The answer to a cleaned document.
-fn answer(
-    doc: &Cleaned,
-    model: &str,
+/// Serialises `value` into at most `max` bytes: 413 past it, 503 when cancelled.
+fn serialise(value: &impl Serialize, max: usize, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
+    let mut w = Capped {
+        buf: Vec::new(),
+        max,
+        cancel,
+        over: false,
+    };
+    match serde_json::to_writer(&mut w, value) {
+        Ok(()) => Ok(w.buf),
+        Err(_) if w.over => Err(answer_too_large(max)),
+        Err(_) if cancel.cancelled() => Err(busy("the work was stopped at the time limit".into())),
+        Err(e) => Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("serialising the answer: {e}"),
+        )),
+    }
+}
+
+/// A buffer that refuses to grow past `max` or once cancelled.
+struct Capped<'a> {
+    buf: Vec<u8>,
+    max: usize,
+    cancel: &'a Cancel,
+    over: bool,
+}
+
+impl std::io::Write for Capped<'_> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        // Cancellation is looked at once per 64 KiB written.
+        if (self.buf.len() & 0xffff) + data.len() > 0xffff && self.cancel.cancelled() {
+            return Err(std::io::Error::other("cancelled"));
+        }
+        if self.buf.len() + data.len() > self.max {
+            self.over = true;
+            return Err(std::io::Error::other("answer too large"));
+        }
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The answer to a cleaned document, serialised as the JSON object it always
+/// was (the same keys in the same order), with its segments streamed one by
+/// one instead of collected, and cancellation checked between them.
+struct Answer<'a> {
+    doc: &'a Cleaned,
+    model: &'a str,
     method: Method,
     threshold: f64,
     start: Instant,
-) -> serde_json::Value {
-    let segments: Vec<SegmentOut> = doc
-        .segments
-        .iter()
-        .map(|s| {
-            let rule = match s.decision.reason {
-                Reason::Score => None,
-                Reason::Heuristic { rule } => Some(
-                    serde_json::to_value(rule)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_else(|| format!("{rule:?}")),
-                ),
-                Reason::KeepAll => Some("keep-all".into()),
-                Reason::NoHeuristic => Some("no-heuristic".into()),
-                Reason::Perplexity => Some("perplexity".into()),
-                Reason::PageQuality => Some("page-quality".into()),
-            };
-            SegmentOut {
-                kind: s.segment.kind.letter().to_string(),
-                text: s.text().to_string(),
-                keep: s.keep(),
-                score: s.score,
-                probability: s.probability,
-                evidence: if rule.is_none() {
-                    s.probability.map(classify::log2_odds).or(s.score)
-                } else {
-                    None
-                },
-                rule,
+    cancel: &'a Cancel,
+}
+
+impl Serialize for Answer<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let doc = self.doc;
+        // The small fields, built as before so that their order and form do
+        // not change; "segments" is a placeholder replaced while writing.
+        let head = json!({
+            "url": doc.url,
+            "model": self.model,
+            "language": doc.language,
+            "method": match self.method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
+            "input": match doc.input { InputKind::Text => "text", _ => "html" },
+            "threshold": self.threshold,
+            "segments": null,
+            "text": doc.text().trim_end(),
+            "words_in": doc.words_in(),
+            "words_out": doc.words_out(),
+            "page_quality": doc.quality,
+            "elapsed_ms": self.start.elapsed().as_secs_f64() * 1e3,
+        });
+        let serde_json::Value::Object(head) = head else {
+            return Err(S::Error::custom("answer head is an object"));
+        };
+        let mut map = ser.serialize_map(Some(head.len()))?;
+        for (k, v) in &head {
+            if k == "segments" {
+                map.serialize_entry(
+                    k,
+                    &Segments {
+                        doc,
+                        cancel: self.cancel,
+                    },
+                )?;
+            } else {
+                map.serialize_entry(k, v)?;
             }
-        })
-        .collect();
-    json!({
-        "url": doc.url,
-        "model": model,
-        "language": doc.language,
-        "method": match method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
-        "input": match doc.input { InputKind::Text => "text", _ => "html" },
-        "threshold": threshold,
-        "segments": segments,
-        "text": doc.text().trim_end(),
-        "words_in": doc.words_in(),
-        "words_out": doc.words_out(),
-        "page_quality": doc.quality,
-        "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
-    })
+        }
+        map.end()
+    }
+}
+
+/// The segments of an answer, serialised one at a time.
+struct Segments<'a> {
+    doc: &'a Cleaned,
+    cancel: &'a Cancel,
+}
+
+impl Serialize for Segments<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = ser.serialize_seq(Some(self.doc.segments.len()))?;
+        for (i, s) in self.doc.segments.iter().enumerate() {
+            if i % 1024 == 0 && self.cancel.cancelled() {
+                return Err(S::Error::custom("cancelled"));
+            }
+            let out = segment_out(s);
+            // Through a `Value`, as before, so the keys keep their order.
+            let v = serde_json::to_value(&out).map_err(S::Error::custom)?;
+            seq.serialize_element(&v)?;
+        }
+        seq.end()
+    }
+}
+
+fn segment_out(s: &ncleaner::ScoredSegment) -> SegmentOut {
+    let rule = match s.decision.reason {
+        Reason::Score => None,
+        Reason::Heuristic { rule } => Some(
+            serde_json::to_value(rule)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_else(|| format!("{rule:?}")),
+        ),
+        Reason::KeepAll => Some("keep-all".into()),
+        Reason::NoHeuristic => Some("no-heuristic".into()),
+        Reason::Perplexity => Some("perplexity".into()),
+        Reason::PageQuality => Some("page-quality".into()),
+    };
+    SegmentOut {
+        kind: s.segment.kind.letter().to_string(),
+        text: s.text().to_string(),
+        keep: s.keep(),
+        score: s.score,
+        probability: s.probability,
+        evidence: if rule.is_none() {
+            s.probability.map(classify::log2_odds).or(s.score)
+        } else {
+            None
+        },
+        rule,
+    }
 }
 
 /// `POST /api/perplexity`: `{text, model?, max_perplexity?}`.
@@ -343,9 +612,11 @@ pub(crate) async fn perplexity(
 ) -> Result<Response, ApiError> {
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + st.timeout;
-    let bytes = read_body(&st, &headers, body, deadline).await?;
+    let mut held = Held::take(&st)?;
+    let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
     let req: PerplexityRequest =
         serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
+    drop(bytes);
     let name = req
         .model
         .clone()
@@ -366,17 +637,24 @@ pub(crate) async fn perplexity(
         .with_max_perplexity(max)
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let text = req.text;
-    let sentences = on_worker(&st, deadline, "scoring", move || filter.score_lines(&text)).await?;
-    let kept = sentences.iter().filter(|s| s.keep).count();
-    Ok(Json(json!({
-        "model": name,
-        "max_perplexity": max,
-        "sentences": sentences,
-        "kept": kept,
-        "removed": sentences.len() - kept,
-        "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
-    }))
-    .into_response())
+    let max_answer = st.max_answer;
+    let json = on_worker(&st, deadline, "scoring", held, move |cancel| {
+        let sentences = filter.score_lines(&text);
+        drop(text);
+        cancel.check()?;
+        let kept = sentences.iter().filter(|s| s.keep).count();
+        let answer = json!({
+            "model": name,
+            "max_perplexity": max,
+            "sentences": sentences,
+            "kept": kept,
+            "removed": sentences.len() - kept,
+            "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
+        });
+        serialise(&answer, max_answer, cancel)
+    })
+    .await?;
+    Ok(json_response(json))
 }
 
 /// `GET /api/models`.

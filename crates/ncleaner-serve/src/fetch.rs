@@ -67,12 +67,32 @@ pub fn is_private(ip: IpAddr) -> bool {
                 return is_private(IpAddr::V4(v4));
             }
             let s = v6.segments();
+            let embedded = |hi: u16, lo: u16| {
+                let [a, b] = hi.to_be_bytes();
+                let [c, d] = lo.to_be_bytes();
+                is_private(IpAddr::V4(std::net::Ipv4Addr::new(a, b, c, d)))
+            };
+            // IPv4-compatible ::a.b.c.d (deprecated, but some stacks still
+            // route it to the IPv4 address); :: and ::1 are handled below.
+            if s[..6] == [0; 6] && !(s[6] == 0 && s[7] <= 1) {
+                return embedded(s[6], s[7]);
+            }
+            // NAT64 well-known prefix 64:ff9b::/96: a translator reaches a.b.c.d.
+            if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                return embedded(s[6], s[7]);
+            }
+            // 6to4 2002:AABB:CCDD::/48 reaches a.b.c.d through a relay.
+            if s[0] == 0x2002 {
+                return embedded(s[1], s[2]);
+            }
             v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
                 || (s[0] & 0xfe00) == 0xfc00 // unique local
                 || (s[0] & 0xffc0) == 0xfe80 // link-local
                 || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
+                || (s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1) // 64:ff9b:1::/48, local-use NAT64
+                || (s[0] == 0x2001 && s[1] == 0) // Teredo 2001::/32 (tunnels to an obfuscated IPv4)
         }
     }
 }
@@ -139,6 +159,17 @@ impl Fetcher {
 
     /// Fetches `url`: its body, its final URL and its `Content-Type` charset label.
     pub async fn fetch(&self, url: &str) -> Result<(Vec<u8>, String, Option<String>), FetchError> {
+        self.fetch_charged(url, |_| true).await
+    }
+
+    /// Like [`Fetcher::fetch`], calling `charge(n)` before keeping each `n`
+    /// bytes of the body: when it answers `false` (the server's byte budget
+    /// is spent) the fetch stops with 503.
+    pub async fn fetch_charged(
+        &self,
+        url: &str,
+        mut charge: impl FnMut(usize) -> bool + Send,
+    ) -> Result<(Vec<u8>, String, Option<String>), FetchError> {
         let parsed = reqwest::Url::parse(url)
             .map_err(|e| FetchError(400, format!("{url:?} is not a URL: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
@@ -196,6 +227,12 @@ impl Fetcher {
                             "{url}: the page is larger than {} bytes",
                             self.config.max_bytes
                         ),
+                    ));
+                }
+                if !charge(chunk.len()) {
+                    return Err(FetchError(
+                        503,
+                        "server busy: too many bytes pending".to_string(),
                     ));
                 }
                 body.extend_from_slice(&chunk);
@@ -257,10 +294,26 @@ mod tests {
             "fe80::1",
             "fd00::1",
             "::ffff:127.0.0.1",
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "::169.254.169.254",
+            "64:ff9b::7f00:1",
+            "64:ff9b::10.1.2.3",
+            "64:ff9b:1::1",
+            "2002:7f00:1::1",
+            "2002:c0a8:101::1",
+            "2001:0:4136:e378::1",
         ] {
             assert!(is_private(a.parse().unwrap()), "{a}");
         }
-        for a in ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"] {
+        for a in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "2606:4700:4700::1111",
+            "::8.8.8.8",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+        ] {
             assert!(!is_private(a.parse().unwrap()), "{a}");
         }
     }

@@ -10,12 +10,29 @@
 //! the time limit, or when [`Config::max_pending`] requests already wait, gets
 //! 503. Nothing a client sends reaches a panic: the pipeline takes any bytes.
 //!
+//! Memory is bounded: a request takes its place among the
+//! [`Config::max_pending`] before its body is read, and its body bytes from a
+//! budget of [`Config::max_pending_bytes`] shared by all pending requests
+//! (503 when spent); both stay taken until its work really ends, which also
+//! holds its worker: a request that times out is answered at once, and its
+//! work stops at the next check (see [`api`]'s `Cancel`) but keeps its worker
+//! until then. Answers are built and serialised on the worker, inside the
+//! time limit, and are at most [`Config::max_answer`] bytes (413 past it).
+//! Connections are served by a hand-written accept loop on hyper: at most
+//! [`Config::max_connections`] (idle ones are shed first when full), headers
+//! must arrive within [`Config::header_timeout`], a keep-alive connection
+//! idle for [`Config::idle_timeout`] is closed, and shutdown waits at most
+//! [`Config::shutdown_timeout`] for connections in flight.
+//!
 //! Routes: `POST /api/clean`, `POST /api/perplexity`, `GET /api/models`, `GET /api/openapi.json`,
 //! `GET /healthz`, and the page at `/` (HTML, CSS and JavaScript embedded in
 //! the binary; no network needed).
 
 mod api;
+mod conn;
 pub mod fetch;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod load;
 
 use std::collections::BTreeMap;
@@ -47,8 +64,23 @@ pub struct Config {
     pub max_body: usize,
     /// Time limit of one request: reading its body, waiting for a worker, cleaning.
     pub timeout: Duration,
-    /// Requests that may wait for a worker before new ones get 503.
+    /// Requests in flight (reading their body, fetching, waiting for a worker
+    /// or being cleaned) before new ones get 503.
     pub max_pending: usize,
+    /// Body bytes held by all requests in flight before new ones get 503
+    /// (raised to `max_body` if smaller, so that one largest body fits).
+    pub max_pending_bytes: usize,
+    /// Largest answer in bytes; larger ones get 413.
+    pub max_answer: usize,
+    /// Open connections; when full, idle ones are closed to make room.
+    pub max_connections: usize,
+    /// Time allowed to send a request's headers (also bounds an idle
+    /// keep-alive connection: hyper restarts it while waiting for the next request).
+    pub header_timeout: Duration,
+    /// A keep-alive connection with no request for this long is closed.
+    pub idle_timeout: Duration,
+    /// After the shutdown signal, connections still open after this long are dropped.
+    pub shutdown_timeout: Duration,
     /// Log one line per request to standard error.
     pub log: bool,
     /// Fetch pages by URL (`{"fetch": URL}`); `None`: refused.
@@ -59,7 +91,9 @@ pub struct Config {
 
 impl Config {
     /// The defaults: the given models, one worker per core, 10 MB bodies,
-    /// 30 s per request, 1024 waiting requests, logging on.
+    /// 30 s per request, 1024 requests in flight holding at most 64 MB of
+    /// bodies, 40 MB answers, 512 connections, 10 s to send headers, 5 s
+    /// idle keep-alive, 10 s to shut down, logging on.
     pub fn new(models: Vec<(String, Arc<Model>)>) -> Config {
         Config {
             models,
@@ -67,6 +101,12 @@ impl Config {
             max_body: 10 * 1024 * 1024,
             timeout: Duration::from_secs(30),
             max_pending: 1024,
+            max_pending_bytes: 64 * 1024 * 1024,
+            max_answer: 40 * 1024 * 1024,
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(5),
+            shutdown_timeout: Duration::from_secs(10),
             log: true,
             fetch: None,
             word_models: ncleaner::lm::file::embedded("en-ppl")
@@ -82,10 +122,13 @@ pub(crate) struct AppState {
     pub default_model: String,
     pub max_body: usize,
     pub timeout: Duration,
-    /// Permits to clean (one per worker).
-    pub workers: Semaphore,
-    /// Permits to wait for a worker.
-    pub pending: Semaphore,
+    pub max_answer: usize,
+    /// Permits to clean or fetch (one per worker), held until the work ends.
+    pub workers: Arc<Semaphore>,
+    /// Places for requests in flight, taken before the body is read.
+    pub pending: Arc<Semaphore>,
+    /// The body-byte budget shared by the requests in flight (one permit a byte).
+    pub bytes: Arc<Semaphore>,
     /// The page fetcher, when fetching is allowed.
     pub fetcher: Option<fetch::Fetcher>,
     /// Word models by name, and the default's name.
@@ -103,8 +146,15 @@ pub fn router(config: Config) -> anyhow::Result<Router> {
         default_model,
         max_body: config.max_body,
         timeout: config.timeout,
-        workers: Semaphore::new(config.workers),
-        pending: Semaphore::new(config.max_pending.max(1)),
+        max_answer: config.max_answer.max(1),
+        workers: Arc::new(Semaphore::new(config.workers)),
+        pending: Arc::new(Semaphore::new(config.max_pending.max(1))),
+        bytes: Arc::new(Semaphore::new(
+            config
+                .max_pending_bytes
+                .max(config.max_body)
+                .min(Semaphore::MAX_PERMITS),
+        )),
         fetcher: config.fetch.map(fetch::Fetcher::new).transpose()?,
         default_word_model: config.word_models.first().map(|(n, _)| n.clone()),
         word_models: config.word_models.into_iter().collect(),
@@ -125,22 +175,22 @@ pub fn router(config: Config) -> anyhow::Result<Router> {
     })
 }
 
-/// Binds `addr` and serves until `shutdown` completes (in-flight requests finish).
-/// Returns the bound address through `bound` first (useful with port 0).
+/// Binds `addr` and serves until `shutdown` completes; requests in flight
+/// then get [`Config::shutdown_timeout`] to finish before their connections
+/// are dropped. Returns the bound address through `bound` first (useful with port 0).
 pub async fn serve(
     config: Config,
     addr: SocketAddr,
     bound: impl FnOnce(SocketAddr),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let limits = conn::Limits::of(&config);
     let app = router(config)?;
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
     bound(listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    conn::accept_loop(listener, app, limits, shutdown).await;
     Ok(())
 }
 

@@ -104,3 +104,40 @@ async fn fetched_pages_are_cleaned_within_limits() {
     let (status, _) = fetch(&s, format!("http://{o}/missing")).await;
     assert_eq!(status, 502);
 }
+
+/// Item 15: a fetch takes a place among the pending requests (and a worker):
+/// while it waits on a slow origin, another request finds no place.
+#[tokio::test(flavor = "multi_thread")]
+async fn fetches_count_against_the_limits() {
+    let o = origin().await;
+    let mut cfg = default_config();
+    cfg.max_pending = 1;
+    cfg.fetch = Some(FetchConfig {
+        allow_private: true,
+        ..FetchConfig::default()
+    });
+    let s = start(cfg);
+    let url = s.url("/api/clean");
+    let slow = tokio::spawn(async move {
+        reqwest::Client::new()
+            .post(url)
+            .json(&json!({ "fetch": format!("http://{o}/slow") }))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let r = reqwest::Client::new()
+        .post(s.url("/api/clean"))
+        .json(&json!({ "text": "A line of text." }))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("too many requests"), "{v}");
+    assert_eq!(slow.await.unwrap(), 200);
+}

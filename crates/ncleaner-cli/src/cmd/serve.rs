@@ -43,6 +43,30 @@ pub struct Args {
     #[arg(long, default_value_t = 1024, value_name = "N")]
     pub max_pending: usize,
 
+    /// Body bytes held by all requests in flight before new ones get 503 (at least --max-body).
+    #[arg(long, default_value_t = 64 * 1024 * 1024, value_name = "BYTES")]
+    pub max_pending_bytes: usize,
+
+    /// Largest answer in bytes; larger ones get 413.
+    #[arg(long, default_value_t = 40 * 1024 * 1024, value_name = "BYTES")]
+    pub max_answer: usize,
+
+    /// Open connections; when full, idle ones are closed to make room.
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    pub max_connections: usize,
+
+    /// Seconds allowed to send a request's headers.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub header_timeout: f64,
+
+    /// Seconds an idle keep-alive connection stays open.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    pub idle_timeout: f64,
+
+    /// Seconds requests in flight get to finish after SIGTERM/SIGINT.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub shutdown_timeout: f64,
+
     /// Do not log one line per request.
     #[arg(long)]
     pub quiet: bool,
@@ -88,6 +112,19 @@ pub fn run(args: Args) -> Result<()> {
     config.max_body = args.max_body;
     config.timeout = Duration::from_secs_f64(args.timeout);
     config.max_pending = args.max_pending;
+    config.max_pending_bytes = args.max_pending_bytes;
+    config.max_answer = args.max_answer;
+    config.max_connections = args.max_connections;
+    for (name, v) in [
+        ("--header-timeout", args.header_timeout),
+        ("--idle-timeout", args.idle_timeout),
+        ("--shutdown-timeout", args.shutdown_timeout),
+    ] {
+        anyhow::ensure!(v > 0.0 && v.is_finite(), "{name} must be positive");
+    }
+    config.header_timeout = Duration::from_secs_f64(args.header_timeout);
+    config.idle_timeout = Duration::from_secs_f64(args.idle_timeout);
+    config.shutdown_timeout = Duration::from_secs_f64(args.shutdown_timeout);
     config.log = !args.quiet;
     if args.allow_fetch {
         config.fetch = Some(ncleaner_serve::fetch::FetchConfig {
