@@ -6,7 +6,7 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use ncleaner::corpus::{self, CleanOptions, Origin, Source, SourceOptions};
+use ncleaner_corpus::{self as corpus, CleanOptions, Origin, Source, SourceOptions};
 use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 
