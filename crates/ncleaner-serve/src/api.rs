@@ -354,7 +354,8 @@ async fn on_worker<T: Send + 'static>(
     held: Held,
     work: impl FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let Ok(Ok(permit)) = tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
+    let Ok(Ok(permit)) =
+        tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
     else {
         return Err(busy("server busy: no worker within the time limit".into()));
     };

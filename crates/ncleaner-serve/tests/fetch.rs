@@ -138,6 +138,9 @@ async fn fetches_count_against_the_limits() {
     let status = r.status().as_u16();
     let v: Value = r.json().await.unwrap();
     assert_eq!(status, 503, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("too many requests"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("too many requests"),
+        "{v}"
+    );
     assert_eq!(slow.await.unwrap(), 200);
 }

@@ -17,7 +17,11 @@ const SEEDS: &[&[u8]] = &[
 fn fuzz_harness_smoke() {
     for seed in SEEDS {
         let out = ncleaner_serve::fuzzing::one_request(seed);
-        assert!(out.starts_with(b"HTTP/1.1 "), "{:?}", String::from_utf8_lossy(seed));
+        assert!(
+            out.starts_with(b"HTTP/1.1 "),
+            "{:?}",
+            String::from_utf8_lossy(seed)
+        );
     }
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = || {

@@ -37,7 +37,14 @@ fn closed_within(c: &mut TcpStream, within: Duration) -> bool {
         match c.read(&mut buf) {
             Ok(0) => return true,
             Ok(_) => continue,
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => return false,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
             Err(_) => return true,
         }
     }
@@ -53,17 +60,29 @@ fn pending_places_and_bytes_are_checked_before_reading() {
     let s = start(cfg);
     // A client announces 3 MB and sends a few bytes: it holds 3 MB of the budget.
     let mut first = TcpStream::connect(s.addr).unwrap();
-    first.write_all(post(3 << 20, "text/plain").as_bytes()).unwrap();
+    first
+        .write_all(post(3 << 20, "text/plain").as_bytes())
+        .unwrap();
     first.write_all(b"some bytes").unwrap();
     std::thread::sleep(Duration::from_millis(300));
     // Another 3 MB body cannot fit: 503 at once, without sending the body.
     let t = Instant::now();
-    let (status, body) = exchange(&s, &post(3 << 20, "text/plain"), b"", Duration::from_secs(10));
+    let (status, body) = exchange(
+        &s,
+        &post(3 << 20, "text/plain"),
+        b"",
+        Duration::from_secs(10),
+    );
     assert!(status.contains("503"), "{status} {body}");
     assert!(body.contains("bytes pending"), "{body}");
     assert!(t.elapsed() < Duration::from_secs(5));
     // A small one fits.
-    let (status, _) = exchange(&s, &post(5, "text/plain"), b"hello", Duration::from_secs(10));
+    let (status, _) = exchange(
+        &s,
+        &post(5, "text/plain"),
+        b"hello",
+        Duration::from_secs(10),
+    );
     assert!(status.contains("200"), "{status}");
     drop(first);
 
@@ -73,11 +92,18 @@ fn pending_places_and_bytes_are_checked_before_reading() {
     cfg.timeout = Duration::from_secs(20);
     let s = start(cfg);
     let mut first = TcpStream::connect(s.addr).unwrap();
-    first.write_all(post(1000, "text/plain").as_bytes()).unwrap();
+    first
+        .write_all(post(1000, "text/plain").as_bytes())
+        .unwrap();
     first.write_all(b"only part").unwrap();
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
-    let (status, body) = exchange(&s, &post(5, "text/plain"), b"hello", Duration::from_secs(10));
+    let (status, body) = exchange(
+        &s,
+        &post(5, "text/plain"),
+        b"hello",
+        Duration::from_secs(10),
+    );
     assert!(status.contains("503"), "{status} {body}");
     assert!(body.contains("too many requests"), "{body}");
     assert!(t.elapsed() < Duration::from_secs(5));
@@ -100,12 +126,25 @@ fn answers_past_the_limit_get_413() {
     cfg.max_answer = 100_000;
     let s = start(cfg);
     let page = tiny_paragraphs(5_000);
-    let (status, body) = exchange(&s, &post(page.len(), "text/html"), page.as_bytes(), Duration::from_secs(60));
+    let (status, body) = exchange(
+        &s,
+        &post(page.len(), "text/html"),
+        page.as_bytes(),
+        Duration::from_secs(60),
+    );
     assert!(status.contains("413"), "{status}");
-    assert!(body.contains("answer would be larger than 100000 bytes"), "{body}");
+    assert!(
+        body.contains("answer would be larger than 100000 bytes"),
+        "{body}"
+    );
     // A normal page still passes.
     let page = example_page();
-    let (status, _) = exchange(&s, &post(page.len(), "text/html"), page.as_bytes(), Duration::from_secs(60));
+    let (status, _) = exchange(
+        &s,
+        &post(page.len(), "text/html"),
+        page.as_bytes(),
+        Duration::from_secs(60),
+    );
     assert!(status.contains("200"), "{status}");
 }
 
@@ -121,29 +160,54 @@ fn a_timed_out_request_keeps_its_worker_until_its_work_ends() {
     let s = start(cfg);
     let para = "<p>Tomatoes are among the easiest vegetables to grow in containers on a sunny balcony.</p>\n";
     let big = para.repeat((16 << 20) / para.len());
-    let (status, body) = exchange(&s, &post(big.len(), "text/html"), big.as_bytes(), Duration::from_secs(60));
-    assert!(status.contains("503"), "{status} {}", &body[..body.len().min(300)]);
+    let (status, body) = exchange(
+        &s,
+        &post(big.len(), "text/html"),
+        big.as_bytes(),
+        Duration::from_secs(60),
+    );
+    assert!(
+        status.contains("503"),
+        "{status} {}",
+        &body[..body.len().min(300)]
+    );
     assert!(body.contains("longer than the time limit"), "{body}");
     // The big page is still being cleaned: the only worker is not free at
     // once (refused, or served only after waiting for the big page's work
     // to reach its next check and stop).
-    let (status, body) = exchange(&s, &post(5, "text/plain"), b"hello", Duration::from_secs(60));
+    let (status, body) = exchange(
+        &s,
+        &post(5, "text/plain"),
+        b"hello",
+        Duration::from_secs(60),
+    );
     if status.contains("200") {
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         let waited = v["elapsed_ms"].as_f64().unwrap();
         assert!(waited > 50.0, "the worker was free at once ({waited} ms)");
     } else {
         assert!(status.contains("503"), "{status} {body}");
-        assert!(body.contains("no worker") || body.contains("too many"), "{body}");
+        assert!(
+            body.contains("no worker") || body.contains("too many"),
+            "{body}"
+        );
     }
     // It ends (stopped at its next check), and the worker is free again.
     let t = Instant::now();
     loop {
-        let (status, _) = exchange(&s, &post(5, "text/plain"), b"hello", Duration::from_secs(60));
+        let (status, _) = exchange(
+            &s,
+            &post(5, "text/plain"),
+            b"hello",
+            Duration::from_secs(60),
+        );
         if status.contains("200") {
             break;
         }
-        assert!(t.elapsed() < Duration::from_secs(120), "the worker never came back");
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "the worker never came back"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -167,7 +231,8 @@ fn healthz_stays_fast_while_large_answers_are_serialised() {
             std::thread::spawn(move || {
                 let mut c = TcpStream::connect(addr).unwrap();
                 c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-                c.write_all(post(page.len(), "text/html").as_bytes()).unwrap();
+                c.write_all(post(page.len(), "text/html").as_bytes())
+                    .unwrap();
                 c.write_all(page.as_bytes()).unwrap();
                 let mut out = Vec::new();
                 let _ = c.read_to_end(&mut out);
@@ -177,7 +242,12 @@ fn healthz_stays_fast_while_large_answers_are_serialised() {
     let mut worst = Duration::ZERO;
     while !clients.iter().all(|c| c.is_finished()) {
         let t = Instant::now();
-        let (status, _) = exchange(&s, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"", Duration::from_secs(60));
+        let (status, _) = exchange(
+            &s,
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            b"",
+            Duration::from_secs(60),
+        );
         assert!(status.contains("200"), "{status}");
         worst = worst.max(t.elapsed());
         std::thread::sleep(Duration::from_millis(20));
@@ -185,7 +255,10 @@ fn healthz_stays_fast_while_large_answers_are_serialised() {
     for c in clients {
         c.join().unwrap();
     }
-    assert!(worst < Duration::from_millis(300), "/healthz took {worst:?}");
+    assert!(
+        worst < Duration::from_millis(300),
+        "/healthz took {worst:?}"
+    );
 }
 
 /// Item 14: headers must arrive in time; idle keep-alive connections close.
@@ -196,15 +269,26 @@ fn slow_headers_and_idle_connections_are_closed() {
     cfg.idle_timeout = Duration::from_millis(300);
     let s = start(cfg);
     let mut half = TcpStream::connect(s.addr).unwrap();
-    half.write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Ty").unwrap();
-    assert!(closed_within(&mut half, Duration::from_secs(5)), "a half-sent header is cut");
+    half.write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Ty")
+        .unwrap();
+    assert!(
+        closed_within(&mut half, Duration::from_secs(5)),
+        "a half-sent header is cut"
+    );
     let mut idle = TcpStream::connect(s.addr).unwrap();
-    assert!(closed_within(&mut idle, Duration::from_secs(5)), "a silent connection is cut");
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(5)),
+        "a silent connection is cut"
+    );
     // After one answered request, a keep-alive connection is closed when idle.
     let mut ka = TcpStream::connect(s.addr).unwrap();
-    ka.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    ka.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
     let t = Instant::now();
-    assert!(closed_within(&mut ka, Duration::from_secs(5)), "an idle keep-alive connection is cut");
+    assert!(
+        closed_within(&mut ka, Duration::from_secs(5)),
+        "an idle keep-alive connection is cut"
+    );
     assert!(t.elapsed() >= Duration::from_millis(250));
 }
 
@@ -216,10 +300,17 @@ fn connections_are_capped_and_idle_ones_make_room() {
     cfg.header_timeout = Duration::from_secs(60);
     cfg.idle_timeout = Duration::from_secs(60);
     let s = start(cfg);
-    let mut idle: Vec<TcpStream> = (0..20).map(|_| TcpStream::connect(s.addr).unwrap()).collect();
+    let mut idle: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(s.addr).unwrap())
+        .collect();
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
-    let (status, _) = exchange(&s, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"", Duration::from_secs(10));
+    let (status, _) = exchange(
+        &s,
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"",
+        Duration::from_secs(10),
+    );
     assert!(status.contains("200"), "{status}");
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     let closed = idle
@@ -227,7 +318,10 @@ fn connections_are_capped_and_idle_ones_make_room() {
         .map(|c| closed_within(c, Duration::from_millis(200)))
         .filter(|&b| b)
         .count();
-    assert!(closed >= 12, "only {closed} of 20 idle connections were shed");
+    assert!(
+        closed >= 12,
+        "only {closed} of 20 idle connections were shed"
+    );
 }
 
 /// Item 14: shutdown ends within its deadline even with a half-sent request open.
@@ -247,5 +341,8 @@ fn shutdown_has_a_deadline() {
         drop(s);
         let _ = tx.send(());
     });
-    assert!(rx.recv_timeout(Duration::from_secs(10)).is_ok(), "the server did not stop");
+    assert!(
+        rx.recv_timeout(Duration::from_secs(10)).is_ok(),
+        "the server did not stop"
+    );
 }
