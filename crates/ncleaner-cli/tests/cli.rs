@@ -169,6 +169,10 @@ fn bad_model_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an embedded model"));
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn train_then_clean_with_the_trained_model() {
     let data = shared_data();
@@ -201,6 +205,10 @@ fn train_then_clean_with_the_trained_model() {
     assert!(a.contains("Tomatoes are among"));
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn train_rejects_unpaired_directories() {
     let data = shared_data();
@@ -218,6 +226,10 @@ fn train_rejects_unpaired_directories() {
 }
 
 /// Every one of the 457 CleanEval pages gives exactly one output file.
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn all_cleaneval_pages_give_one_output_each() {
     let data = shared_data();
@@ -235,6 +247,10 @@ fn all_cleaneval_pages_give_one_output_each() {
 
 /// The committed embedded models are what `scripts/build-models` trains,
 /// byte for byte (run it after changing anything the training depends on).
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn embedded_models_rebuild_bit_for_bit() {
     let data = shared_data();
@@ -274,6 +290,10 @@ fn embedded_models_rebuild_bit_for_bit() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn page_quality_is_predicted_and_filters_pages() {
     let data = shared_data();
@@ -379,6 +399,10 @@ fn page_quality_is_predicted_and_filters_pages() {
     assert!(!out.status.success());
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn site_memory_lowers_segments_repeated_across_a_site() {
     let data = shared_data();

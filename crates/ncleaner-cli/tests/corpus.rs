@@ -102,6 +102,10 @@ fn json_lines(path: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn warc_gz_in_jsonl_out_in_input_order_on_several_threads() {
     let dir = tempdir();
@@ -156,6 +160,10 @@ fn warc_gz_in_jsonl_out_in_input_order_on_several_threads() {
     assert!(same + 5 >= n, "only {same} of {n} pages agree");
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn warc_out_passes_records_through_and_adds_conversions() {
     let dir = tempdir();
@@ -196,6 +204,10 @@ fn warc_out_passes_records_through_and_adds_conversions() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn jsonl_in_with_broken_lines_loses_nothing() {
     let dir = tempdir();
@@ -241,6 +253,10 @@ fn jsonl_in_with_broken_lines_loses_nothing() {
 
 /// Hostile inputs: each is a file; the number of output records must equal
 /// the number of documents each input holds.
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn hostile_inputs_give_a_record_per_document_and_never_panic() {
     let dir = tempdir();
@@ -413,6 +429,10 @@ fn hostile_inputs_give_a_record_per_document_and_never_panic() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn zstd_and_gzip_outputs_and_format_by_name() {
     let dir = tempdir();

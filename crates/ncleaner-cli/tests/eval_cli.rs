@@ -87,6 +87,10 @@ fn run(cmd: &mut Command) -> Output {
     out
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn same_output_as_the_reference_scorer() {
     let tmp = tempfile::tempdir().unwrap();
@@ -217,6 +221,10 @@ fn errors_name_the_directory() {
 /// perturbed outputs every page's score equals an independent Python
 /// implementation of the documented definition (the reference scorer's
 /// tokens without markers, a textbook edit-distance table).
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn levenshtein_metric() {
     let tmp = tempfile::tempdir().unwrap();

@@ -37,6 +37,10 @@ fn is_png(p: &Path) -> bool {
     std::fs::read(p).is_ok_and(|b| b.len() > 1000 && b.starts_with(b"\x89PNG"))
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn crossval_tune_curve_and_heldout_write_their_reports() {
     let dir = tempdir();

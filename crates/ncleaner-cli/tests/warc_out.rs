@@ -25,6 +25,10 @@ fn readback(py: &PathBuf, input: &std::path::Path, output: &std::path::Path) -> 
     serde_json::from_slice(&out.stdout).expect("a JSON summary")
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn warc_out_reads_back_with_warcio() {
     let py = python_with("warcio");

@@ -8,6 +8,10 @@ use std::process::Command;
 use common::*;
 
 /// `crates/ncleaner/models/en-ppl.ncwl` is what `scripts/build-models` trains, byte for byte.
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn embedded_word_model_rebuilds_bit_for_bit() {
     let data = shared_data();
@@ -39,6 +43,10 @@ fn embedded_word_model_rebuilds_bit_for_bit() {
 /// backoff at every order) and 500 scrambled ones with unknown words
 /// (`<unk>`, unseen contexts). KenLM's log10 probabilities of every token and
 /// of `</s>` must agree with ours within 1e-4.
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[test]
 fn kenlm_agrees_with_our_scores() {
     let py = python_with("kenlm");

@@ -64,6 +64,10 @@ async fn set_threshold(c: &fantoccini::Client, t: f64) {
     .unwrap();
 }
 
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
 #[tokio::test(flavor = "multi_thread")]
 async fn paste_clean_slide_and_screenshot() {
     // fantoccini and reqwest bring rustls with different crypto back ends; pick one.
