@@ -21,14 +21,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::crossval::{self, PoolPage};
 use crate::eval::{EvalOptions, Report, score_texts};
-use crate::train::{TrainConfig, Trainer};
+use crate::train::{Pair, TrainConfig, Trainer};
 use ncleaner::classify::{Method, Preference};
 use ncleaner::error::{Error, Result};
 use ncleaner::format;
@@ -79,6 +79,79 @@ impl Pools {
             k,
             marked,
         }
+    }
+}
+
+/// Pairs the pages of named pools, each given as `(NAME, PAGES_DIR,
+/// GOLD_DIR)`; a name given more than once joins its directories. Keys are
+/// `NAME/LABEL/REL`, LABEL being the directory's [`crate::pool::dir_labels`]
+/// label among the directories of its pool (the folder's name unless two of
+/// them share one), the layout the peers' outputs are read from
+/// (`PEERS/SYSTEM/NAME/LABEL/REL.txt`). Returns the pool names in the order
+/// first given, the pairs, and the pool of each pair.
+pub fn pair_pools(
+    pools: &[(String, PathBuf, PathBuf)],
+) -> Result<(Vec<String>, Vec<Pair>, Vec<usize>)> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _, _) in pools {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    let mut labels = vec![String::new(); pools.len()];
+    for name in &names {
+        let mine: Vec<usize> = (0..pools.len()).filter(|&i| &pools[i].0 == name).collect();
+        let dirs: Vec<&Path> = mine.iter().map(|&i| pools[i].1.as_path()).collect();
+        for (&i, l) in mine.iter().zip(crate::pool::dir_labels(&dirs)) {
+            labels[i] = l;
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut pool_of = Vec::new();
+    for ((name, pages, gold), label) in pools.iter().zip(&labels) {
+        let p = names.iter().position(|n| n == name).expect("listed above");
+        let mut found = crate::train::pair(pages, gold).map_err(|e| {
+            Error::Training(format!(
+                "pool {name}: pairing {} with {}: {e}",
+                pages.display(),
+                gold.display()
+            ))
+        })?;
+        if found.is_empty() {
+            return Err(Error::Training(format!(
+                "pool {name}: no page of {} has a gold file",
+                pages.display()
+            )));
+        }
+        for x in &mut found {
+            x.key = format!("{name}/{label}/{}", x.key);
+        }
+        pool_of.extend(std::iter::repeat_n(p, found.len()));
+        pairs.extend(found);
+    }
+    Ok((names, pairs, pool_of))
+}
+
+impl Pools {
+    /// Pairs ([`pair_pools`]), reads and segments the pools' pages and
+    /// assigns `k` folds within each pool (seeded); every pool needs at
+    /// least `k` pages.
+    pub fn load(
+        pools: &[(String, PathBuf, PathBuf)],
+        k: usize,
+        seed: u64,
+    ) -> Result<(Pools, Vec<PoolPage>)> {
+        let (names, pairs, pool_of) = pair_pools(pools)?;
+        let pages = crossval::load_pool(&pairs)?;
+        let pools = Pools::new(names, pool_of, &pages, k, seed);
+        for (b, n) in pools.names.iter().enumerate() {
+            if pools.pool_of.iter().filter(|&&p| p == b).count() < k {
+                return Err(Error::Training(format!(
+                    "pool {n} has fewer pages than --folds"
+                )));
+            }
+        }
+        Ok((pools, pages))
     }
 }
 
@@ -377,6 +450,25 @@ pub fn markdown(pools: &Pools, rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pool_keys_name_pool_and_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let mut pools = Vec::new();
+        for (name, d) in [("ce", "a/dev"), ("ce", "b/dev"), ("dn", "c/train")] {
+            let (h, g) = (t.path().join(d), t.path().join("gold").join(d));
+            std::fs::create_dir_all(&h).unwrap();
+            std::fs::create_dir_all(&g).unwrap();
+            std::fs::write(h.join("1.html"), "<p>x</p>").unwrap();
+            std::fs::write(g.join("1.txt"), "<p> x").unwrap();
+            pools.push((name.to_string(), h, g));
+        }
+        let (names, pairs, pool_of) = pair_pools(&pools).unwrap();
+        assert_eq!(names, vec!["ce", "dn"]);
+        let keys: Vec<&str> = pairs.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, vec!["ce/a/dev/1", "ce/b/dev/1", "dn/train/1"]);
+        assert_eq!(pool_of, vec![0, 0, 1]);
+    }
 
     #[test]
     fn markers_are_detected_at_line_starts_only() {

@@ -85,6 +85,88 @@ pub fn training_page(name: &str, page: &[u8], gold: &[u8], input: InputKind) -> 
     }
 }
 
+/// The training pages of (pages, gold) directory pairs, keyed as
+/// [`crate::pool`] describes, without the pages whose relative path starts
+/// with one of `exclude`; `text`: the pages are plain-text dumps, not HTML.
+/// Also returns a description of each directory for [`provenance`]
+/// (`cleaneval/dev (60 pages)`).
+pub fn load_dirs(
+    dirs: &[(PathBuf, PathBuf)],
+    exclude: &[String],
+    text: bool,
+) -> Result<(Vec<crate::crossval::PoolPage>, Vec<String>)> {
+    let mut pages = Vec::new();
+    let mut sources = Vec::new();
+    for ((dir, _), pairs) in dirs.iter().zip(crate::pool::pair_each(dirs, exclude)?) {
+        sources.push(format!(
+            "{} ({} pages)",
+            crate::pool::last_components(dir),
+            pairs.len()
+        ));
+        pages.extend(if text {
+            crate::crossval::load_text_pool(&pairs)?
+        } else {
+            crate::crossval::load_pool(&pairs)?
+        });
+    }
+    Ok((pages, sources))
+}
+
+/// The provenance line `ncleaner train` writes into a model: the options
+/// (`--nonlexical`, `--paper`), the configuration, the `sources` of
+/// [`load_dirs`] and the `--exclude` prefixes.
+pub fn provenance(
+    cfg: &TrainConfig,
+    nonlexical: bool,
+    paper: bool,
+    sources: &[String],
+    exclude: &[String],
+) -> String {
+    format!(
+        "ncleaner train{}{} n={} q={} dirty={} classifier={} on {}{}",
+        if nonlexical { " --nonlexical" } else { "" },
+        if paper { " --paper" } else { "" },
+        cfg.n,
+        cfg.q,
+        cfg.dirty.name(),
+        match &cfg.classifier {
+            None => "none".to_string(),
+            Some(c) => format!(
+                "{{neighbours={}, attrs={}, hmm={}, operating-point={:?}}}",
+                c.neighbours, c.attrs, c.hmm, c.operating_point
+            ),
+        },
+        sources.join(" + "),
+        if exclude.is_empty() {
+            String::new()
+        } else {
+            format!(" excluding {}", exclude.join(", "))
+        }
+    )
+}
+
+#[cfg(test)]
+mod provenance_tests {
+    use super::*;
+
+    #[test]
+    fn provenance_line() {
+        let cfg = TrainConfig::paper_lexical();
+        let p = provenance(
+            &cfg,
+            false,
+            true,
+            &["x/dev (2 pages)".into()],
+            &["test".into()],
+        );
+        assert!(p.starts_with("ncleaner train --paper n="), "{p}");
+        assert!(
+            p.contains("classifier=none on x/dev (2 pages) excluding test"),
+            "{p}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Training the full model: aligned labels, n-gram models, segment classifier.
 // ---------------------------------------------------------------------------

@@ -32,6 +32,20 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 4] = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc];
+
+    /// The format's name on the command line and in the web API
+    /// (`cleaneval`, `text`, `jsonl`, `warc`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Cleaneval => "cleaneval",
+            Format::Text => "text",
+            Format::Jsonl => "jsonl",
+            Format::Warc => "warc",
+        }
+    }
+
     /// The file extension for outputs in this format.
     pub fn extension(self) -> &'static str {
         match self {
@@ -39,6 +53,24 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Warc => "warc",
         }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// Reads a name of [`Format::as_str`].
+    fn from_str(s: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("unknown format {s:?} (cleaneval, text, jsonl, warc)"))
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -297,6 +329,15 @@ pub fn collapse(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.as_str().parse::<Format>().unwrap(), f);
+            assert_eq!(f.to_string(), f.as_str());
+        }
+        assert!("md".parse::<Format>().is_err());
+    }
     use crate::classify::{Decision, Reason};
     use crate::pipeline::{InputKind, ScoredSegment};
     use crate::segment::Segment;

@@ -23,16 +23,12 @@ pub fn load_model(arg: &ModelArg) -> Result<Model> {
     load_model_named(&arg.model)
 }
 
-/// Loads a model by embedded name (`en`, `en-nonlex`) or file path.
+/// Loads a model by embedded name (`en`, `en-nonlex`) or file path ([`model::open`]).
 pub fn load_model_named(name: &str) -> Result<Model> {
-    if model::EMBEDDED.iter().any(|(n, _)| *n == name) {
-        return Ok(model::embedded(name)?);
-    }
-    let path = Path::new(name);
-    if !path.exists() {
-        anyhow::bail!("--model {name}: no such file, and not an embedded model (en, en-nonlex)");
-    }
-    Model::load(path).with_context(|| format!("loading --model {name}"))
+    model::open(name).map_err(|e| match e {
+        ncleaner::Error::Parameter(m) => anyhow::anyhow!("--{m}"),
+        e => anyhow::Error::new(e).context(format!("loading --model {name}")),
+    })
 }
 
 /// A rayon pool with `jobs` threads (all cores when `None`).
@@ -65,5 +61,150 @@ impl From<SmoothingArg> for ncleaner::lm::Smoothing {
             SmoothingArg::KneserNey => ncleaner::lm::Smoothing::Backoff,
             SmoothingArg::Pyplexity => ncleaner::lm::Smoothing::PyPlexity,
         }
+    }
+}
+
+/// A clap value parser for `--method` built on [`ncleaner::classify::Method`]'s
+/// `as_str`/`FromStr`, so that the names live once (for `value_parser = method_parser()`).
+#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
+pub fn method_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::classify::Method> {
+    use clap::builder::TypedValueParser as _;
+    use ncleaner::classify::Method;
+    clap::builder::PossibleValuesParser::new(Method::ALL.map(Method::as_str))
+        .map(|s| s.parse::<Method>().expect("a listed name"))
+}
+
+/// A clap value parser for `--format` built on [`ncleaner::format::Format`]'s
+/// `as_str`/`FromStr` (for `value_parser = format_parser()`).
+#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::format::Format> {
+    use clap::builder::TypedValueParser as _;
+    use ncleaner::format::Format;
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::as_str))
+        .map(|s| s.parse::<Format>().expect("a listed name"))
+}
+
+/// Refuses `clean` options that would be ignored, saying what they need:
+/// `--segments` without JSON Lines output (`--format jsonl` or `-o
+/// FILE.jsonl`), `--mark` or `--max-perplexity` (`max_perplexity_given`)
+/// without `--method perplexity`, and `-o NAME.EXT` where EXT names no
+/// output format (`-o out.md` would make a directory `out.md`).
+#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
+pub fn check_clean_options(
+    format: Option<ncleaner::format::Format>,
+    segments: bool,
+    method: ncleaner::classify::Method,
+    mark: bool,
+    max_perplexity_given: bool,
+    output: Option<&Path>,
+) -> Result<()> {
+    use ncleaner::classify::Method;
+    use ncleaner::format::Format;
+    use ncleaner_corpus::sink::{self, Destination};
+    let dest = Destination::from_arg(output);
+    if let (Some(p), Destination::Dir(_)) = (output, &dest) {
+        let has_ext = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.rfind('.'))
+            .is_some_and(|i| i > 0);
+        anyhow::ensure!(
+            p.exists() || !has_ext,
+            "-o {}: the extension names no output format, and the name would be made a \
+             directory; end it in .txt, .jsonl or .warc (optionally .gz or .zst), or give a directory",
+            p.display()
+        );
+    }
+    let effective = format.or_else(|| sink::format_from_name(&dest));
+    anyhow::ensure!(
+        !segments || effective == Some(Format::Jsonl),
+        "--segments needs JSON Lines output: --format jsonl (or -o FILE.jsonl)"
+    );
+    let perplexity = method == Method::Perplexity;
+    anyhow::ensure!(!mark || perplexity, "--mark needs --method perplexity");
+    anyhow::ensure!(
+        !max_perplexity_given || perplexity,
+        "--max-perplexity needs --method perplexity"
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ncleaner::classify::Method;
+    use ncleaner::format::Format;
+
+    #[test]
+    fn parsers_read_the_library_names() {
+        #[derive(clap::Parser)]
+        struct T {
+            #[arg(long, value_parser = method_parser())]
+            method: Method,
+            #[arg(long, value_parser = format_parser())]
+            format: Format,
+        }
+        let t =
+            <T as clap::Parser>::try_parse_from(["t", "--method", "keep-all", "--format", "jsonl"])
+                .unwrap();
+        assert_eq!((t.method, t.format), (Method::KeepAll, Format::Jsonl));
+        assert!(
+            <T as clap::Parser>::try_parse_from(["t", "--method", "x", "--format", "text"])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn ignored_clean_options_are_refused() {
+        let ok = |f, s, m, mark, ppl, o: Option<&str>| {
+            check_clean_options(f, s, m, mark, ppl, o.map(Path::new)).map_err(|e| e.to_string())
+        };
+        assert!(
+            ok(
+                Some(Format::Jsonl),
+                true,
+                Method::NCleaner,
+                false,
+                false,
+                None
+            )
+            .is_ok()
+        );
+        assert!(
+            ok(
+                None,
+                true,
+                Method::NCleaner,
+                false,
+                false,
+                Some("x.jsonl.gz")
+            )
+            .is_ok()
+        );
+        let e = ok(None, true, Method::NCleaner, false, false, None).unwrap_err();
+        assert!(e.contains("--segments needs"), "{e}");
+        assert!(
+            ok(
+                Some(Format::Text),
+                true,
+                Method::NCleaner,
+                false,
+                false,
+                None
+            )
+            .is_err()
+        );
+        let e = ok(None, false, Method::NCleaner, true, false, None).unwrap_err();
+        assert!(e.contains("--mark needs --method perplexity"), "{e}");
+        let e = ok(None, false, Method::Heuristics, false, true, None).unwrap_err();
+        assert!(
+            e.contains("--max-perplexity needs --method perplexity"),
+            "{e}"
+        );
+        assert!(ok(None, false, Method::Perplexity, true, true, None).is_ok());
+        let e = ok(None, false, Method::NCleaner, false, false, Some("out.md")).unwrap_err();
+        assert!(e.contains("-o out.md"), "{e}");
+        assert!(ok(None, false, Method::NCleaner, false, false, Some("outdir")).is_ok());
+        assert!(ok(None, false, Method::NCleaner, false, false, Some("out.txt")).is_ok());
     }
 }

@@ -95,43 +95,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// `--metric levenshtein`.
 fn levenshtein(args: &Args) -> anyhow::Result<()> {
-    use ncleaner_lab::eval::levenshtein::{mean, similarity_dirs};
+    use ncleaner_lab::eval::levenshtein::{mean, per_file_tsv, similarity_dirs, to_json};
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
         "--ascii, --words-only and --unlabelled apply to --metric words only"
     );
     let files = similarity_dirs(&args.outdir, &args.golddir).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let m = mean(&files);
     if let Some(path) = &args.per_file {
-        let mut tsv = String::from("file\tscore\tdistance\toutput_words\tgold_words\n");
-        for (name, s) in &files {
-            tsv.push_str(&format!(
-                "{name}\t{:.4}\t{}\t{}\t{}\n",
-                s.score, s.distance, s.output_words, s.gold_words
-            ));
-        }
-        std::fs::write(path, tsv)
+        std::fs::write(path, per_file_tsv(&files))
             .with_context(|| format!("{}: cannot write the per-file table", path.display()))?;
     }
     if args.json {
-        let per_file: Vec<serde_json::Value> = files
-            .iter()
-            .map(|(name, s)| {
-                let mut v = serde_json::to_value(s).expect("serialisable");
-                v["name"] = name.clone().into();
-                v
-            })
-            .collect();
-        let v = serde_json::json!({
-            "metric": "levenshtein",
-            "files": files.len(),
-            "mean": m,
-            "per_file": per_file,
-        });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        println!("{}", serde_json::to_string_pretty(&to_json(&files))?);
     } else {
         println!("files {}", files.len());
-        println!("levenshtein {m:.2}");
+        println!("levenshtein {:.2}", mean(&files));
     }
     Ok(())
 }

@@ -1,12 +1,11 @@
 //! `ncleaner lm`: train word language models, convert them to and from ARPA.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner::format;
 use ncleaner::lm::{Estimator, TrainConfig, WordLm};
-use ncleaner_corpus as corpus;
+use ncleaner_lab::lm as wordlm;
 
 /// Arguments of `ncleaner lm`.
 #[derive(clap::Args)]
@@ -95,30 +94,11 @@ fn train(args: TrainArgs) -> Result<()> {
             min_count: args.min_count,
             max_ngrams: args.max_ngrams,
         })?;
-        let mut files = 0usize;
-        for origin in corpus::expand(&args.text)? {
-            files += 1;
-            match &origin {
-                corpus::Origin::File { path, .. } => {
-                    let f = std::fs::File::open(path)
-                        .with_context(|| format!("opening {}", path.display()))?;
-                    read_lines(
-                        std::io::BufReader::new(f),
-                        &path.display().to_string(),
-                        &mut est,
-                    )?;
-                }
-                corpus::Origin::Stdin => read_lines(std::io::stdin().lock(), "-", &mut est)?,
-                corpus::Origin::Memory { name, bytes } => read_lines(&bytes[..], name, &mut est)?,
-            }
-        }
-        for origin in corpus::expand(&args.gold)? {
-            files += 1;
-            let bytes = origin.read()?;
-            for (_, seg) in format::read_segments(&String::from_utf8_lossy(&bytes)) {
-                est.add_text(&seg)?;
-            }
-        }
+        let progress = |name: &str, lines: u64, sentences: u64| {
+            eprintln!("ncleaner lm train: {name}: {lines} lines, {sentences} sentences")
+        };
+        let files = wordlm::add_text_files(&mut est, &args.text, progress)?
+            + wordlm::add_gold_files(&mut est, &args.gold)?;
         eprintln!(
             "ncleaner lm train: {} sentences from {files} file(s); estimating",
             est.sentences()
@@ -131,12 +111,8 @@ fn train(args: TrainArgs) -> Result<()> {
                 est.pruned_below()
             );
         }
-        let provenance = format!(
-            "trained by `ncleaner lm train -n {} --min-count {}` on {files} file(s), {} sentences",
-            args.order,
-            args.min_count,
-            est.sentences()
-        );
+        let provenance =
+            wordlm::provenance(args.order as usize, args.min_count, files, est.sentences());
         est.estimate(&provenance)?
     };
     model.save(&args.output)?;
@@ -148,22 +124,6 @@ fn train(args: TrainArgs) -> Result<()> {
         args.output.display(),
         sizes.join(", ")
     );
-    Ok(())
-}
-
-fn read_lines(input: impl BufRead, name: &str, est: &mut Estimator) -> Result<()> {
-    let mut lines = 0u64;
-    for line in input.split(b'\n') {
-        let line = line.with_context(|| format!("reading {name}"))?;
-        est.add_text(&String::from_utf8_lossy(&line))?;
-        lines += 1;
-        if lines % 1_000_000 == 0 {
-            eprintln!(
-                "ncleaner lm train: {name}: {lines} lines, {} sentences",
-                est.sentences()
-            );
-        }
-    }
     Ok(())
 }
 

@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use ncleaner::classify::Preference;
-use ncleaner_lab::crossval;
 use ncleaner_lab::matrix::{self, Pools};
-use ncleaner_lab::train::{self, OperatingPoint, TrainConfig, Trainer};
+use ncleaner_lab::train::{OperatingPoint, TrainConfig, Trainer};
 
 use super::clean::PreferArg;
 
@@ -20,7 +19,8 @@ use super::clean::PreferArg;
     --pool dragnet=../shared/data/dragnet/train:../shared/data/gold/dragnet/train \\\n    \
     --pool googlenews=../shared/data/googlenews/train:../shared/data/gold/googlenews/train \\\n    \
     --peers target/peers --report target/matrix.md\n\n\
-    Page keys are POOL/DIR/REL (DIR: the name of the pages folder), and the other systems' \
+    Page keys are POOL/DIR/REL (DIR: the name of the pages folder, or as many trailing path components as \
+    tell a pool's folders apart), and the other systems' \
     outputs are read from PEERS/SYSTEM/POOL/DIR/REL.txt."
 )]
 pub struct Args {
@@ -78,47 +78,7 @@ fn parse_point(s: &str) -> Result<OperatingPoint, String> {
 pub fn run(args: Args) -> Result<()> {
     anyhow::ensure!(args.folds >= 2, "--folds must be at least 2");
     let t = std::time::Instant::now();
-    let mut names: Vec<String> = Vec::new();
-    let mut pairs = Vec::new();
-    let mut pool_of = Vec::new();
-    for (name, pages, gold) in &args.pools {
-        let p = match names.iter().position(|n| n == name) {
-            Some(p) => p,
-            None => {
-                names.push(name.clone());
-                names.len() - 1
-            }
-        };
-        let dir = pages
-            .file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut found = train::pair(pages, gold).with_context(|| {
-            format!(
-                "pool {name}: pairing {} with {}",
-                pages.display(),
-                gold.display()
-            )
-        })?;
-        anyhow::ensure!(
-            !found.is_empty(),
-            "pool {name}: no page of {} has a gold file",
-            pages.display()
-        );
-        for x in &mut found {
-            x.key = format!("{name}/{dir}/{}", x.key);
-        }
-        pool_of.extend(std::iter::repeat_n(p, found.len()));
-        pairs.extend(found);
-    }
-    let pages = crossval::load_pool(&pairs)?;
-    let pools = Pools::new(names, pool_of, &pages, args.folds, args.seed);
-    for (b, n) in pools.names.iter().enumerate() {
-        anyhow::ensure!(
-            pools.pool_of.iter().filter(|&&p| p == b).count() >= args.folds,
-            "pool {n} has fewer pages than --folds"
-        );
-    }
+    let (pools, pages) = Pools::load(&args.pools, args.folds, args.seed)?;
     let trainer = Trainer::new(pages);
     eprintln!(
         "ncleaner: {} pages in {} pools read, segmented and aligned in {:.1} s",

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use ncleaner_lab::crossval::{self, PoolPage};
 use ncleaner_lab::experiment;
+use ncleaner_lab::pool::Pool;
 
 /// `--html DIR --gold DIR` pairs, folds and seed.
 #[derive(clap::Args, Clone)]
@@ -24,66 +24,37 @@ pub struct PoolArgs {
     pub seed: u64,
 }
 
-/// A loaded pool and its folds.
-pub struct Pool {
-    /// The pages.
-    pub pages: Vec<PoolPage>,
-    /// Fold of each page.
-    pub fold: Vec<usize>,
-    /// Number of folds.
-    pub k: usize,
-}
-
 impl PoolArgs {
-    /// Pairs every page with its gold file, checking the directories come in pairs.
-    pub fn pairs(&self) -> Result<Vec<ncleaner_lab::train::Pair>> {
+    /// The (pages, gold) directory pairs, checked to come in pairs.
+    pub fn dirs(&self) -> Result<Vec<(PathBuf, PathBuf)>> {
         anyhow::ensure!(
             self.html.len() == self.gold.len(),
             "give --html and --gold in pairs"
         );
         anyhow::ensure!(self.folds >= 2, "--folds must be at least 2");
-        let dirs: Vec<(PathBuf, PathBuf)> = self
+        Ok(self
             .html
             .iter()
             .cloned()
             .zip(self.gold.iter().cloned())
-            .collect();
-        Ok(experiment::pairs(&dirs)?)
+            .collect())
+    }
+
+    /// Pairs every page with its gold file.
+    pub fn pairs(&self) -> Result<Vec<ncleaner_lab::train::Pair>> {
+        Ok(experiment::pairs(&self.dirs()?)?)
     }
 
     /// Reads and segments the pages (in parallel) and assigns folds.
     pub fn load(&self) -> Result<Pool> {
-        anyhow::ensure!(
-            self.html.len() == self.gold.len(),
-            "give --html and --gold in pairs"
-        );
-        anyhow::ensure!(self.folds >= 2, "--folds must be at least 2");
-        let dirs: Vec<(PathBuf, PathBuf)> = self
-            .html
-            .iter()
-            .cloned()
-            .zip(self.gold.iter().cloned())
-            .collect();
-        let pairs = experiment::pairs(&dirs)?;
         let t = std::time::Instant::now();
-        let pages = crossval::load_pool(&pairs)?;
-        anyhow::ensure!(
-            pages.len() >= self.folds,
-            "{} pages cannot make {} folds",
-            pages.len(),
-            self.folds
-        );
+        let pool = Pool::from_dirs(&self.dirs()?, self.folds, self.seed)?;
         eprintln!(
             "ncleaner: {} pages read and segmented in {:.1} s",
-            pages.len(),
+            pool.pages.len(),
             t.elapsed().as_secs_f64()
         );
-        let fold = crossval::folds(pages.len(), self.folds, self.seed);
-        Ok(Pool {
-            pages,
-            fold,
-            k: self.folds,
-        })
+        Ok(pool)
     }
 }
 

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use ncleaner::model::{self, DirtyEstimate};
-use ncleaner_lab::crossval;
 use ncleaner_lab::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 
 /// Arguments of `ncleaner train`.
@@ -205,48 +204,13 @@ pub fn run(args: Args) -> Result<()> {
         dirs.len(),
         args.gold.len()
     );
-    let mut pages = Vec::new();
-    let mut sources = Vec::new();
-    for (i, (dir, gold)) in dirs.iter().zip(&args.gold).enumerate() {
-        let mut pairs = train::pair(dir, gold)?;
-        pairs.retain(|p| !args.exclude.iter().any(|x| p.key.starts_with(x.as_str())));
-        anyhow::ensure!(
-            !pairs.is_empty(),
-            "no pages left under {} after --exclude",
-            dir.display()
-        );
-        // Keys must be unique across directories (dev/1 and train/1).
-        pairs
-            .iter_mut()
-            .for_each(|p| p.key = format!("{i}:{}", p.key));
-        sources.push(format!("{} ({} pages)", last_components(dir), pairs.len()));
-        pages.extend(if text_input {
-            crossval::load_text_pool(&pairs)?
-        } else {
-            crossval::load_pool(&pairs)?
-        });
-    }
-    cfg.provenance = format!(
-        "ncleaner train{}{} n={} q={} dirty={} classifier={} on {}{}",
-        if args.nonlexical { " --nonlexical" } else { "" },
-        if args.paper { " --paper" } else { "" },
-        cfg.n,
-        cfg.q,
-        cfg.dirty.name(),
-        match &cfg.classifier {
-            None => "none".to_string(),
-            Some(c) => format!(
-                "{{neighbours={}, attrs={}, hmm={}, operating-point={:?}}}",
-                c.neighbours, c.attrs, c.hmm, c.operating_point
-            ),
-        },
-        sources.join(" + "),
-        if args.exclude.is_empty() {
-            String::new()
-        } else {
-            format!(" excluding {}", args.exclude.join(", "))
-        }
-    );
+    let dirs: Vec<_> = dirs
+        .iter()
+        .cloned()
+        .zip(args.gold.iter().cloned())
+        .collect();
+    let (pages, sources) = train::load_dirs(&dirs, &args.exclude, text_input)?;
+    cfg.provenance = train::provenance(&cfg, args.nonlexical, args.paper, &sources, &args.exclude);
     let n_pages = pages.len();
     let trainer = Trainer::new(pages);
     let all: Vec<usize> = (0..n_pages).collect();
@@ -270,16 +234,4 @@ pub fn run(args: Args) -> Result<()> {
         args.output.display()
     );
     Ok(())
-}
-
-/// The last two components of a path, for provenance lines that do not
-/// depend on where the checkout is.
-fn last_components(p: &std::path::Path) -> String {
-    let parts: Vec<_> = p.components().rev().take(2).collect();
-    parts
-        .into_iter()
-        .rev()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }

@@ -126,8 +126,56 @@ pub fn mean(files: &[(String, Similarity)]) -> f64 {
     files.iter().map(|(_, s)| s.score).sum::<f64>() / files.len() as f64
 }
 
+/// The per-file table of `eval --metric levenshtein --per-file`: a header
+/// line, then name, score (4 decimals), distance, output and gold word
+/// counts, tab-separated.
+pub fn per_file_tsv(files: &[(String, Similarity)]) -> String {
+    let mut tsv = String::from("file\tscore\tdistance\toutput_words\tgold_words\n");
+    for (name, s) in files {
+        tsv.push_str(&format!(
+            "{name}\t{:.4}\t{}\t{}\t{}\n",
+            s.score, s.distance, s.output_words, s.gold_words
+        ));
+    }
+    tsv
+}
+
+/// The JSON report of `eval --metric levenshtein --json`: the metric, the
+/// number of files, the [`mean`] and each file's [`Similarity`] with its name.
+pub fn to_json(files: &[(String, Similarity)]) -> serde_json::Value {
+    let per_file: Vec<serde_json::Value> = files
+        .iter()
+        .map(|(name, s)| {
+            let mut v = serde_json::to_value(s).expect("serialisable");
+            v["name"] = name.clone().into();
+            v
+        })
+        .collect();
+    serde_json::json!({
+        "metric": "levenshtein",
+        "files": files.len(),
+        "mean": mean(files),
+        "per_file": per_file,
+    })
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn per_file_table_and_json() {
+        let files = vec![("a".to_string(), similarity("x y", "x z"))];
+        let tsv = per_file_tsv(&files);
+        assert_eq!(
+            tsv,
+            "file\tscore\tdistance\toutput_words\tgold_words\na\t50.0000\t1\t2\t2\n"
+        );
+        let j = to_json(&files);
+        assert_eq!(j["files"], 1);
+        assert_eq!(j["per_file"][0]["name"], "a");
+        assert_eq!(j["mean"], 50.0);
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -8,7 +8,7 @@
 //! the same printed lines ([`Report`]'s `Display`).
 //!
 //! ```
-//! use ncleaner::eval::{score_pair, EvalOptions};
+//! use ncleaner_lab::eval::{score_pair, EvalOptions};
 //! let s = score_pair("<p> the cat sat", "URL: x\n<p> the cat sat down", &EvalOptions::default());
 //! assert_eq!((s.words.tp, s.words.fp, s.words.fn_), (5, 0, 1));
 //! ```

@@ -27,27 +27,13 @@ pub mod tune;
 
 use std::path::PathBuf;
 
-use crate::train::{self, Pair};
+use crate::train::Pair;
 use ncleaner::error::Result;
 
-/// Pairs pages with gold files for several (pages, gold) directory pairs.
-/// With more than one pair, each key is prefixed with its page directory's
-/// name (`dev/12`, `train/12`), so that equal file names stay apart.
+/// Pairs pages with gold files for several (pages, gold) directory pairs,
+/// keyed as [`crate::pool`] describes (`dev/12`, `train/12` with more than one).
 pub fn pairs(dirs: &[(PathBuf, PathBuf)]) -> Result<Vec<Pair>> {
-    let mut out = Vec::new();
-    for (html, gold) in dirs {
-        let mut p = train::pair(html, gold)?;
-        if dirs.len() > 1 {
-            let prefix = html
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            p.iter_mut()
-                .for_each(|x| x.key = format!("{prefix}/{}", x.key));
-        }
-        out.extend(p);
-    }
-    Ok(out)
+    crate::pool::pair_dirs(dirs, &[])
 }
 
 /// The q grid 0.05, 0.10, …, 0.95.

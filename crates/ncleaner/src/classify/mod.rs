@@ -244,9 +244,48 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in the order the command line lists them.
+    pub const ALL: [Method; 4] = [
+        Method::NCleaner,
+        Method::Heuristics,
+        Method::KeepAll,
+        Method::Perplexity,
+    ];
+
+    /// The method's name on the command line and in the web API
+    /// (`ncleaner`, `heuristics`, `keep-all`, `perplexity`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::NCleaner => "ncleaner",
+            Method::Heuristics => "heuristics",
+            Method::KeepAll => "keep-all",
+            Method::Perplexity => "perplexity",
+        }
+    }
+
     /// Whether the method needs a model's scores.
     pub fn uses_model(self) -> bool {
         self == Method::NCleaner
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// Reads a name of [`Method::as_str`].
+    fn from_str(s: &str) -> std::result::Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown method {s:?} (ncleaner, heuristics, keep-all, perplexity)")
+            })
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -271,6 +310,21 @@ pub enum Reason {
     /// below the least page quality asked for, and the whole page is dropped
     /// ([`crate::pipeline::Cleaner::with_min_page_quality`]).
     PageQuality,
+}
+
+impl Reason {
+    /// The reason's name, as in the `by` field of its JSON form
+    /// (`keep-all`, `heuristic`, `no-heuristic`, `score`, `perplexity`, `page-quality`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::KeepAll => "keep-all",
+            Reason::Heuristic { .. } => "heuristic",
+            Reason::NoHeuristic => "no-heuristic",
+            Reason::Score => "score",
+            Reason::Perplexity => "perplexity",
+            Reason::PageQuality => "page-quality",
+        }
+    }
 }
 
 /// The decision about one segment.
@@ -311,6 +365,15 @@ pub fn decide(method: Method, segment: &Segment, score: Option<f64>, threshold: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn method_names_round_trip() {
+        for m in Method::ALL {
+            assert_eq!(m.as_str().parse::<Method>().unwrap(), m);
+        }
+        assert!("n-cleaner".parse::<Method>().is_err());
+        assert_eq!(Reason::PageQuality.as_str(), "page-quality");
+    }
     use crate::segment::Kind;
 
     #[test]

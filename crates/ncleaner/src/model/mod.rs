@@ -34,7 +34,7 @@
 mod file;
 mod scorer;
 
-pub use file::{EMBEDDED, embedded};
+pub use file::{EMBEDDED, embedded, open};
 pub use scorer::Scorer;
 pub use scorer::log2_prob;
 

@@ -1,0 +1,170 @@
+//! Pools of gold data assembled from several (pages, gold) directory pairs,
+//! with one key scheme for all of them.
+//!
+//! # Keys
+//!
+//! A page's key is its path relative to its pages directory, without the
+//! extension (`12`, `news/12`). With more than one directory, each key is
+//! prefixed with the directory's *label* and a slash: the last component of
+//! the directory's path (`dev/12`, `train/12`), or, where two directories
+//! end in the same component (`a/dev`, `b/dev`), the shortest run of
+//! trailing components that tells them apart (`a/dev/12`, `b/dev/12`).
+//! Keys therefore never collide, and they stay what they were (the folder
+//! name) wherever the folder names differ.
+
+use std::path::{Path, PathBuf};
+
+use ncleaner::error::{Error, Result};
+
+use crate::crossval::{self, PoolPage};
+use crate::train::{self, Pair};
+
+/// The labels of directories: for each, the shortest run of trailing path
+/// components (at least one) that no other directory of `dirs` ends in; a
+/// directory given twice gets its full path and `#N` (its position).
+pub fn dir_labels(dirs: &[&Path]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = dirs
+        .iter()
+        .map(|d| {
+            d.components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
+        })
+        .collect();
+    let suffix = |i: usize, k: usize| {
+        let p = &parts[i];
+        p[p.len().saturating_sub(k)..].join("/")
+    };
+    (0..dirs.len())
+        .map(|i| {
+            let max = parts[i].len().max(1);
+            for k in 1..=max {
+                let mine = suffix(i, k);
+                if (0..dirs.len()).all(|j| j == i || suffix(j, k) != mine) {
+                    return mine;
+                }
+            }
+            if (0..dirs.len()).any(|j| j != i && parts[j] == parts[i]) {
+                format!("{}#{i}", suffix(i, max))
+            } else {
+                suffix(i, max)
+            }
+        })
+        .collect()
+}
+
+/// Pairs pages with gold files for several (pages, gold) directory pairs,
+/// keyed as the [module](self) describes. Pages whose key relative to their
+/// own directory starts with one of `exclude` are skipped; a directory left
+/// without pages is an error.
+pub fn pair_dirs(dirs: &[(PathBuf, PathBuf)], exclude: &[String]) -> Result<Vec<Pair>> {
+    Ok(pair_each(dirs, exclude)?.into_iter().flatten().collect())
+}
+
+/// [`pair_dirs`], the pairs of each directory pair apart.
+pub fn pair_each(dirs: &[(PathBuf, PathBuf)], exclude: &[String]) -> Result<Vec<Vec<Pair>>> {
+    let labels = dir_labels(&dirs.iter().map(|(p, _)| p.as_path()).collect::<Vec<_>>());
+    let mut out = Vec::new();
+    for ((pages, gold), label) in dirs.iter().zip(&labels) {
+        let mut p = train::pair(pages, gold)?;
+        p.retain(|x| !exclude.iter().any(|e| x.key.starts_with(e.as_str())));
+        if p.is_empty() {
+            return Err(Error::Training(format!(
+                "no pages left under {} after --exclude",
+                pages.display()
+            )));
+        }
+        if dirs.len() > 1 {
+            p.iter_mut()
+                .for_each(|x| x.key = format!("{label}/{}", x.key));
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// A loaded pool of pages and their folds.
+pub struct Pool {
+    /// The pages.
+    pub pages: Vec<PoolPage>,
+    /// Fold of each page.
+    pub fold: Vec<usize>,
+    /// Number of folds.
+    pub k: usize,
+}
+
+impl Pool {
+    /// Pairs, reads and segments (in parallel) the pages of the (pages,
+    /// gold) directory pairs and assigns each to one of `k` folds (seeded);
+    /// keys as the [module](self) describes.
+    pub fn from_dirs(dirs: &[(PathBuf, PathBuf)], k: usize, seed: u64) -> Result<Pool> {
+        if k < 2 {
+            return Err(Error::Training("--folds must be at least 2".into()));
+        }
+        let pages = crossval::load_pool(&pair_dirs(dirs, &[])?)?;
+        if pages.len() < k {
+            return Err(Error::Training(format!(
+                "{} pages cannot make {k} folds",
+                pages.len()
+            )));
+        }
+        let fold = crossval::folds(pages.len(), k, seed);
+        Ok(Pool { pages, fold, k })
+    }
+}
+
+/// The last two components of a path, for provenance lines that do not
+/// depend on where the checkout is.
+pub fn last_components(p: &Path) -> String {
+    let parts: Vec<_> = p.components().rev().take(2).collect();
+    parts
+        .into_iter()
+        .rev()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_tell_directories_apart() {
+        let l = |ds: &[&str]| dir_labels(&ds.iter().map(Path::new).collect::<Vec<_>>());
+        assert_eq!(l(&["x/dev", "x/train"]), vec!["dev", "train"]);
+        assert_eq!(
+            l(&["a/dev", "b/dev", "b/train"]),
+            vec!["a/dev", "b/dev", "train"]
+        );
+        assert_eq!(l(&["dev"]), vec!["dev"]);
+        assert_eq!(l(&["a/dev", "a/dev"]), vec!["a/dev#0", "a/dev#1"]);
+        assert_eq!(last_components(Path::new("../shared/data/x/dev")), "x/dev");
+    }
+
+    #[test]
+    fn two_dev_folders_do_not_collide() {
+        let t = tempfile::tempdir().unwrap();
+        let mut dirs = Vec::new();
+        for d in ["a", "b"] {
+            let (h, g) = (t.path().join(d).join("dev"), t.path().join("gold").join(d));
+            std::fs::create_dir_all(&h).unwrap();
+            std::fs::create_dir_all(&g).unwrap();
+            std::fs::write(h.join("1.html"), "<p>x</p>").unwrap();
+            std::fs::write(h.join("skip.html"), "<p>y</p>").unwrap();
+            std::fs::write(g.join("1.txt"), "<p> x").unwrap();
+            std::fs::write(g.join("skip.txt"), "<p> y").unwrap();
+            dirs.push((h, g));
+        }
+        let p = pair_dirs(&dirs, &["skip".to_string()]).unwrap();
+        let keys: Vec<&str> = p.iter().map(|x| x.key.as_str()).collect();
+        assert_eq!(keys, vec!["a/dev/1", "b/dev/1"]);
+        let one = pair_dirs(&dirs[..1], &[]).unwrap();
+        assert_eq!(
+            one.iter().map(|x| x.key.as_str()).collect::<Vec<_>>(),
+            vec!["1", "skip"]
+        );
+        assert!(pair_dirs(&dirs[..1], &["1".into(), "s".into()]).is_err());
+    }
+}
