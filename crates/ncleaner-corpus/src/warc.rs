@@ -272,19 +272,52 @@ impl<R: Read> Input<R> {
         }
         Ok(got)
     }
+}
 
-    /// Skips up to `n` bytes; fewer only at the end of the stream.
-    fn skip(&mut self, n: u64) -> io::Result<u64> {
+impl<R: Read> Input<R> {
+    /// Skips up to `n` bytes like [`Input::skip`], but stops before a record
+    /// start (a version line after a blank line, or at the very start, right
+    /// after the header's blank line): a block too large to read may have a
+    /// lying `Content-Length`, and the records it would swallow must not be
+    /// lost. Returns the bytes skipped and whether a record start stopped it.
+    fn skip_to_record(&mut self, n: u64) -> io::Result<(u64, bool)> {
+        fn push(tail: &mut [u8; 4], bytes: &[u8]) {
+            for &b in &bytes[bytes.len().saturating_sub(4)..] {
+                tail.rotate_left(1);
+                tail[3] = b;
+            }
+        }
         let mut got = 0u64;
+        let mut tail = *b"\r\n\r\n";
         while got < n {
             if self.available().is_empty() && !self.fill()? {
                 break;
             }
-            let take = (self.available().len() as u64).min(n - got) as usize;
-            self.consume(take);
-            got += take as u64;
+            let avail = self.available();
+            let limit = (avail.len() as u64).min(n - got) as usize;
+            match memchr::memmem::find(&avail[..limit], b"WARC/") {
+                None => {
+                    push(&mut tail, &avail[..limit]);
+                    self.consume(limit);
+                    got += limit as u64;
+                }
+                Some(p) => {
+                    push(&mut tail, &avail[..p]);
+                    self.consume(p);
+                    got += p as u64;
+                    if tail.ends_with(b"\n\n") || tail == *b"\r\n\r\n" {
+                        let here = self.ensure(16)?;
+                        if is_version_line(line_at(here, 0)) {
+                            return Ok((got, true));
+                        }
+                    }
+                    push(&mut tail, b"W");
+                    self.consume(1);
+                    got += 1;
+                }
+            }
         }
-        Ok(got)
+        Ok((got, false))
     }
 }
 
@@ -509,13 +542,23 @@ impl<R: Read> Reader<R> {
             None => return Err(fail(self, err, "no Content-Length".into())),
         };
         if length > self.max_block as u64 {
-            let skipped = match self.input.skip(length) {
-                Ok(n) => n,
+            // Not read, but searched: a corrupt, huge length must not swallow
+            // the records after it.
+            let (skipped, found) = match self.input.skip_to_record(length) {
+                Ok(r) => r,
                 Err(e) => {
                     self.io_failure(&e);
                     return Err(fail(self, err, format!("unreadable block ({e})")));
                 }
             };
+            if found {
+                self.resyncing = true;
+                err.reason = format!(
+                    "Content-Length {length} is larger than the limit of {} bytes and runs into the next record (the block ends after {skipped} bytes)",
+                    self.max_block
+                );
+                return Err(err);
+            }
             if skipped < length {
                 self.done = true;
             }
@@ -1143,6 +1186,46 @@ mod tests {
         let recs = read(&data);
         assert!(recs[0].is_err());
         assert!(recs.last().unwrap().is_ok(), "{recs:?}");
+    }
+
+    #[test]
+    fn huge_lying_content_length_loses_only_its_record() {
+        let mut data = Vec::new();
+        for i in 0..3 {
+            data.extend(record(
+                &format!("a{i}"),
+                "http://x/",
+                "response",
+                &http("<p>before</p>"),
+            ));
+        }
+        let mut liar = record("liar", "http://x/", "response", &http("<p>liar</p>"));
+        let at = memchr::memmem::find(&liar, b"Content-Length: ").unwrap() + 16;
+        let end = at + liar[at..].iter().position(|&b| b == b'\r').unwrap();
+        liar.splice(at..end, b"99999999999".iter().copied());
+        data.extend(liar);
+        for i in 0..5 {
+            data.extend(record(
+                &format!("b{i}"),
+                "http://x/",
+                "response",
+                &http("<p>after</p>"),
+            ));
+        }
+        // The limit is 64 KiB here: the lying length is far over it.
+        let items: Vec<_> = Reader::new(&data[..], 64 << 10).collect();
+        let ok: Vec<_> = items
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|r| r.id().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            ok,
+            ["a0", "a1", "a2", "b0", "b1", "b2", "b3", "b4"].map(|i| format!("<urn:uuid:{i}>"))
+        );
+        let errs: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].id.as_deref(), Some("<urn:uuid:liar>"));
     }
 
     #[test]
