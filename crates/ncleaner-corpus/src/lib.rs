@@ -20,6 +20,7 @@
 pub mod compress;
 pub mod files;
 pub mod jsonl;
+pub mod kind;
 pub mod run;
 pub mod sink;
 pub mod warc;
@@ -94,17 +95,26 @@ impl Input {
 }
 
 /// A file name without its compression and container extensions.
+///
+/// The suffixes are ASCII, so they are compared as bytes: the cut is made
+/// only after a whole suffix matched, which is always at a character
+/// boundary (`café.htm`, `日本.html` are names like any other).
 fn strip_container_suffix(name: &str) -> &str {
+    fn strip<'a>(s: &'a str, suf: &str) -> Option<&'a str> {
+        let (b, x) = (s.as_bytes(), suf.as_bytes());
+        (b.len() > x.len() && b[b.len() - x.len()..].eq_ignore_ascii_case(x))
+            .then(|| &s[..s.len() - x.len()])
+    }
     let mut s = name;
-    for suf in [".gz", ".zst", ".zstd"] {
-        if s.len() > suf.len() && s[s.len() - suf.len()..].eq_ignore_ascii_case(suf) {
-            s = &s[..s.len() - suf.len()];
+    for suf in [".gz", ".zst", ".zstd", ".br"] {
+        if let Some(t) = strip(s, suf) {
+            s = t;
             break;
         }
     }
     for suf in [".warc", ".arc", ".jsonl", ".ndjson", ".json"] {
-        if s.len() > suf.len() && s[s.len() - suf.len()..].eq_ignore_ascii_case(suf) {
-            return &s[..s.len() - suf.len()];
+        if let Some(t) = strip(s, suf) {
+            return t;
         }
     }
     s
@@ -127,8 +137,14 @@ pub fn container_from_name(path: &Path) -> Option<Container> {
 /// What a stream holds, from its first bytes: a WARC file (plain or
 /// compressed), JSON Lines (`allow_json`: only for stdin, where there is no
 /// name to go by), or a single document.
+/// A compressed single document (`page.html.gz`, written by `gzip` or not)
+/// keeps its compression, so that it is read decompressed.
 pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
-    let compression = Compression::sniff(head);
+    sniff_as(head, allow_json, Compression::sniff(head))
+}
+
+/// [`sniff`] for a stream known to be compressed as `compression`.
+fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Container, Compression) {
     let plain: Vec<u8> = match compression {
         Compression::None => head.to_vec(),
         Compression::Gzip => peek(flate2::read::MultiGzDecoder::new(head)),
@@ -136,15 +152,48 @@ pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
             Ok(d) => peek(d),
             Err(_) => Vec::new(),
         },
+        Compression::Brotli => peek(brotli_decompressor::Decompressor::new(head, 4096)),
     };
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc
     } else if allow_json && plain.trim_ascii_start().starts_with(b"{") {
         Container::Jsonl
     } else {
-        return (Container::Document, Compression::None);
+        Container::Document
     };
     (container, compression)
+}
+
+/// The compression of a file: by its bytes (magic number and header), and
+/// for brotli, which has none, by its `.br` name. A name that promises a
+/// compression the bytes do not have is an error (an empty file is empty
+/// whatever its name).
+fn compression_of(path: Option<&Path>, head: &[u8]) -> std::result::Result<Compression, String> {
+    let by_bytes = Compression::sniff(head);
+    let by_name = path.map_or(Compression::None, Compression::from_name);
+    match (by_name, by_bytes) {
+        (Compression::None, b) => Ok(b),
+        _ if head.is_empty() => Ok(Compression::None),
+        (Compression::Brotli, Compression::None) => Ok(Compression::Brotli),
+        (n, b) if n == b => Ok(b),
+        (n, Compression::None) => Err(format!(
+            "named {} but not {}-compressed: {}",
+            n.suffix(),
+            &n.suffix()[1..],
+            match n {
+                Compression::Gzip => match compress::gzip_header_len(head) {
+                    Err(why) => why.to_string(),
+                    Ok(_) => "no gzip header".into(),
+                },
+                _ => "no frame header".into(),
+            }
+        )),
+        (n, b) => Err(format!(
+            "named {} but {}-compressed",
+            n.suffix(),
+            &b.suffix()[1..]
+        )),
+    }
 }
 
 /// The first bytes a decoder produces (before any error).
@@ -271,6 +320,8 @@ pub struct Source {
     current: Current,
     opts: SourceOptions,
     seq: u64,
+    /// Skip files whose bytes are neither HTML nor text ([`kind`]).
+    detect_kinds: bool,
 }
 
 impl Source {
@@ -281,7 +332,17 @@ impl Source {
             current: Current::None,
             opts,
             seq: 0,
+            detect_kinds: true,
         }
+    }
+
+    /// Whether files whose bytes are neither HTML nor text (images,
+    /// archives, executables, fonts, stylesheets, scripts: see [`kind`]) are
+    /// skipped with a reason (the default) or read as documents (when the
+    /// caller forces `--input html|text`).
+    pub fn detect_non_documents(mut self, yes: bool) -> Source {
+        self.detect_kinds = yes;
+        self
     }
 
     fn entry(&mut self, input: &Arc<Input>, id: String, url: Option<String>) -> Entry {
@@ -339,15 +400,28 @@ impl Source {
                 return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
             }
         };
-        let (sniffed, compression) = sniff(
+        let path = match &origin {
+            Origin::File { path, .. } => Some(path.as_path()),
+            Origin::Stdin | Origin::Memory { .. } => None,
+        };
+        let compression = match compression_of(path, head) {
+            Ok(c) => c,
+            Err(why) => {
+                return Some(self.failed(
+                    &Arc::new(input),
+                    name.clone(),
+                    Error::document(name, why),
+                ));
+            }
+        };
+        let (sniffed, _) = sniff_as(
             head,
             matches!(origin, Origin::Stdin | Origin::Memory { .. }),
+            compression,
         );
         input.container = named.unwrap_or(sniffed);
-        input.compression = match named {
-            Some(_) => Compression::sniff(head),
-            None => compression,
-        };
+        input.compression = compression;
+        let path = path.map(Path::to_path_buf);
         let input = Arc::new(input);
         match input.container {
             Container::Document => {
@@ -377,6 +451,13 @@ impl Source {
                             size,
                             max,
                         }))
+                    }
+                    Ok(_)
+                        if self.detect_kinds
+                            && kind::not_a_document(path.as_deref(), &bytes).is_some() =>
+                    {
+                        let why = kind::not_a_document(path.as_deref(), &bytes).unwrap_or_default();
+                        e.early = Some(Outcome::Skipped(format!("not a document: {why}")));
                     }
                     Ok(_) => {
                         e.document = Some(Document {
@@ -606,6 +687,7 @@ pub fn clean(
             keep_records: opts.format == Format::Warc,
         },
     );
+    let source = source.detect_non_documents(opts.input == InputKind::Auto);
     let mut sink = sink::open(dest, opts.format)?;
     run(
         source,
@@ -685,6 +767,7 @@ pub fn learn_sites(
             keep_records: false,
         },
     );
+    let source = source.detect_non_documents(opts.input == InputKind::Auto);
     let mut sink = Learn { memory, pages: 0 };
     run(
         source,
@@ -825,6 +908,29 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_names_do_not_panic() {
+        for name in [
+            "café.htm",
+            "résumé.html",
+            "日本.html",
+            "naïve.txt",
+            "é",
+            "日.gz",
+            "x日.warc.gz",
+            "ünï.jsonl",
+        ] {
+            let _ = strip_container_suffix(name);
+            let _ = container_from_name(Path::new(name));
+        }
+        assert_eq!(strip_container_suffix("日本.warc.gz"), "日本");
+        assert_eq!(
+            container_from_name(Path::new("日本.warc.gz")),
+            Some(Container::Warc)
+        );
+        assert_eq!(container_from_name(Path::new("café.htm")), None);
+    }
+
+    #[test]
     fn containers_by_name_and_content() {
         assert_eq!(
             container_from_name(Path::new("a.warc.gz")),
@@ -845,10 +951,11 @@ mod tests {
         assert_eq!(sniff(b"WARC/1.1\r\n", false).0, Container::Warc);
         assert_eq!(sniff(b"{\"html\":1}", true).0, Container::Jsonl);
         assert_eq!(sniff(b"{\"html\":1}", false).0, Container::Document);
+        // A compressed page is a document read decompressed.
         let page = compress::gzip_member(b"<html>", 6);
         assert_eq!(
             sniff(&page, false),
-            (Container::Document, Compression::None)
+            (Container::Document, Compression::Gzip)
         );
     }
 }

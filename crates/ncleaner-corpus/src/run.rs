@@ -124,6 +124,9 @@ pub trait Sink {
 pub trait Observer {
     /// An entry failed (called in input order, after it was written).
     fn failed(&mut self, entry: &Entry, error: &Error);
+    /// An entry skipped as no document (a WARC `request` record, an image
+    /// file), with the reason; by default ignored.
+    fn skipped(&mut self, _entry: &Entry, _reason: &str) {}
     /// Counts so far (called after every batch written).
     fn progress(&mut self, stats: &Stats);
 }
@@ -238,8 +241,10 @@ impl Reorder {
             for (entry, outcome) in &done {
                 stats.count(entry, outcome);
                 sink.write(entry, outcome)?;
-                if let Outcome::Failed(e) = outcome {
-                    observer.failed(entry, e);
+                match outcome {
+                    Outcome::Failed(e) => observer.failed(entry, e),
+                    Outcome::Skipped(why) => observer.skipped(entry, why),
+                    Outcome::Rendered(_) => {}
                 }
             }
             self.next += 1;

@@ -412,6 +412,14 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
     progress.finish();
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
+        if !progress.skipped.is_empty() {
+            let list: Vec<String> = progress
+                .skipped
+                .iter()
+                .map(|(why, n)| format!("{n} {why}"))
+                .collect();
+            eprintln!("ncleaner: skipped: {}", list.join(", "));
+        }
     }
     if stats.failed > 0 {
         anyhow::bail!("{} of {} document(s) failed", stats.failed, stats.documents);
@@ -425,6 +433,9 @@ struct Progress {
     bar: Option<ProgressBar>,
     start: Instant,
     verbose: bool,
+    /// Files skipped as no document, by reason (WARC records that are not
+    /// documents are only counted).
+    skipped: std::collections::BTreeMap<String, u64>,
 }
 
 impl Progress {
@@ -442,6 +453,7 @@ impl Progress {
             bar,
             start: Instant::now(),
             verbose,
+            skipped: Default::default(),
         }
     }
 
@@ -465,6 +477,12 @@ impl Observer for Progress {
             Some(b) => b.println(line),
             None if self.verbose => eprintln!("{line}"),
             None => {}
+        }
+    }
+
+    fn skipped(&mut self, entry: &Entry, reason: &str) {
+        if entry.input.container == corpus::Container::Document {
+            *self.skipped.entry(reason.to_string()).or_default() += 1;
         }
     }
 
