@@ -223,3 +223,67 @@ fn binary_and_code_files_are_skipped_with_a_reason() {
     assert!(o.status.success());
     assert_eq!(json_lines(&out).len(), 5);
 }
+
+/// Runs `ncleaner clean ARGS`, killing it (and failing) after `secs`.
+#[cfg(unix)]
+fn clean_within(secs: u64, args: &[&str]) -> Output {
+    let mut child = bin()
+        .arg("clean")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running ncleaner");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() > secs {
+            child.kill().unwrap();
+            panic!("ncleaner clean {args:?} hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn folder_walk_survives_loops_fifos_and_unreadable_folders() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = tempdir();
+    let d = dir.path().join("site");
+    std::fs::create_dir_all(d.join("a/b")).unwrap();
+    std::fs::write(d.join("a/b/page.html"), PAGE).unwrap();
+    std::fs::write(d.join("top.html"), PAGE).unwrap();
+    symlink(&d, d.join("a/b/loop-to-root")).unwrap();
+    symlink(d.join("a"), d.join("a/b/loop-to-a")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(d.join("a/pipe.html"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::create_dir(d.join("locked")).unwrap();
+    std::fs::write(d.join("locked/hidden.html"), PAGE).unwrap();
+    std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let root = std::fs::read_dir(d.join("locked")).is_ok();
+    let out = dir.path().join("out.jsonl");
+    let o = clean_within(60, &["-o", out.to_str().unwrap(), d.to_str().unwrap()]);
+    std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let lines = json_lines(&out);
+    let texts = lines.iter().filter(|l| l.get("text").is_some()).count();
+    assert_eq!(
+        texts,
+        if root { 3 } else { 2 },
+        "every page once: {lines:?}"
+    );
+    for what in ["loop-to-root", "loop-to-a", "pipe.html", "FIFO"] {
+        assert!(stderr.contains(what), "{what}: {stderr}");
+    }
+    assert_eq!(stderr.matches("loop-to-root").count(), 1, "{stderr}");
+    if !root {
+        assert!(stderr.contains("locked"), "{stderr}");
+    }
+}

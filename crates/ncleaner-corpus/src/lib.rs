@@ -25,7 +25,7 @@ pub mod run;
 pub mod sink;
 pub mod warc;
 
-pub use files::{Origin, expand, walk};
+pub use files::{Found, Origin, expand, walk, walk_inputs};
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
 
@@ -316,7 +316,7 @@ enum Current {
 /// time, and containers read record by record, so the source holds at most
 /// one document (or WARC record) at a time.
 pub struct Source {
-    origins: std::vec::IntoIter<Origin>,
+    origins: Box<dyn Iterator<Item = Found> + Send>,
     current: Current,
     opts: SourceOptions,
     seq: u64,
@@ -327,8 +327,17 @@ pub struct Source {
 impl Source {
     /// A source over `origins` (see [`expand`]).
     pub fn new(origins: Vec<Origin>, opts: SourceOptions) -> Source {
+        Source::streaming(origins.into_iter().map(Found::Origin), opts)
+    }
+
+    /// A source over what a walk finds ([`walk_inputs`]), read as it is
+    /// found: problems become failed entries, non-regular files skipped ones.
+    pub fn streaming(
+        found: impl Iterator<Item = Found> + Send + 'static,
+        opts: SourceOptions,
+    ) -> Source {
         Source {
-            origins: origins.into_iter(),
+            origins: Box::new(found),
             current: Current::None,
             opts,
             seq: 0,
@@ -343,6 +352,18 @@ impl Source {
     pub fn detect_non_documents(mut self, yes: bool) -> Source {
         self.detect_kinds = yes;
         self
+    }
+
+    /// The input of a walk's problem or skipped file (never read).
+    fn walk_input(path: &Path) -> Input {
+        Input {
+            origin: Origin::File {
+                path: path.to_path_buf(),
+                rel: PathBuf::from(path.file_name().unwrap_or(path.as_os_str())),
+            },
+            container: Container::Document,
+            compression: Compression::None,
+        }
     }
 
     fn entry(&mut self, input: &Arc<Input>, id: String, url: Option<String>) -> Entry {
@@ -601,12 +622,28 @@ impl Iterator for Source {
                         return Some(e);
                     }
                 }
-                Current::None => {
-                    let origin = self.origins.next()?;
-                    if let Some(e) = self.open(origin) {
+                Current::None => match self.origins.next()? {
+                    Found::Origin(origin) => {
+                        if let Some(e) = self.open(origin) {
+                            return Some(e);
+                        }
+                    }
+                    Found::Problem { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let name = path.display().to_string();
+                        return Some(self.failed(
+                            &input,
+                            name.clone(),
+                            Error::document(name, reason),
+                        ));
+                    }
+                    Found::Skipped { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let mut e = self.entry(&input, path.display().to_string(), None);
+                        e.early = Some(Outcome::Skipped(reason));
                         return Some(e);
                     }
-                }
+                },
             }
         }
     }
@@ -680,8 +717,23 @@ pub fn clean(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
-    let source = Source::new(
-        origins,
+    let found = origins.into_iter().map(Found::Origin);
+    clean_streaming(found, dest, cleaner, opts, pool, observer)
+}
+
+/// [`clean`] over what a walk finds ([`walk_inputs`]), cleaning while the
+/// walk goes on: unreadable folders and symlink loops are failed entries,
+/// FIFOs and other non-regular files skipped ones.
+pub fn clean_streaming(
+    found: impl Iterator<Item = Found> + Send + 'static,
+    dest: &Destination,
+    cleaner: &Cleaner,
+    opts: CleanOptions,
+    pool: &rayon::ThreadPool,
+    observer: &mut dyn Observer,
+) -> Result<Stats> {
+    let source = Source::streaming(
+        found,
         SourceOptions {
             max_document: opts.max_document,
             keep_records: opts.format == Format::Warc,

@@ -399,7 +399,14 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    let origins = corpus::expand(run.inputs)?;
+    // A mistyped argument stops the run before it starts; what the walk of
+    // a folder finds wrong is reported as it goes and the rest is cleaned.
+    for input in run.inputs {
+        if input.as_os_str() != "-" {
+            std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
+        }
+    }
+    let found = corpus::walk_inputs(run.inputs.to_vec());
     let dest = Destination::from_arg(run.output);
     let format = run
         .format
@@ -408,7 +415,7 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
     let opts = CleanOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
     let mut progress = Progress::new(!run.quiet);
-    let stats = corpus::clean(origins, &dest, cleaner, opts, &pool, &mut progress)?;
+    let stats = corpus::clean_streaming(found, &dest, cleaner, opts, &pool, &mut progress)?;
     progress.finish();
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
@@ -483,6 +490,16 @@ impl Observer for Progress {
     fn skipped(&mut self, entry: &Entry, reason: &str) {
         if entry.input.container == corpus::Container::Document {
             *self.skipped.entry(reason.to_string()).or_default() += 1;
+        }
+        // Rare and never opened: named one by one (images and the like are
+        // only counted by kind).
+        if reason.starts_with("not a regular file") {
+            let line = format!("ncleaner: {}: skipped, {reason}", entry.id);
+            match &self.bar {
+                Some(b) => b.println(line),
+                None if self.verbose => eprintln!("{line}"),
+                None => {}
+            }
         }
     }
 
