@@ -287,3 +287,57 @@ fn folder_walk_survives_loops_fifos_and_unreadable_folders() {
         assert!(stderr.contains("locked"), "{stderr}");
     }
 }
+
+#[test]
+fn outputs_are_never_overwritten() {
+    let dir = tempdir();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for (d, word) in [(&a, "alpha"), (&b, "bravo")] {
+        std::fs::create_dir(d).unwrap();
+        std::fs::write(
+            d.join("page.html"),
+            PAGE.replace("ordinary prose", &format!("ordinary prose {word}")),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        a.join("page.htm"),
+        PAGE.replace("ordinary prose", "ordinary prose charlie"),
+    )
+    .unwrap();
+    let coll = dir.path().join("coll");
+    let o = clean(&[
+        "--method",
+        "keep-all",
+        "-o",
+        &format!("{}/", coll.display()),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut texts = Vec::new();
+    for e in walk(&coll) {
+        texts.push(std::fs::read_to_string(e).unwrap());
+    }
+    assert_eq!(texts.len(), 3, "three inputs, three outputs: {texts:?}");
+    for word in ["alpha", "bravo", "charlie"] {
+        assert_eq!(
+            texts.iter().filter(|t| t.contains(word)).count(),
+            1,
+            "{word}"
+        );
+    }
+}
+
+fn walk(d: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(d).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -104,6 +104,7 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
             dir: dir.clone(),
             format,
             current: None,
+            taken: Default::default(),
         }),
     })
 }
@@ -257,9 +258,56 @@ pub struct DirSink {
     format: Format,
     /// The container being written and its sink.
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
+    /// The output paths of this run so far: never written twice.
+    taken: std::collections::HashSet<PathBuf>,
 }
 
 impl DirSink {
+    /// The output path of `input`, distinct from every other of this run.
+    /// Two inputs that map to the same path (`a/page.html` and
+    /// `b/page.html` given as two folders; `page.html` and `page.htm`) do
+    /// not overwrite each other: the second keeps its input root
+    /// (`OUT/b/page.txt`), or failing that its whole file name
+    /// (`OUT/page.htm.txt`), or failing that gets a number (`OUT/page~2.txt`).
+    fn claim(&mut self, input: &Input, ext: &str) -> PathBuf {
+        let first = input.output_path(&self.dir, ext);
+        let mut candidates = vec![first.clone()];
+        if let super::Origin::File { path, rel } = &input.origin {
+            let root = path
+                .ancestors()
+                .nth(rel.components().count())
+                .and_then(Path::file_name);
+            if let Some(root) = root {
+                let mut alt = input.clone();
+                if let super::Origin::File { rel: r, .. } = &mut alt.origin {
+                    *r = Path::new(root).join(rel.as_path());
+                }
+                candidates.push(alt.output_path(&self.dir, ext));
+            }
+            if let Some(name) = first.file_name().and_then(|_| rel.file_name()) {
+                let mut full = name.to_os_string();
+                full.push(".");
+                full.push(ext);
+                candidates.push(first.with_file_name(full));
+            }
+        }
+        let stem = first
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let suffix = first
+            .file_name()
+            .map(|n| n.to_string_lossy()[stem.len()..].to_string())
+            .unwrap_or_default();
+        let pick = candidates
+            .into_iter()
+            .chain((2..).map(|i| first.with_file_name(format!("{stem}~{i}{suffix}"))))
+            .find(|p| !self.taken.contains(p))
+            .expect("an endless list has a free name");
+        self.taken.insert(pick.clone());
+        pick
+    }
+
     fn close_current(&mut self) -> Result<()> {
         match self.current.take() {
             Some((_, mut sink)) => sink.finish(),
@@ -274,7 +322,7 @@ impl Sink for DirSink {
         if entry.input.container == Container::Document {
             self.close_current()?;
             if let Outcome::Rendered(_) = outcome {
-                let path = entry.input.output_path(&self.dir, ext);
+                let path = self.claim(&entry.input, ext);
                 let mut sink = open_file(&path, self.format)?;
                 sink.write(entry, outcome)?;
                 sink.finish()?;
@@ -287,7 +335,7 @@ impl Sink for DirSink {
             .is_some_and(|(input, _)| Arc::ptr_eq(input, &entry.input));
         if !same {
             self.close_current()?;
-            let path = entry.input.output_path(&self.dir, ext);
+            let path = self.claim(&entry.input, ext);
             self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
         }
         let (_, sink) = self.current.as_mut().expect("opened above");
