@@ -976,17 +976,13 @@ impl<W: Write> Writer<W> {
 
 /// A record id (`<urn:uuid:…>`) derived from `seed` and `kind`: the same
 /// input always gives the same id, so outputs are reproducible. The UUID is
-/// of version 8 (custom): 122 bits of two SipHash values.
+/// of version 8 (custom): 122 bits of two salted `stable_hash` values, which
+/// do not depend on the platform or the Rust release.
 pub fn derived_id(seed: &[u8], kind: &[u8]) -> String {
-    use std::hash::{Hash, Hasher};
-    let h = |salt: u64| {
-        let mut s = std::hash::DefaultHasher::new();
-        salt.hash(&mut s);
-        kind.hash(&mut s);
-        seed.hash(&mut s);
-        s.finish()
-    };
-    let (a, b) = (h(0x6e63_6c65_616e_6572), h(0x7761_7263_2d69_6473));
+    let (a, b) = (
+        stable_hash(0x6e63_6c65_616e_6572, kind, seed),
+        stable_hash(0x7761_7263_2d69_6473, kind, seed),
+    );
     let a = (a & !0xf000) | 0x8000; // version 8
     let b = (b & !(0b11 << 62)) | (0b10 << 62); // RFC 4122 variant
     format!(
@@ -997,6 +993,34 @@ pub fn derived_id(seed: &[u8], kind: &[u8]) -> String {
         b >> 48,
         b & 0xffff_ffff_ffff
     )
+}
+
+/// A hash that is the same on every platform and Rust release (std's
+/// `DefaultHasher` is not: its algorithm may change between releases, and
+/// with it every derived record id): 64-bit FNV-1a over `salt` (8 bytes,
+/// little-endian), then `kind` and `seed` each preceded by its length (8
+/// bytes, little-endian), finished by MurmurHash3's `fmix64` so that every
+/// output bit depends on every input bit.
+fn stable_hash(salt: u64, kind: &[u8], seed: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h = OFFSET;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(PRIME);
+        }
+    };
+    eat(&salt.to_le_bytes());
+    eat(&(kind.len() as u64).to_le_bytes());
+    eat(kind);
+    eat(&(seed.len() as u64).to_le_bytes());
+    eat(seed);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 /// The current time as a WARC date (`2024-01-31T12:00:00Z`).
@@ -1302,6 +1326,18 @@ mod tests {
             conv.id(),
             Some(derived_id(b"<urn:uuid:7>", b"conversion").as_str())
         );
+    }
+
+    #[test]
+    fn derived_ids_are_fixed() {
+        // Pinned: these must never change (they did with std's DefaultHasher
+        // whenever its algorithm changed).
+        assert_eq!(
+            derived_id(b"<urn:uuid:7>", b"conversion"),
+            "<urn:uuid:9d4de7d1-28db-8bf6-ab8b-192ca32b67de>"
+        );
+        assert_eq!(stable_hash(0, b"", b""), stable_hash(0, b"", b""));
+        assert_ne!(stable_hash(0, b"ab", b"c"), stable_hash(0, b"a", b"bc"));
     }
 
     #[test]
