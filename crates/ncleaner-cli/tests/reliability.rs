@@ -203,6 +203,7 @@ fn binary_and_code_files_are_skipped_with_a_reason() {
     assert_eq!(lines.len(), 1, "only the page is a document: {lines:?}");
     assert!(lines[0]["id"].as_str().unwrap().ends_with("index.html"));
     assert!(stderr.contains("4 skipped"), "{stderr}");
+    assert!(stderr.contains("ncleaner: complete in "), "{stderr}");
     for why in [
         "PNG image",
         "CSS stylesheet",
@@ -340,4 +341,74 @@ fn walk(d: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// SIGINT and SIGTERM: what was read is finished and written, the output is
+/// renamed from its temporary name, the summary says the run is incomplete,
+/// and the exit status is 128 + the signal — even while the reader waits on
+/// a pipe that never ends.
+#[cfg(unix)]
+#[test]
+fn signals_finish_what_was_read_and_exit_130_or_143() {
+    use std::io::Write;
+    for (sig, code) in [("-INT", 130), ("-TERM", 143)] {
+        let dir = tempdir();
+        let out = dir.path().join("out.jsonl");
+        let mut child = bin()
+            .args(["clean", "-j", "1", "--method", "keep-all", "-o"])
+            .arg(&out)
+            .arg("-")
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for i in 0..200 {
+            let line = serde_json::json!({"id": format!("d{i}"), "html": PAGE});
+            writeln!(stdin, "{line}").unwrap();
+        }
+        stdin.flush().unwrap();
+        // The temporary file exists while the run goes on; the final one not.
+        let start = std::time::Instant::now();
+        let partial = dir.path().join(".out.jsonl.partial");
+        while !partial.exists() {
+            assert!(start.elapsed().as_secs() < 30, "no temporary output");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(!out.exists());
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        let pid = child.id().to_string();
+        assert!(
+            std::process::Command::new("kill")
+                .args([sig, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed().as_secs() > 30 {
+                child.kill().unwrap();
+                panic!("{sig}: the run did not stop");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        drop(stdin);
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{sig}: {stderr}");
+        assert!(stderr.contains("INCOMPLETE"), "{stderr}");
+        assert!(stderr.contains(" s;"), "elapsed time: {stderr}");
+        assert!(out.exists() && !partial.exists(), "renamed when finished");
+        let lines = json_lines(&out);
+        assert!(
+            lines.len() >= 64,
+            "the whole batches read were written: {}",
+            lines.len()
+        );
+        assert!(
+            stderr.contains(&format!("{} documents:", lines.len())),
+            "{stderr}"
+        );
+    }
 }

@@ -97,7 +97,7 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
         Destination::Stdout => {
             let out = Output::new(Box::new(std::io::stdout()), Compression::None)
                 .map_err(|e| Error::io("-", e))?;
-            stream_or_warc(out, "-".into(), format, false)
+            stream_or_warc(out, "-".into(), format, false, None)
         }
         Destination::File(path) => open_file(path, format)?,
         Destination::Dir(dir) => Box::new(DirSink {
@@ -116,6 +116,12 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     }
     let compression = Compression::from_name(path);
     let name = path.display().to_string();
+    // Written under a temporary name beside it and renamed when finished, so
+    // that a file under the final name is always complete.
+    let final_path = path;
+    let tmp = partial_path(path);
+    let path = tmp.as_path();
+    let rename = Some((tmp.clone(), final_path.to_path_buf()));
     if format == Format::Warc {
         if compression == Compression::Zstd {
             return Err(Error::Parameter(format!(
@@ -131,24 +137,52 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
             name,
             format,
             compression == Compression::Gzip,
+            rename,
         ));
     }
-    let out = Output::create(path).map_err(|e| Error::io(path, e))?;
-    Ok(stream_or_warc(out, name, format, false))
+    let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
+    let out = Output::new(w, compression).map_err(|e| Error::io(final_path, e))?;
+    Ok(stream_or_warc(out, name, format, false, rename))
 }
 
-fn stream_or_warc(out: Output, name: String, format: Format, gzip: bool) -> Box<dyn Sink + Send> {
+/// The temporary name of an output file while it is written:
+/// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it).
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// Renames a finished output from its temporary name to its final one.
+fn rename_done(rename: Option<(PathBuf, PathBuf)>) -> Result<()> {
+    match rename {
+        Some((tmp, fin)) => std::fs::rename(&tmp, &fin).map_err(|e| Error::io(fin, e)),
+        None => Ok(()),
+    }
+}
+
+fn stream_or_warc(
+    out: Output,
+    name: String,
+    format: Format,
+    gzip: bool,
+    rename: Option<(PathBuf, PathBuf)>,
+) -> Box<dyn Sink + Send> {
     if format == Format::Warc {
         Box::new(WarcSink {
             w: Some(warc::Writer::new(out, gzip)),
             name,
             date: warc::now(),
+            rename,
         })
     } else {
         Box::new(StreamSink {
             out: Some(out),
             name,
             format,
+            rename,
         })
     }
 }
@@ -170,6 +204,8 @@ pub struct StreamSink {
     out: Option<Output>,
     name: String,
     format: Format,
+    /// (temporary, final) names of the file, renamed when finished.
+    rename: Option<(PathBuf, PathBuf)>,
 }
 
 impl Sink for StreamSink {
@@ -187,7 +223,10 @@ impl Sink for StreamSink {
 
     fn finish(&mut self) -> Result<()> {
         match self.out.take() {
-            Some(out) => out.finish().map_err(|e| Error::io(&self.name, e)),
+            Some(out) => {
+                out.finish().map_err(|e| Error::io(&self.name, e))?;
+                rename_done(self.rename.take())
+            }
             None => Ok(()),
         }
     }
@@ -199,6 +238,8 @@ pub struct WarcSink {
     name: String,
     /// The date of the `resource` records of documents that were not in a WARC file.
     date: String,
+    /// (temporary, final) names of the file, renamed when finished.
+    rename: Option<(PathBuf, PathBuf)>,
 }
 
 impl Sink for WarcSink {
@@ -228,10 +269,12 @@ impl Sink for WarcSink {
 
     fn finish(&mut self) -> Result<()> {
         match self.w.take() {
-            Some(w) => w
-                .into_inner()
-                .finish()
-                .map_err(|e| Error::io(&self.name, e)),
+            Some(w) => {
+                w.into_inner()
+                    .finish()
+                    .map_err(|e| Error::io(&self.name, e))?;
+                rename_done(self.rename.take())
+            }
             None => Ok(()),
         }
     }

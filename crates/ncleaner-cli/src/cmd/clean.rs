@@ -414,11 +414,22 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
         .unwrap_or(run.default_format);
     let opts = CleanOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
+    // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
+    corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);
     let stats = corpus::clean_streaming(found, &dest, cleaner, opts, &pool, &mut progress)?;
     progress.finish();
+    let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
+        match stats.interrupted {
+            None => eprintln!("ncleaner: complete in {secs:.1} s"),
+            Some(sig) => eprintln!(
+                "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} document(s) above, the rest was not read",
+                signal_name(sig),
+                stats.documents + stats.skipped
+            ),
+        }
         if !progress.skipped.is_empty() {
             let list: Vec<String> = progress
                 .skipped
@@ -428,10 +439,22 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
             eprintln!("ncleaner: skipped: {}", list.join(", "));
         }
     }
+    if let Some(sig) = stats.interrupted {
+        return Err(anyhow::Error::new(super::ExitCode(128 + sig))
+            .context(format!("interrupted by {}", signal_name(sig))));
+    }
     if stats.failed > 0 {
         anyhow::bail!("{} of {} document(s) failed", stats.failed, stats.documents);
     }
     Ok(())
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        2 => "SIGINT",
+        15 => "SIGTERM",
+        _ => "a signal",
+    }
 }
 
 /// Prints failures as they come and, on a terminal, a progress bar with
