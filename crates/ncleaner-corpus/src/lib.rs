@@ -19,6 +19,7 @@
 
 pub mod compress;
 pub mod files;
+pub mod http;
 pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
