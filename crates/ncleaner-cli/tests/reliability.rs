@@ -412,3 +412,53 @@ fn signals_finish_what_was_read_and_exit_130_or_143() {
         );
     }
 }
+
+#[test]
+fn resume_continues_into_the_same_output() {
+    let dir = tempdir();
+    let d = dir.path().join("in");
+    std::fs::create_dir(&d).unwrap();
+    for n in ["a.html", "b.html"] {
+        std::fs::write(d.join(n), PAGE).unwrap();
+    }
+    let out = dir.path().join("out.jsonl");
+    let outdir = dir.path().join("outdir");
+    let outdir_arg = format!("{}/", outdir.display());
+    for o in [out.to_str().unwrap(), outdir_arg.as_str()] {
+        let r = clean(&["-q", "--method", "keep-all", "-o", o, d.to_str().unwrap()]);
+        assert!(r.status.success());
+    }
+    // As if the run had been interrupted before c.html.
+    std::fs::write(d.join("c.html"), PAGE).unwrap();
+    let before = std::fs::metadata(outdir.join("a.txt"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    for o in [out.to_str().unwrap(), outdir_arg.as_str()] {
+        let r = clean(&[
+            "--resume",
+            "--method",
+            "keep-all",
+            "-o",
+            o,
+            d.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "{stderr}");
+        assert!(stderr.contains("1 documents:"), "{stderr}");
+        assert!(stderr.contains("resumed: 2 document(s)"), "{stderr}");
+    }
+    let lines = json_lines(&out);
+    let mut ids: Vec<&str> = lines.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    for (id, n) in ids.iter().zip(["a.html", "b.html", "c.html"]) {
+        assert!(id.ends_with(n), "{ids:?}");
+    }
+    assert!(outdir.join("c.txt").is_file());
+    let after = std::fs::metadata(outdir.join("a.txt"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after, "a.txt was not written again");
+}

@@ -324,6 +324,64 @@ pub struct Source {
     seq: u64,
     /// Skip files whose bytes are neither HTML nor text ([`kind`]).
     detect_kinds: bool,
+    /// A resumed run: the documents already written, left out.
+    resume: Option<Resume>,
+    /// How many were left out so.
+    resumed: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// What a resumed run (`clean --resume`) leaves out: the documents an
+/// interrupted run already wrote to the same output.
+#[derive(Debug, Clone)]
+pub enum Resume {
+    /// The `id`s already in a JSON Lines output file.
+    Ids(std::collections::HashSet<String>),
+    /// A directory output: single documents whose output file exists.
+    Dir {
+        /// The output directory.
+        dir: PathBuf,
+        /// The output files' extension.
+        ext: &'static str,
+    },
+}
+
+impl Resume {
+    /// What to leave out when resuming into `dest` in `format`.
+    pub fn of(dest: &Destination, format: Format) -> Result<Resume> {
+        match dest {
+            Destination::File(path) if format == Format::Jsonl => {
+                let mut ids = std::collections::HashSet::new();
+                let existing = [path.clone(), sink::partial_path(path)];
+                for p in existing.iter().filter(|p| p.exists()) {
+                    let bytes = sink::read_output(p).map_err(|e| Error::io(p, e))?;
+                    for line in bytes.split(|&b| b == b'\n') {
+                        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
+                            && let Some(id) = v.get("id").and_then(|i| i.as_str())
+                        {
+                            ids.insert(id.to_string());
+                        }
+                    }
+                }
+                Ok(Resume::Ids(ids))
+            }
+            Destination::Dir(dir) => Ok(Resume::Dir {
+                dir: dir.clone(),
+                ext: format.extension(),
+            }),
+            _ => Err(Error::Parameter(
+                "--resume continues a JSON Lines output file (-o OUT.jsonl) or an output directory (-o DIR/)".into(),
+            )),
+        }
+    }
+
+    fn done(&self, e: &Entry) -> bool {
+        match self {
+            Resume::Ids(ids) => ids.contains(&e.id),
+            Resume::Dir { dir, ext } => {
+                e.input.container == Container::Document && e.input.output_path(dir, ext).exists()
+            }
+        }
+    }
 }
 
 impl Source {
@@ -344,7 +402,17 @@ impl Source {
             opts,
             seq: 0,
             detect_kinds: true,
+            resume: None,
+            resumed: Default::default(),
         }
+    }
+
+    /// Leaves out what `resume` says is already written; the returned
+    /// counter says how many were left out.
+    pub fn resuming(mut self, resume: Resume) -> (Source, Arc<std::sync::atomic::AtomicU64>) {
+        self.resume = Some(resume);
+        let n = self.resumed.clone();
+        (self, n)
     }
 
     /// Whether files whose bytes are neither HTML nor text (images,
@@ -609,6 +677,21 @@ impl Iterator for Source {
 
     fn next(&mut self) -> Option<Entry> {
         loop {
+            let e = self.next_entry()?;
+            match &self.resume {
+                Some(r) if r.done(&e) => {
+                    self.resumed
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                _ => return Some(e),
+            }
+        }
+    }
+}
+
+impl Source {
+    fn next_entry(&mut self) -> Option<Entry> {
+        loop {
             match std::mem::replace(&mut self.current, Current::None) {
                 Current::Warc(input, mut reader) => {
                     if let Some(item) = reader.next() {
@@ -734,6 +817,22 @@ pub fn clean_streaming(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
+    clean_resuming(found, dest, cleaner, opts, pool, observer, None).map(|(s, _)| s)
+}
+
+/// [`clean_streaming`] continuing an interrupted run: with `resume`, what
+/// it says is already written is left out and the output is appended to
+/// (a JSON Lines file) or completed (a directory). Returns the counts and
+/// the number of documents left out.
+pub fn clean_resuming(
+    found: impl Iterator<Item = Found> + Send + 'static,
+    dest: &Destination,
+    cleaner: &Cleaner,
+    opts: CleanOptions,
+    pool: &rayon::ThreadPool,
+    observer: &mut dyn Observer,
+    resume: Option<Resume>,
+) -> Result<(Stats, u64)> {
     let source = Source::streaming(
         found,
         SourceOptions {
@@ -742,15 +841,35 @@ pub fn clean_streaming(
         },
     );
     let source = source.detect_non_documents(opts.input == InputKind::Auto);
-    let mut sink = sink::open(dest, opts.format)?;
-    run(
+    let (source, resumed) = match resume {
+        Some(r) => source.resuming(r),
+        None => {
+            let n = source.resumed.clone();
+            (source, n)
+        }
+    };
+    let appending = resumed_file(dest, opts.format, &source);
+    let mut sink = match appending {
+        Some(path) => sink::open_appending(&path, opts.format)?,
+        None => sink::open(dest, opts.format)?,
+    };
+    let stats = run(
         source,
         pool,
         RunOptions::default(),
         &|e: &Entry| clean_entry(cleaner, e, &opts),
         &mut *sink,
         observer,
-    )
+    )?;
+    Ok((stats, resumed.load(std::sync::atomic::Ordering::Relaxed)))
+}
+
+/// The output file a resumed run appends to.
+fn resumed_file(dest: &Destination, format: Format, source: &Source) -> Option<PathBuf> {
+    match (dest, &source.resume) {
+        (Destination::File(p), Some(Resume::Ids(_))) if format == Format::Jsonl => Some(p.clone()),
+        _ => None,
+    }
 }
 
 /// Reads every document of `origins` (on the threads of `pool`) and adds

@@ -146,6 +146,31 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     Ok(stream_or_warc(out, name, format, false, rename))
 }
 
+/// Opens a JSON Lines output file to append to (a resumed run): the file
+/// (or the temporary file an interrupted run left) is moved to the
+/// temporary name, appended to (a compressed file gets a new gzip member or
+/// zstd frame) and renamed back when finished.
+pub fn open_appending(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
+    let tmp = partial_path(path);
+    if path.exists() {
+        std::fs::rename(path, &tmp).map_err(|e| Error::io(path, e))?;
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&tmp)
+        .map_err(|e| Error::io(&tmp, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
+    let out = Output::new(w, Compression::from_name(path)).map_err(|e| Error::io(path, e))?;
+    Ok(stream_or_warc(
+        out,
+        path.display().to_string(),
+        format,
+        false,
+        Some((tmp, path.to_path_buf())),
+    ))
+}
+
 /// The temporary name of an output file while it is written:
 /// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it).
 pub fn partial_path(path: &Path) -> PathBuf {

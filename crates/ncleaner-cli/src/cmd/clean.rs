@@ -149,6 +149,12 @@ pub struct Args {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Continue an interrupted run into the same output (-o OUT.jsonl or
+    /// -o DIR/), leaving out the documents already written (by id; in a
+    /// directory, by output file).
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -345,7 +351,7 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    let result = run_corpus(&cleaner, run);
+    let result = run_corpus_with(&cleaner, run, args.resume);
     if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
@@ -399,6 +405,11 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
+    run_corpus_with(cleaner, run, false)
+}
+
+/// [`run_corpus`], resuming an interrupted run when `resume`.
+pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<()> {
     // A mistyped argument stops the run before it starts; what the walk of
     // a folder finds wrong is reported as it goes and the rest is cleaned.
     for input in run.inputs {
@@ -417,11 +428,19 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);
-    let stats = corpus::clean_streaming(found, &dest, cleaner, opts, &pool, &mut progress)?;
+    let resume = match resume {
+        true => Some(corpus::Resume::of(&dest, format)?),
+        false => None,
+    };
+    let (stats, resumed) =
+        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, resume)?;
     progress.finish();
     let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
+        if resumed > 0 {
+            eprintln!("ncleaner: resumed: {resumed} document(s) already in the output left out");
+        }
         match stats.interrupted {
             None => eprintln!("ncleaner: complete in {secs:.1} s"),
             Some(sig) => eprintln!(
