@@ -21,6 +21,9 @@ pub enum Compression {
     Gzip,
     /// Zstandard.
     Zstd,
+    /// Brotli (input only, recognised by the `.br` name: a brotli stream
+    /// has no magic number).
+    Brotli,
 }
 
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -34,15 +37,26 @@ impl Compression {
             Some(e) if e.eq_ignore_ascii_case("zst") || e.eq_ignore_ascii_case("zstd") => {
                 Compression::Zstd
             }
+            Some(e) if e.eq_ignore_ascii_case("br") => Compression::Brotli,
             _ => Compression::None,
         }
     }
 
-    /// The compression of a stream that begins with `head`.
+    /// The compression of a stream that begins with `head`, from its magic
+    /// number and header: a gzip member header (RFC 1952, with its optional
+    /// FEXTRA, FNAME, FCOMMENT and FHCRC fields, as the `gzip` command writes
+    /// them; see [`gzip_header_len`]) or a zstd frame or skippable frame.
+    /// A header cut by the end of `head` still counts (the decoder then
+    /// reports the truncation); bytes that contradict the format do not.
+    /// Brotli has no magic number: see [`Compression::from_name`].
     pub fn sniff(head: &[u8]) -> Compression {
-        if head.starts_with(&GZIP_MAGIC) {
+        if head.starts_with(&GZIP_MAGIC) && gzip_header_len(head).is_ok() {
             Compression::Gzip
-        } else if head.starts_with(&ZSTD_MAGIC) {
+        } else if head.starts_with(&ZSTD_MAGIC) && head.get(4).is_none_or(|fhd| fhd & 0x08 == 0) {
+            // Frame header descriptor: bit 3 is reserved and must be zero.
+            Compression::Zstd
+        } else if head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18] {
+            // A skippable frame (0x184D2A5?), which the zstd decoder passes over.
             Compression::Zstd
         } else {
             Compression::None
@@ -55,8 +69,60 @@ impl Compression {
             Compression::None => "",
             Compression::Gzip => ".gz",
             Compression::Zstd => ".zst",
+            Compression::Brotli => ".br",
         }
     }
+}
+
+/// The length of the gzip member header at the start of `head` (RFC 1952
+/// §2.3): `Ok(Some(n))`, `Ok(None)` when `head` ends inside it, `Err` when
+/// the bytes are not a gzip header (wrong magic or method, reserved flags).
+pub fn gzip_header_len(head: &[u8]) -> Result<Option<usize>, &'static str> {
+    const FHCRC: u8 = 0x02;
+    const FEXTRA: u8 = 0x04;
+    const FNAME: u8 = 0x08;
+    const FCOMMENT: u8 = 0x10;
+    if head.len() < 3 {
+        return if GZIP_MAGIC.starts_with(head) {
+            Ok(None)
+        } else {
+            Err("not a gzip magic number")
+        };
+    }
+    if head[..3] != GZIP_MAGIC {
+        return Err("not a gzip magic number (or not deflate)");
+    }
+    let Some(&flags) = head.get(3) else {
+        return Ok(None);
+    };
+    if flags & 0xe0 != 0 {
+        return Err("reserved gzip header flags are set");
+    }
+    let mut at = 10;
+    if head.len() < at {
+        return Ok(None);
+    }
+    if flags & FEXTRA != 0 {
+        let Some(xlen) = head.get(at..at + 2) else {
+            return Ok(None);
+        };
+        at += 2 + usize::from(u16::from_le_bytes([xlen[0], xlen[1]]));
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            let Some(rest) = head.get(at..) else {
+                return Ok(None);
+            };
+            match memchr::memchr(0, rest) {
+                Some(z) => at += z + 1,
+                None => return Ok(None),
+            }
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    Ok((head.len() >= at).then_some(at))
 }
 
 /// A boxed buffered reader that can move to another thread.
@@ -70,6 +136,10 @@ pub fn decoder<R: BufRead + Send + 'static>(r: R, compression: Compression) -> i
         Compression::Zstd => Box::new(BufReader::with_capacity(
             256 << 10,
             zstd::stream::read::Decoder::with_buffer(r)?,
+        )),
+        Compression::Brotli => Box::new(BufReader::with_capacity(
+            256 << 10,
+            brotli_decompressor::Decompressor::new(r, 64 << 10),
         )),
     })
 }
@@ -290,6 +360,12 @@ impl Output {
                 flate2::Compression::new(6),
             )),
             Compression::Zstd => Output::Zstd(zstd::stream::write::Encoder::new(w, 3)?),
+            Compression::Brotli => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "brotli output is not supported (.br is read only)",
+                ));
+            }
         })
     }
 
@@ -360,6 +436,50 @@ mod tests {
             }
         }
         (out, errors)
+    }
+
+    /// A member as the `gzip` command writes it: FNAME (and here FEXTRA and
+    /// FCOMMENT too) in the header.
+    fn named_member(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::GzBuilder::new()
+            .filename("page.html")
+            .comment("made by a test")
+            .extra(vec![1, 2, 3, 4])
+            .write(Vec::new(), flate2::Compression::new(6));
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn gzip_headers_with_optional_fields() {
+        let m = named_member(b"<p>hello</p>");
+        assert_eq!(Compression::sniff(&m), Compression::Gzip);
+        // 10 + 2 + 4 (extra) + "page.html\0" + "made by a test\0"
+        assert_eq!(gzip_header_len(&m), Ok(Some(10 + 6 + 10 + 15)));
+        assert_eq!(gzip_header_len(&m[..20]), Ok(None));
+        // FHCRC: two more bytes after the comment.
+        let mut h = m.clone();
+        h[3] |= 0x02;
+        assert_eq!(gzip_header_len(&h), Ok(Some(10 + 6 + 10 + 15 + 2)));
+        // Reserved flags, a method other than deflate: not gzip.
+        let mut bad = m.clone();
+        bad[3] |= 0x20;
+        assert!(gzip_header_len(&bad).is_err());
+        assert_eq!(Compression::sniff(&bad), Compression::None);
+        bad = m.clone();
+        bad[2] = 7;
+        assert_eq!(Compression::sniff(&bad), Compression::None);
+        // Multi-member, each with a file name, decodes whole.
+        let data = [named_member(b"first "), named_member(b"second")].concat();
+        let c = Compression::sniff(&data);
+        let mut r = decoder(io::Cursor::new(data), c).unwrap();
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).unwrap();
+        assert_eq!(out, b"first second");
+        assert_eq!(
+            Compression::from_name(Path::new("x.html.br")),
+            Compression::Brotli
+        );
     }
 
     #[test]

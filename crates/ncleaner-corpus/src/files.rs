@@ -94,27 +94,130 @@ fn read_to_limit(r: impl Read, max: u64, hint: usize) -> std::io::Result<Option<
     Ok((buf.len() as u64 <= max).then_some(buf))
 }
 
+/// One thing a walk of the inputs finds.
+#[derive(Debug)]
+pub enum Found {
+    /// An input to read.
+    Origin(Origin),
+    /// Something that cannot be read (an unreadable folder, a symlink loop,
+    /// a broken link): reported as a failed entry.
+    Problem {
+        /// Where.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Something that is not a document (a FIFO, a socket, a device found in
+    /// a folder): skipped without being opened, counted with the reason.
+    Skipped {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Walks command-line inputs lazily, in order: files as given (even
+/// non-regular ones: `<(cmd)` is a FIFO the user asked for), directories
+/// recursively ([`walkdir`], sorted by name, hidden names skipped, links
+/// followed), `-` for standard input. A symlink loop is reported once, where
+/// the link is; an unreadable folder is reported and the rest goes on; a
+/// FIFO, socket or device inside a folder is skipped, never opened.
+pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send + 'static {
+    inputs
+        .into_iter()
+        .flat_map(|input| -> Box<dyn Iterator<Item = Found> + Send> {
+            if input.as_os_str() == "-" {
+                return Box::new(std::iter::once(Found::Origin(Origin::Stdin)));
+            }
+            match std::fs::metadata(&input) {
+                Err(e) => Box::new(std::iter::once(Found::Problem {
+                    reason: Error::io(&input, e).to_string(),
+                    path: input,
+                })),
+                Ok(m) if m.is_dir() => Box::new(walk_dir(input)),
+                Ok(_) => {
+                    let rel = PathBuf::from(input.file_name().unwrap_or(input.as_os_str()));
+                    Box::new(std::iter::once(Found::Origin(Origin::File {
+                        path: input,
+                        rel,
+                    })))
+                }
+            }
+        })
+}
+
+/// The walk of one directory argument.
+fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
+    let walker = walkdir::WalkDir::new(&root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    walker.filter_map(move |item| match item {
+        Ok(e) if e.file_type().is_dir() => None,
+        Ok(e) if e.file_type().is_file() => {
+            let path = e.into_path();
+            let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
+            Some(Found::Origin(Origin::File { path, rel }))
+        }
+        Ok(e) => Some(Found::Skipped {
+            reason: format!("not a regular file: {}", file_type_name(&e.file_type())),
+            path: e.into_path(),
+        }),
+        Err(e) => {
+            let path = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
+            let reason = match (e.loop_ancestor(), e.io_error()) {
+                (Some(a), _) => format!(
+                    "symbolic link loop (leads back to {}); not followed",
+                    a.display()
+                ),
+                (None, Some(io)) if path != root => format!("{io}; skipped, the walk goes on"),
+                (None, Some(io)) => io.to_string(),
+                (None, None) => e.to_string(),
+            };
+            Some(Found::Problem { path, reason })
+        }
+    })
+}
+
+/// What kind of non-regular file this is, in words.
+fn file_type_name(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "FIFO";
+        }
+        if ft.is_socket() {
+            return "socket";
+        }
+        if ft.is_block_device() {
+            return "block device";
+        }
+        if ft.is_char_device() {
+            return "character device";
+        }
+    }
+    if ft.is_symlink() {
+        return "symbolic link";
+    }
+    "special file"
+}
+
 /// Expands command-line inputs: files as given, directories recursively
-/// (sorted, hidden files skipped), `-` for standard input.
+/// (sorted, hidden files skipped), `-` for standard input. Fails on the first
+/// thing that cannot be read; non-regular files inside folders are left out.
+/// [`walk_inputs`] is the streaming, forgiving form.
 pub fn expand(inputs: &[PathBuf]) -> Result<Vec<Origin>> {
     let mut out = Vec::new();
-    for input in inputs {
-        if input.as_os_str() == "-" {
-            out.push(Origin::Stdin);
-            continue;
-        }
-        let meta = std::fs::metadata(input).map_err(|e| Error::io(input, e))?;
-        if meta.is_dir() {
-            for path in walk(input)? {
-                let rel = path.strip_prefix(input).unwrap_or(&path).to_path_buf();
-                out.push(Origin::File { path, rel });
+    for found in walk_inputs(inputs.to_vec()) {
+        match found {
+            Found::Origin(o) => out.push(o),
+            Found::Problem { path, reason } => {
+                return Err(Error::document(path.display().to_string(), reason));
             }
-        } else {
-            let rel = PathBuf::from(input.file_name().unwrap_or(input.as_os_str()));
-            out.push(Origin::File {
-                path: input.clone(),
-                rel,
-            });
+            Found::Skipped { .. } => {}
         }
     }
     Ok(out)
@@ -122,24 +225,71 @@ pub fn expand(inputs: &[PathBuf]) -> Result<Vec<Origin>> {
 
 /// All regular files under `dir` (recursively, hidden files skipped), sorted.
 pub fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).map_err(|e| Error::io(&d, e))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| Error::io(&d, e))?;
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
-            if ft.is_dir() || (ft.is_symlink() && path.is_dir()) {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
+    expand(&[dir.to_path_buf()]).map(|v| {
+        v.into_iter()
+            .filter_map(|o| match o {
+                Origin::File { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn names(found: &[Found]) -> Vec<String> {
+        found
+            .iter()
+            .map(|f| match f {
+                Found::Origin(o) => format!("ok {}", o.name()),
+                Found::Problem { path, .. } => format!("problem {}", path.display()),
+                Found::Skipped { path, reason } => format!("skip {} {reason}", path.display()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn loops_fifos_and_unreadable_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("a/b")).unwrap();
+        std::fs::write(d.join("a/b/page.html"), "<p>x</p>").unwrap();
+        std::fs::write(d.join("z.html"), "<p>z</p>").unwrap();
+        // Two loops: one to the root, one to a parent.
+        std::os::unix::fs::symlink(d, d.join("a/b/up")).unwrap();
+        std::os::unix::fs::symlink(d.join("a"), d.join("a/b/again")).unwrap();
+        let fifo = d.join("a/pipe");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        std::fs::create_dir(d.join("locked")).unwrap();
+        std::fs::write(d.join("locked/secret.html"), "<p>s</p>").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+        let readable = std::fs::read_dir(d.join("locked")).is_ok(); // root reads anything
+        let found: Vec<Found> = walk_inputs(vec![d.to_path_buf()]).collect();
+        std::fs::set_permissions(d.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let n = names(&found);
+        let count = |p: &str| n.iter().filter(|s| s.starts_with(p)).count();
+        let root = d.display().to_string();
+        assert!(n.contains(&format!("ok {root}/a/b/page.html")), "{n:?}");
+        assert!(n.contains(&format!("ok {root}/z.html")), "{n:?}");
+        assert_eq!(count(&format!("ok {root}/a/b/page.html")), 1, "{n:?}");
+        assert_eq!(count("problem"), if readable { 2 } else { 3 }, "{n:?}");
+        assert!(n.contains(&format!("problem {root}/a/b/up")), "{n:?}");
+        assert!(n.contains(&format!("problem {root}/a/b/again")), "{n:?}");
+        assert!(
+            n.contains(&format!("skip {root}/a/pipe not a regular file: FIFO")),
+            "{n:?}"
+        );
+        if !readable {
+            assert!(n.contains(&format!("problem {root}/locked")), "{n:?}");
         }
     }
-    out.sort();
-    Ok(out)
 }

@@ -19,12 +19,15 @@
 
 pub mod compress;
 pub mod files;
+pub mod http;
+pub mod interrupt;
 pub mod jsonl;
+pub mod kind;
 pub mod run;
 pub mod sink;
 pub mod warc;
 
-pub use files::{Origin, expand, walk};
+pub use files::{Found, Origin, expand, walk, walk_inputs};
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
 
@@ -94,17 +97,26 @@ impl Input {
 }
 
 /// A file name without its compression and container extensions.
+///
+/// The suffixes are ASCII, so they are compared as bytes: the cut is made
+/// only after a whole suffix matched, which is always at a character
+/// boundary (`café.htm`, `日本.html` are names like any other).
 fn strip_container_suffix(name: &str) -> &str {
+    fn strip<'a>(s: &'a str, suf: &str) -> Option<&'a str> {
+        let (b, x) = (s.as_bytes(), suf.as_bytes());
+        (b.len() > x.len() && b[b.len() - x.len()..].eq_ignore_ascii_case(x))
+            .then(|| &s[..s.len() - x.len()])
+    }
     let mut s = name;
-    for suf in [".gz", ".zst", ".zstd"] {
-        if s.len() > suf.len() && s[s.len() - suf.len()..].eq_ignore_ascii_case(suf) {
-            s = &s[..s.len() - suf.len()];
+    for suf in [".gz", ".zst", ".zstd", ".br"] {
+        if let Some(t) = strip(s, suf) {
+            s = t;
             break;
         }
     }
     for suf in [".warc", ".arc", ".jsonl", ".ndjson", ".json"] {
-        if s.len() > suf.len() && s[s.len() - suf.len()..].eq_ignore_ascii_case(suf) {
-            return &s[..s.len() - suf.len()];
+        if let Some(t) = strip(s, suf) {
+            return t;
         }
     }
     s
@@ -127,8 +139,14 @@ pub fn container_from_name(path: &Path) -> Option<Container> {
 /// What a stream holds, from its first bytes: a WARC file (plain or
 /// compressed), JSON Lines (`allow_json`: only for stdin, where there is no
 /// name to go by), or a single document.
+/// A compressed single document (`page.html.gz`, written by `gzip` or not)
+/// keeps its compression, so that it is read decompressed.
 pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
-    let compression = Compression::sniff(head);
+    sniff_as(head, allow_json, Compression::sniff(head))
+}
+
+/// [`sniff`] for a stream known to be compressed as `compression`.
+fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Container, Compression) {
     let plain: Vec<u8> = match compression {
         Compression::None => head.to_vec(),
         Compression::Gzip => peek(flate2::read::MultiGzDecoder::new(head)),
@@ -136,15 +154,48 @@ pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
             Ok(d) => peek(d),
             Err(_) => Vec::new(),
         },
+        Compression::Brotli => peek(brotli_decompressor::Decompressor::new(head, 4096)),
     };
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc
     } else if allow_json && plain.trim_ascii_start().starts_with(b"{") {
         Container::Jsonl
     } else {
-        return (Container::Document, Compression::None);
+        Container::Document
     };
     (container, compression)
+}
+
+/// The compression of a file: by its bytes (magic number and header), and
+/// for brotli, which has none, by its `.br` name. A name that promises a
+/// compression the bytes do not have is an error (an empty file is empty
+/// whatever its name).
+fn compression_of(path: Option<&Path>, head: &[u8]) -> std::result::Result<Compression, String> {
+    let by_bytes = Compression::sniff(head);
+    let by_name = path.map_or(Compression::None, Compression::from_name);
+    match (by_name, by_bytes) {
+        (Compression::None, b) => Ok(b),
+        _ if head.is_empty() => Ok(Compression::None),
+        (Compression::Brotli, Compression::None) => Ok(Compression::Brotli),
+        (n, b) if n == b => Ok(b),
+        (n, Compression::None) => Err(format!(
+            "named {} but not {}-compressed: {}",
+            n.suffix(),
+            &n.suffix()[1..],
+            match n {
+                Compression::Gzip => match compress::gzip_header_len(head) {
+                    Err(why) => why.to_string(),
+                    Ok(_) => "no gzip header".into(),
+                },
+                _ => "no frame header".into(),
+            }
+        )),
+        (n, b) => Err(format!(
+            "named {} but {}-compressed",
+            n.suffix(),
+            &b.suffix()[1..]
+        )),
+    }
 }
 
 /// The first bytes a decoder produces (before any error).
@@ -267,20 +318,121 @@ enum Current {
 /// time, and containers read record by record, so the source holds at most
 /// one document (or WARC record) at a time.
 pub struct Source {
-    origins: std::vec::IntoIter<Origin>,
+    origins: Box<dyn Iterator<Item = Found> + Send>,
     current: Current,
     opts: SourceOptions,
     seq: u64,
+    /// Skip files whose bytes are neither HTML nor text ([`kind`]).
+    detect_kinds: bool,
+    /// A resumed run: the documents already written, left out.
+    resume: Option<Resume>,
+    /// How many were left out so.
+    resumed: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// What a resumed run (`clean --resume`) leaves out: the documents an
+/// interrupted run already wrote to the same output.
+#[derive(Debug, Clone)]
+pub enum Resume {
+    /// The `id`s already in a JSON Lines output file.
+    Ids(std::collections::HashSet<String>),
+    /// A directory output: single documents whose output file exists.
+    Dir {
+        /// The output directory.
+        dir: PathBuf,
+        /// The output files' extension.
+        ext: &'static str,
+    },
+}
+
+impl Resume {
+    /// What to leave out when resuming into `dest` in `format`.
+    pub fn of(dest: &Destination, format: Format) -> Result<Resume> {
+        match dest {
+            Destination::File(path) if format == Format::Jsonl => {
+                let mut ids = std::collections::HashSet::new();
+                let existing = [path.clone(), sink::partial_path(path)];
+                for p in existing.iter().filter(|p| p.exists()) {
+                    let bytes = sink::read_output(p).map_err(|e| Error::io(p, e))?;
+                    for line in bytes.split(|&b| b == b'\n') {
+                        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
+                            && let Some(id) = v.get("id").and_then(|i| i.as_str())
+                        {
+                            ids.insert(id.to_string());
+                        }
+                    }
+                }
+                Ok(Resume::Ids(ids))
+            }
+            Destination::Dir(dir) => Ok(Resume::Dir {
+                dir: dir.clone(),
+                ext: format.extension(),
+            }),
+            _ => Err(Error::Parameter(
+                "--resume continues a JSON Lines output file (-o OUT.jsonl) or an output directory (-o DIR/)".into(),
+            )),
+        }
+    }
+
+    fn done(&self, e: &Entry) -> bool {
+        match self {
+            Resume::Ids(ids) => ids.contains(&e.id),
+            Resume::Dir { dir, ext } => {
+                e.input.container == Container::Document && e.input.output_path(dir, ext).exists()
+            }
+        }
+    }
 }
 
 impl Source {
     /// A source over `origins` (see [`expand`]).
     pub fn new(origins: Vec<Origin>, opts: SourceOptions) -> Source {
+        Source::streaming(origins.into_iter().map(Found::Origin), opts)
+    }
+
+    /// A source over what a walk finds ([`walk_inputs`]), read as it is
+    /// found: problems become failed entries, non-regular files skipped ones.
+    pub fn streaming(
+        found: impl Iterator<Item = Found> + Send + 'static,
+        opts: SourceOptions,
+    ) -> Source {
         Source {
-            origins: origins.into_iter(),
+            origins: Box::new(found),
             current: Current::None,
             opts,
             seq: 0,
+            detect_kinds: true,
+            resume: None,
+            resumed: Default::default(),
+        }
+    }
+
+    /// Leaves out what `resume` says is already written; the returned
+    /// counter says how many were left out.
+    pub fn resuming(mut self, resume: Resume) -> (Source, Arc<std::sync::atomic::AtomicU64>) {
+        self.resume = Some(resume);
+        let n = self.resumed.clone();
+        (self, n)
+    }
+
+    /// Whether files whose bytes are neither HTML nor text (images,
+    /// archives, executables, fonts, stylesheets, scripts: see [`kind`]) are
+    /// skipped with a reason (the default) or read as documents (when the
+    /// caller forces `--input html|text`).
+    pub fn detect_non_documents(mut self, yes: bool) -> Source {
+        self.detect_kinds = yes;
+        self
+    }
+
+    /// The input of a walk's problem or skipped file (never read).
+    fn walk_input(path: &Path) -> Input {
+        Input {
+            origin: Origin::File {
+                path: path.to_path_buf(),
+                rel: PathBuf::from(path.file_name().unwrap_or(path.as_os_str())),
+            },
+            container: Container::Document,
+            compression: Compression::None,
         }
     }
 
@@ -339,15 +491,28 @@ impl Source {
                 return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
             }
         };
-        let (sniffed, compression) = sniff(
+        let path = match &origin {
+            Origin::File { path, .. } => Some(path.as_path()),
+            Origin::Stdin | Origin::Memory { .. } => None,
+        };
+        let compression = match compression_of(path, head) {
+            Ok(c) => c,
+            Err(why) => {
+                return Some(self.failed(
+                    &Arc::new(input),
+                    name.clone(),
+                    Error::document(name, why),
+                ));
+            }
+        };
+        let (sniffed, _) = sniff_as(
             head,
             matches!(origin, Origin::Stdin | Origin::Memory { .. }),
+            compression,
         );
         input.container = named.unwrap_or(sniffed);
-        input.compression = match named {
-            Some(_) => Compression::sniff(head),
-            None => compression,
-        };
+        input.compression = compression;
+        let path = path.map(Path::to_path_buf);
         let input = Arc::new(input);
         match input.container {
             Container::Document => {
@@ -377,6 +542,13 @@ impl Source {
                             size,
                             max,
                         }))
+                    }
+                    Ok(_)
+                        if self.detect_kinds
+                            && kind::not_a_document(path.as_deref(), &bytes).is_some() =>
+                    {
+                        let why = kind::not_a_document(path.as_deref(), &bytes).unwrap_or_default();
+                        e.early = Some(Outcome::Skipped(format!("not a document: {why}")));
                     }
                     Ok(_) => {
                         e.document = Some(Document {
@@ -505,6 +677,21 @@ impl Iterator for Source {
 
     fn next(&mut self) -> Option<Entry> {
         loop {
+            let e = self.next_entry()?;
+            match &self.resume {
+                Some(r) if r.done(&e) => {
+                    self.resumed
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                _ => return Some(e),
+            }
+        }
+    }
+}
+
+impl Source {
+    fn next_entry(&mut self) -> Option<Entry> {
+        loop {
             match std::mem::replace(&mut self.current, Current::None) {
                 Current::Warc(input, mut reader) => {
                     if let Some(item) = reader.next() {
@@ -520,12 +707,28 @@ impl Iterator for Source {
                         return Some(e);
                     }
                 }
-                Current::None => {
-                    let origin = self.origins.next()?;
-                    if let Some(e) = self.open(origin) {
+                Current::None => match self.origins.next()? {
+                    Found::Origin(origin) => {
+                        if let Some(e) = self.open(origin) {
+                            return Some(e);
+                        }
+                    }
+                    Found::Problem { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let name = path.display().to_string();
+                        return Some(self.failed(
+                            &input,
+                            name.clone(),
+                            Error::document(name, reason),
+                        ));
+                    }
+                    Found::Skipped { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let mut e = self.entry(&input, path.display().to_string(), None);
+                        e.early = Some(Outcome::Skipped(reason));
                         return Some(e);
                     }
-                }
+                },
             }
         }
     }
@@ -599,22 +802,74 @@ pub fn clean(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
-    let source = Source::new(
-        origins,
+    let found = origins.into_iter().map(Found::Origin);
+    clean_streaming(found, dest, cleaner, opts, pool, observer)
+}
+
+/// [`clean`] over what a walk finds ([`walk_inputs`]), cleaning while the
+/// walk goes on: unreadable folders and symlink loops are failed entries,
+/// FIFOs and other non-regular files skipped ones.
+pub fn clean_streaming(
+    found: impl Iterator<Item = Found> + Send + 'static,
+    dest: &Destination,
+    cleaner: &Cleaner,
+    opts: CleanOptions,
+    pool: &rayon::ThreadPool,
+    observer: &mut dyn Observer,
+) -> Result<Stats> {
+    clean_resuming(found, dest, cleaner, opts, pool, observer, None).map(|(s, _)| s)
+}
+
+/// [`clean_streaming`] continuing an interrupted run: with `resume`, what
+/// it says is already written is left out and the output is appended to
+/// (a JSON Lines file) or completed (a directory). Returns the counts and
+/// the number of documents left out.
+pub fn clean_resuming(
+    found: impl Iterator<Item = Found> + Send + 'static,
+    dest: &Destination,
+    cleaner: &Cleaner,
+    opts: CleanOptions,
+    pool: &rayon::ThreadPool,
+    observer: &mut dyn Observer,
+    resume: Option<Resume>,
+) -> Result<(Stats, u64)> {
+    let source = Source::streaming(
+        found,
         SourceOptions {
             max_document: opts.max_document,
             keep_records: opts.format == Format::Warc,
         },
     );
-    let mut sink = sink::open(dest, opts.format)?;
-    run(
+    let source = source.detect_non_documents(opts.input == InputKind::Auto);
+    let (source, resumed) = match resume {
+        Some(r) => source.resuming(r),
+        None => {
+            let n = source.resumed.clone();
+            (source, n)
+        }
+    };
+    let appending = resumed_file(dest, opts.format, &source);
+    let mut sink = match appending {
+        Some(path) => sink::open_appending(&path, opts.format)?,
+        None => sink::open(dest, opts.format)?,
+    };
+    let stats = run(
         source,
         pool,
         RunOptions::default(),
         &|e: &Entry| clean_entry(cleaner, e, &opts),
         &mut *sink,
         observer,
-    )
+    )?;
+    Ok((stats, resumed.load(std::sync::atomic::Ordering::Relaxed)))
+}
+
+/// The output file a resumed run appends to.
+fn resumed_file(dest: &Destination, format: Format, source: &Source) -> Option<PathBuf> {
+    match (dest, &source.resume) {
+        (Destination::File(p), Some(Resume::Ids(_))) if format == Format::Jsonl => Some(p.clone()),
+        _ => None,
+    }
 }
 
 /// Reads every document of `origins` (on the threads of `pool`) and adds
@@ -685,6 +940,7 @@ pub fn learn_sites(
             keep_records: false,
         },
     );
+    let source = source.detect_non_documents(opts.input == InputKind::Auto);
     let mut sink = Learn { memory, pages: 0 };
     run(
         source,
@@ -825,6 +1081,29 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_names_do_not_panic() {
+        for name in [
+            "café.htm",
+            "résumé.html",
+            "日本.html",
+            "naïve.txt",
+            "é",
+            "日.gz",
+            "x日.warc.gz",
+            "ünï.jsonl",
+        ] {
+            let _ = strip_container_suffix(name);
+            let _ = container_from_name(Path::new(name));
+        }
+        assert_eq!(strip_container_suffix("日本.warc.gz"), "日本");
+        assert_eq!(
+            container_from_name(Path::new("日本.warc.gz")),
+            Some(Container::Warc)
+        );
+        assert_eq!(container_from_name(Path::new("café.htm")), None);
+    }
+
+    #[test]
     fn containers_by_name_and_content() {
         assert_eq!(
             container_from_name(Path::new("a.warc.gz")),
@@ -845,10 +1124,11 @@ mod tests {
         assert_eq!(sniff(b"WARC/1.1\r\n", false).0, Container::Warc);
         assert_eq!(sniff(b"{\"html\":1}", true).0, Container::Jsonl);
         assert_eq!(sniff(b"{\"html\":1}", false).0, Container::Document);
+        // A compressed page is a document read decompressed.
         let page = compress::gzip_member(b"<html>", 6);
         assert_eq!(
             sniff(&page, false),
-            (Container::Document, Compression::None)
+            (Container::Document, Compression::Gzip)
         );
     }
 }

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 
-use super::{Entry, Source};
+use super::{Entry, Source, interrupt};
 use ncleaner::error::{Error, Result};
 
 /// A cleaned document, rendered for its sink.
@@ -72,6 +72,9 @@ pub struct Stats {
     pub bytes: u64,
     /// Cleaned documents dropped whole for their predicted page quality.
     pub below_quality: u64,
+    /// The signal (2: SIGINT, 15: SIGTERM) that stopped the run before its
+    /// inputs were all read; `None` when the run is complete.
+    pub interrupted: Option<i32>,
 }
 
 impl Stats {
@@ -124,6 +127,9 @@ pub trait Sink {
 pub trait Observer {
     /// An entry failed (called in input order, after it was written).
     fn failed(&mut self, entry: &Entry, error: &Error);
+    /// An entry skipped as no document (a WARC `request` record, an image
+    /// file), with the reason; by default ignored.
+    fn skipped(&mut self, _entry: &Entry, _reason: &str) {}
     /// Counts so far (called after every batch written).
     fn progress(&mut self, stats: &Stats);
 }
@@ -173,9 +179,11 @@ where
     let threads = pool.current_num_threads().max(1);
     let limit = 2 * threads + 1;
     let mut stats = Stats::default();
-    std::thread::scope(|ts| -> Result<()> {
+    {
         let (batch_tx, batch_rx) = mpsc::sync_channel::<Batch>(threads);
-        ts.spawn(move || read_batches(source, opts, batch_tx));
+        // Not scoped: after SIGINT/SIGTERM the run ends without waiting for
+        // a reader blocked on a pipe; it stops at its next entry otherwise.
+        std::thread::spawn(move || read_batches(source, opts, batch_tx));
         let (done_tx, done_rx) = mpsc::channel::<(u64, Done)>();
         pool.in_place_scope(|scope| -> Result<()> {
             // Owned here so that returning early (a sink error) stops the reader.
@@ -197,7 +205,13 @@ where
                 }
                 order.flush(sink, observer, stats)
             };
-            for batch in batch_rx.iter() {
+            loop {
+                let batch = match batch_rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Ok(b) => b,
+                    Err(mpsc::RecvTimeoutError::Timeout) if interrupt::stopped().is_some() => break,
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 while started - order.next >= limit as u64 {
                     collect(&mut order, &mut stats, true)?;
                 }
@@ -214,8 +228,9 @@ where
                 collect(&mut order, &mut stats, true)?;
             }
             Ok(())
-        })
-    })?;
+        })?;
+    }
+    stats.interrupted = interrupt::stopped();
     sink.finish()?;
     Ok(stats)
 }
@@ -238,8 +253,10 @@ impl Reorder {
             for (entry, outcome) in &done {
                 stats.count(entry, outcome);
                 sink.write(entry, outcome)?;
-                if let Outcome::Failed(e) = outcome {
-                    observer.failed(entry, e);
+                match outcome {
+                    Outcome::Failed(e) => observer.failed(entry, e),
+                    Outcome::Skipped(why) => observer.skipped(entry, why),
+                    Outcome::Rendered(_) => {}
                 }
             }
             self.next += 1;
@@ -256,8 +273,13 @@ fn read_batches(source: Source, opts: RunOptions, tx: mpsc::SyncSender<Batch>) {
     let mut batch = Vec::new();
     let mut bytes = 0usize;
     for entry in source {
+        let stop = interrupt::stopped().is_some();
         bytes += entry.size();
         batch.push(entry);
+        if stop {
+            // What is read is finished; nothing more is read.
+            break;
+        }
         if batch.len() >= opts.batch_docs || bytes >= opts.batch_bytes {
             if tx.send(std::mem::take(&mut batch)).is_err() {
                 return;

@@ -97,13 +97,14 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
         Destination::Stdout => {
             let out = Output::new(Box::new(std::io::stdout()), Compression::None)
                 .map_err(|e| Error::io("-", e))?;
-            stream_or_warc(out, "-".into(), format, false)
+            stream_or_warc(out, "-".into(), format, false, None)
         }
         Destination::File(path) => open_file(path, format)?,
         Destination::Dir(dir) => Box::new(DirSink {
             dir: dir.clone(),
             format,
             current: None,
+            taken: Default::default(),
         }),
     })
 }
@@ -115,6 +116,12 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     }
     let compression = Compression::from_name(path);
     let name = path.display().to_string();
+    // Written under a temporary name beside it and renamed when finished, so
+    // that a file under the final name is always complete.
+    let final_path = path;
+    let tmp = partial_path(path);
+    let path = tmp.as_path();
+    let rename = Some((tmp.clone(), final_path.to_path_buf()));
     if format == Format::Warc {
         if compression == Compression::Zstd {
             return Err(Error::Parameter(format!(
@@ -130,24 +137,77 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
             name,
             format,
             compression == Compression::Gzip,
+            rename,
         ));
     }
-    let out = Output::create(path).map_err(|e| Error::io(path, e))?;
-    Ok(stream_or_warc(out, name, format, false))
+    let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
+    let out = Output::new(w, compression).map_err(|e| Error::io(final_path, e))?;
+    Ok(stream_or_warc(out, name, format, false, rename))
 }
 
-fn stream_or_warc(out: Output, name: String, format: Format, gzip: bool) -> Box<dyn Sink + Send> {
+/// Opens a JSON Lines output file to append to (a resumed run): the file
+/// (or the temporary file an interrupted run left) is moved to the
+/// temporary name, appended to (a compressed file gets a new gzip member or
+/// zstd frame) and renamed back when finished.
+pub fn open_appending(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
+    let tmp = partial_path(path);
+    if path.exists() {
+        std::fs::rename(path, &tmp).map_err(|e| Error::io(path, e))?;
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&tmp)
+        .map_err(|e| Error::io(&tmp, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
+    let out = Output::new(w, Compression::from_name(path)).map_err(|e| Error::io(path, e))?;
+    Ok(stream_or_warc(
+        out,
+        path.display().to_string(),
+        format,
+        false,
+        Some((tmp, path.to_path_buf())),
+    ))
+}
+
+/// The temporary name of an output file while it is written:
+/// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it).
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// Renames a finished output from its temporary name to its final one.
+fn rename_done(rename: Option<(PathBuf, PathBuf)>) -> Result<()> {
+    match rename {
+        Some((tmp, fin)) => std::fs::rename(&tmp, &fin).map_err(|e| Error::io(fin, e)),
+        None => Ok(()),
+    }
+}
+
+fn stream_or_warc(
+    out: Output,
+    name: String,
+    format: Format,
+    gzip: bool,
+    rename: Option<(PathBuf, PathBuf)>,
+) -> Box<dyn Sink + Send> {
     if format == Format::Warc {
         Box::new(WarcSink {
             w: Some(warc::Writer::new(out, gzip)),
             name,
             date: warc::now(),
+            rename,
         })
     } else {
         Box::new(StreamSink {
             out: Some(out),
             name,
             format,
+            rename,
         })
     }
 }
@@ -169,6 +229,8 @@ pub struct StreamSink {
     out: Option<Output>,
     name: String,
     format: Format,
+    /// (temporary, final) names of the file, renamed when finished.
+    rename: Option<(PathBuf, PathBuf)>,
 }
 
 impl Sink for StreamSink {
@@ -186,7 +248,10 @@ impl Sink for StreamSink {
 
     fn finish(&mut self) -> Result<()> {
         match self.out.take() {
-            Some(out) => out.finish().map_err(|e| Error::io(&self.name, e)),
+            Some(out) => {
+                out.finish().map_err(|e| Error::io(&self.name, e))?;
+                rename_done(self.rename.take())
+            }
             None => Ok(()),
         }
     }
@@ -198,6 +263,8 @@ pub struct WarcSink {
     name: String,
     /// The date of the `resource` records of documents that were not in a WARC file.
     date: String,
+    /// (temporary, final) names of the file, renamed when finished.
+    rename: Option<(PathBuf, PathBuf)>,
 }
 
 impl Sink for WarcSink {
@@ -227,10 +294,12 @@ impl Sink for WarcSink {
 
     fn finish(&mut self) -> Result<()> {
         match self.w.take() {
-            Some(w) => w
-                .into_inner()
-                .finish()
-                .map_err(|e| Error::io(&self.name, e)),
+            Some(w) => {
+                w.into_inner()
+                    .finish()
+                    .map_err(|e| Error::io(&self.name, e))?;
+                rename_done(self.rename.take())
+            }
             None => Ok(()),
         }
     }
@@ -257,9 +326,56 @@ pub struct DirSink {
     format: Format,
     /// The container being written and its sink.
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
+    /// The output paths of this run so far: never written twice.
+    taken: std::collections::HashSet<PathBuf>,
 }
 
 impl DirSink {
+    /// The output path of `input`, distinct from every other of this run.
+    /// Two inputs that map to the same path (`a/page.html` and
+    /// `b/page.html` given as two folders; `page.html` and `page.htm`) do
+    /// not overwrite each other: the second keeps its input root
+    /// (`OUT/b/page.txt`), or failing that its whole file name
+    /// (`OUT/page.htm.txt`), or failing that gets a number (`OUT/page~2.txt`).
+    fn claim(&mut self, input: &Input, ext: &str) -> PathBuf {
+        let first = input.output_path(&self.dir, ext);
+        let mut candidates = vec![first.clone()];
+        if let super::Origin::File { path, rel } = &input.origin {
+            let root = path
+                .ancestors()
+                .nth(rel.components().count())
+                .and_then(Path::file_name);
+            if let Some(root) = root {
+                let mut alt = input.clone();
+                if let super::Origin::File { rel: r, .. } = &mut alt.origin {
+                    *r = Path::new(root).join(rel.as_path());
+                }
+                candidates.push(alt.output_path(&self.dir, ext));
+            }
+            if let Some(name) = first.file_name().and_then(|_| rel.file_name()) {
+                let mut full = name.to_os_string();
+                full.push(".");
+                full.push(ext);
+                candidates.push(first.with_file_name(full));
+            }
+        }
+        let stem = first
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let suffix = first
+            .file_name()
+            .map(|n| n.to_string_lossy()[stem.len()..].to_string())
+            .unwrap_or_default();
+        let pick = candidates
+            .into_iter()
+            .chain((2..).map(|i| first.with_file_name(format!("{stem}~{i}{suffix}"))))
+            .find(|p| !self.taken.contains(p))
+            .expect("an endless list has a free name");
+        self.taken.insert(pick.clone());
+        pick
+    }
+
     fn close_current(&mut self) -> Result<()> {
         match self.current.take() {
             Some((_, mut sink)) => sink.finish(),
@@ -274,7 +390,7 @@ impl Sink for DirSink {
         if entry.input.container == Container::Document {
             self.close_current()?;
             if let Outcome::Rendered(_) = outcome {
-                let path = entry.input.output_path(&self.dir, ext);
+                let path = self.claim(&entry.input, ext);
                 let mut sink = open_file(&path, self.format)?;
                 sink.write(entry, outcome)?;
                 sink.finish()?;
@@ -287,7 +403,7 @@ impl Sink for DirSink {
             .is_some_and(|(input, _)| Arc::ptr_eq(input, &entry.input));
         if !same {
             self.close_current()?;
-            let path = entry.input.output_path(&self.dir, ext);
+            let path = self.claim(&entry.input, ext);
             self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
         }
         let (_, sink) = self.current.as_mut().expect("opened above");

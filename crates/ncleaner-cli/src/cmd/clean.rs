@@ -149,6 +149,12 @@ pub struct Args {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Continue an interrupted run into the same output (-o OUT.jsonl or
+    /// -o DIR/), leaving out the documents already written (by id; in a
+    /// directory, by output file).
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -345,7 +351,7 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    let result = run_corpus(&cleaner, run);
+    let result = run_corpus_with(&cleaner, run, args.resume);
     if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
@@ -399,7 +405,19 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    let origins = corpus::expand(run.inputs)?;
+    run_corpus_with(cleaner, run, false)
+}
+
+/// [`run_corpus`], resuming an interrupted run when `resume`.
+pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<()> {
+    // A mistyped argument stops the run before it starts; what the walk of
+    // a folder finds wrong is reported as it goes and the rest is cleaned.
+    for input in run.inputs {
+        if input.as_os_str() != "-" {
+            std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
+        }
+    }
+    let found = corpus::walk_inputs(run.inputs.to_vec());
     let dest = Destination::from_arg(run.output);
     let format = run
         .format
@@ -407,16 +425,55 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
         .unwrap_or(run.default_format);
     let opts = CleanOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
+    // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
+    corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);
-    let stats = corpus::clean(origins, &dest, cleaner, opts, &pool, &mut progress)?;
+    let resume = match resume {
+        true => Some(corpus::Resume::of(&dest, format)?),
+        false => None,
+    };
+    let (stats, resumed) =
+        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, resume)?;
     progress.finish();
+    let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
+        if resumed > 0 {
+            eprintln!("ncleaner: resumed: {resumed} document(s) already in the output left out");
+        }
+        match stats.interrupted {
+            None => eprintln!("ncleaner: complete in {secs:.1} s"),
+            Some(sig) => eprintln!(
+                "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} document(s) above, the rest was not read",
+                signal_name(sig),
+                stats.documents + stats.skipped
+            ),
+        }
+        if !progress.skipped.is_empty() {
+            let list: Vec<String> = progress
+                .skipped
+                .iter()
+                .map(|(why, n)| format!("{n} {why}"))
+                .collect();
+            eprintln!("ncleaner: skipped: {}", list.join(", "));
+        }
+    }
+    if let Some(sig) = stats.interrupted {
+        return Err(anyhow::Error::new(super::ExitCode(128 + sig))
+            .context(format!("interrupted by {}", signal_name(sig))));
     }
     if stats.failed > 0 {
         anyhow::bail!("{} of {} document(s) failed", stats.failed, stats.documents);
     }
     Ok(())
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        2 => "SIGINT",
+        15 => "SIGTERM",
+        _ => "a signal",
+    }
 }
 
 /// Prints failures as they come and, on a terminal, a progress bar with
@@ -425,6 +482,9 @@ struct Progress {
     bar: Option<ProgressBar>,
     start: Instant,
     verbose: bool,
+    /// Files skipped as no document, by reason (WARC records that are not
+    /// documents are only counted).
+    skipped: std::collections::BTreeMap<String, u64>,
 }
 
 impl Progress {
@@ -442,6 +502,7 @@ impl Progress {
             bar,
             start: Instant::now(),
             verbose,
+            skipped: Default::default(),
         }
     }
 
@@ -465,6 +526,22 @@ impl Observer for Progress {
             Some(b) => b.println(line),
             None if self.verbose => eprintln!("{line}"),
             None => {}
+        }
+    }
+
+    fn skipped(&mut self, entry: &Entry, reason: &str) {
+        if entry.input.container == corpus::Container::Document {
+            *self.skipped.entry(reason.to_string()).or_default() += 1;
+        }
+        // Rare and never opened: named one by one (images and the like are
+        // only counted by kind).
+        if reason.starts_with("not a regular file") {
+            let line = format!("ncleaner: {}: skipped, {reason}", entry.id);
+            match &self.bar {
+                Some(b) => b.println(line),
+                None if self.verbose => eprintln!("{line}"),
+                None => {}
+            }
         }
     }
 
