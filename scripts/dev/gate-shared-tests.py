@@ -62,8 +62,9 @@ def gate(path):
                 if m:
                     name = m.group(1)
                     break
-            prev = out[-1].strip() if out else ""
-            if name in needs and not prev.startswith('#[cfg_attr(not(feature = "shared-data")'):
+            # rustfmt may spread the attribute over several lines
+            prev = " ".join(x.strip() for x in out[-4:])
+            if name in needs and 'feature = "shared-data"' not in prev:
                 indent = line[: len(line) - len(line.lstrip())]
                 out.append(indent + ATTR)
                 count += 1
