@@ -4,7 +4,8 @@
 
 use std::io::Read;
 
-use crate::warc::MAX_HEADER;
+/// The longest WARC or HTTP header accepted, in bytes.
+pub const MAX_HEADER: usize = 64 << 10;
 
 /// The parts of an HTTP response that cleaning needs.
 #[derive(Debug, Clone, PartialEq, Eq)]

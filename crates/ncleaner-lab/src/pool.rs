@@ -12,12 +12,65 @@
 //! Keys therefore never collide, and they stay what they were (the folder
 //! name) wherever the folder names differ.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ncleaner::error::{Error, Result};
+use ncleaner_corpus::walk;
 
+use crate::crossval::Pair;
 use crate::crossval::{self, PoolPage};
-use crate::train::{self, Pair};
+
+/// The pairing key of a file under `dir`: its relative path without
+/// extension, and without a compression suffix first (`dev/1.html.gz` and
+/// `dev/1.txt` both give `dev/1`, as WCXB's gzipped pages need).
+pub fn key_of(dir: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(dir).unwrap_or(file);
+    let rel = match rel.extension().and_then(|e| e.to_str()) {
+        Some("gz" | "zst" | "br") => rel.with_extension(""),
+        _ => rel.to_path_buf(),
+    };
+    rel.with_extension("").to_string_lossy().replace('\\', "/")
+}
+
+/// Pairs the pages under `pages` with the gold files under `gold` by relative
+/// path and file stem (`dev/1.html` ↔ `dev/1.txt`). Pages without a gold file
+/// are an error, so that a typo in a directory name cannot train on nothing.
+pub fn pair(pages: &Path, gold: &Path) -> Result<Vec<Pair>> {
+    let golds: BTreeMap<String, PathBuf> = walk(gold)?
+        .into_iter()
+        .map(|g| (key_of(gold, &g), g))
+        .collect();
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for page in walk(pages)? {
+        let key = key_of(pages, &page);
+        match golds.get(&key) {
+            Some(g) => out.push(Pair {
+                page,
+                gold: g.clone(),
+                key,
+            }),
+            None => missing.push(key),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Error::Training(format!(
+            "{} page(s) under {} have no gold file under {} (first: {})",
+            missing.len(),
+            pages.display(),
+            gold.display(),
+            missing[0]
+        )));
+    }
+    if out.is_empty() {
+        return Err(Error::Training(format!(
+            "no pages under {}",
+            pages.display()
+        )));
+    }
+    Ok(out)
+}
 
 /// The labels of directories: for each, the shortest run of trailing path
 /// components (at least one) that no other directory of `dirs` ends in; a
@@ -67,7 +120,7 @@ pub fn pair_each(dirs: &[(PathBuf, PathBuf)], exclude: &[String]) -> Result<Vec<
     let labels = dir_labels(&dirs.iter().map(|(p, _)| p.as_path()).collect::<Vec<_>>());
     let mut out = Vec::new();
     for ((pages, gold), label) in dirs.iter().zip(&labels) {
-        let mut p = train::pair(pages, gold)?;
+        let mut p = pair(pages, gold)?;
         p.retain(|x| !exclude.iter().any(|e| x.key.starts_with(e.as_str())));
         if p.is_empty() {
             return Err(Error::Training(format!(

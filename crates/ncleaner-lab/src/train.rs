@@ -2,8 +2,7 @@
 //! pipeline stages as cleaning, so that the models see at training time
 //! exactly the segments they will judge.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rayon::prelude::*;
 
@@ -11,54 +10,9 @@ use ncleaner::error::{Error, Result};
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainingPage;
 use ncleaner::pipeline::{InputKind, segments_of};
-use ncleaner_corpus::walk;
 
 pub use crate::crossval::Pair;
-
-/// The pairing key of a file under `dir`: its relative path without extension.
-pub fn key_of(dir: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(dir).unwrap_or(file);
-    rel.with_extension("").to_string_lossy().replace('\\', "/")
-}
-
-/// Pairs the pages under `pages` with the gold files under `gold` by relative
-/// path and file stem (`dev/1.html` ↔ `dev/1.txt`). Pages without a gold file
-/// are an error, so that a typo in a directory name cannot train on nothing.
-pub fn pair(pages: &Path, gold: &Path) -> Result<Vec<Pair>> {
-    let golds: BTreeMap<String, PathBuf> = walk(gold)?
-        .into_iter()
-        .map(|g| (key_of(gold, &g), g))
-        .collect();
-    let mut out = Vec::new();
-    let mut missing = Vec::new();
-    for page in walk(pages)? {
-        let key = key_of(pages, &page);
-        match golds.get(&key) {
-            Some(g) => out.push(Pair {
-                page,
-                gold: g.clone(),
-                key,
-            }),
-            None => missing.push(key),
-        }
-    }
-    if !missing.is_empty() {
-        return Err(Error::Training(format!(
-            "{} page(s) under {} have no gold file under {} (first: {})",
-            missing.len(),
-            pages.display(),
-            gold.display(),
-            missing[0]
-        )));
-    }
-    if out.is_empty() {
-        return Err(Error::Training(format!(
-            "no pages under {}",
-            pages.display()
-        )));
-    }
-    Ok(out)
-}
+pub use crate::pool::{key_of, pair};
 
 /// Reads and segments the pairs (in parallel): the page through the
 /// pipeline's decode, html and segment stages, the gold file as segments.

@@ -25,6 +25,8 @@ Output lines (the same as ../shared/tools/cleaneval_score.py, to diff):
 
 With --metric levenshtein: CleanEval's text-only similarity instead. Words as above without the markers; d = the Levenshtein distance between the output's and the gold's word sequences (unit costs); a page scores 100·(1 − d / max(output words, gold words)) (100 when both are empty); the set's score is the mean over pages. Prints `files N` and `levenshtein MEAN`; --per-file writes name, score, distance and word counts; --json a report.
 
+With --metric wcxb: WCXB's metric (Murrough Foley, WCXB: Web Content eXtraction Benchmark, 2026, CC-BY-4.0). GOLDDIR is the benchmark's ground-truth folder (NNNN.json), OUTDIR holds NNNN.txt. Per page: tokens are the \\w+ runs of the lower-cased text, F1 of the multiset overlap; P, R, F1 averaged over pages, for all pages and per page type, with the share of `with` snippets found and of `without` snippets found (lower is better).
+
 Examples:
   ncleaner eval out/ ../shared/data/gold/cleaneval/test
   ncleaner eval --metric levenshtein out/ ../shared/data/gold/cleaneval/test
@@ -65,12 +67,18 @@ pub enum Metric {
     Words,
     /// CleanEval's text-only similarity: 100·(1 − word edit distance / longer length), mean per page.
     Levenshtein,
+    /// WCXB's metric: per-page F1 of lower-cased \w+ token multisets, macro-averaged, per page type;
+    /// GOLDDIR is WCXB's ground-truth folder of NNNN.json.
+    Wcxb,
 }
 
 /// Runs `ncleaner eval`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.metric == Metric::Levenshtein {
         return levenshtein(&args);
+    }
+    if args.metric == Metric::Wcxb {
+        return wcxb(&args);
     }
     let opts = EvalOptions {
         ascii: args.ascii,
@@ -110,6 +118,27 @@ fn levenshtein(args: &Args) -> anyhow::Result<()> {
     } else {
         println!("files {}", files.len());
         println!("levenshtein {:.2}", mean(&files));
+    }
+    Ok(())
+}
+
+/// `--metric wcxb`.
+fn wcxb(args: &Args) -> anyhow::Result<()> {
+    use ncleaner_lab::eval::wcxb;
+    anyhow::ensure!(
+        !args.ascii && !args.words_only && !args.unlabelled,
+        "--ascii, --words-only and --unlabelled apply to --metric words only"
+    );
+    let pages = wcxb::load_ground_truth(&args.golddir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let scores = wcxb::score_dir(&pages, &args.outdir);
+    if let Some(path) = &args.per_file {
+        std::fs::write(path, wcxb::per_page_tsv(&scores))
+            .with_context(|| format!("{}: cannot write the per-file table", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&wcxb::to_json(&scores))?);
+    } else {
+        print!("{}", wcxb::report(&scores));
     }
     Ok(())
 }

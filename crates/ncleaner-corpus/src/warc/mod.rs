@@ -46,13 +46,10 @@ mod read;
 mod write;
 
 pub use crate::http::{
-    HttpResponse, charset_param, dechunk, decode_content, media_type, parse_http,
+    HttpResponse, MAX_HEADER, charset_param, dechunk, decode_content, media_type, parse_http,
 };
 pub use read::Reader;
 pub use write::{CONVERSION_CONTENT_TYPE, Writer, derived_id, now};
-
-/// The longest WARC or HTTP header accepted, in bytes.
-pub const MAX_HEADER: usize = 64 << 10;
 
 /// Blank lines of CR/LF accepted between records before the reader decides
 /// that a record did not end where its `Content-Length` said.

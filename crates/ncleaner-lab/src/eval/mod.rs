@@ -16,6 +16,7 @@
 pub mod difflib;
 pub mod levenshtein;
 pub mod tokens;
+pub mod wcxb;
 
 pub use difflib::matching_blocks;
 pub use tokens::{is_marker, tokens};
