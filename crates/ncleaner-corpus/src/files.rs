@@ -76,7 +76,20 @@ impl Origin {
     /// replacing the input's extension (`IN/REL/NAME.html` → `OUT/REL/NAME.txt`).
     pub fn output_path(&self, outdir: &Path, ext: &str) -> PathBuf {
         match self {
-            Origin::File { rel, .. } => outdir.join(rel).with_extension(ext),
+            // A compressed page's compression suffix goes too:
+            // `a/b.html.gz` → `a/b.txt`, as `a/b.html` → `a/b.txt`.
+            Origin::File { rel, .. } => {
+                let rel = match rel.extension().and_then(|e| e.to_str()) {
+                    Some(e)
+                        if ["gz", "zst", "zstd", "br"]
+                            .contains(&e.to_ascii_lowercase().as_str()) =>
+                    {
+                        rel.with_extension("")
+                    }
+                    _ => rel.clone(),
+                };
+                outdir.join(rel).with_extension(ext)
+            }
             Origin::Stdin => outdir.join("stdin").with_extension(ext),
             // Only the last component: a name is not trusted as a path.
             Origin::Memory { name, .. } => {

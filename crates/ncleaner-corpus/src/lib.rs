@@ -1071,6 +1071,10 @@ mod tests {
             Path::new("/out/a/b.txt")
         );
         assert_eq!(
+            input("p/1.html.gz", Container::Document, Compression::Gzip).output_path(out, "txt"),
+            Path::new("/out/p/1.txt")
+        );
+        assert_eq!(
             input("crawl/x.warc.gz", Container::Warc, Compression::Gzip).output_path(out, "jsonl"),
             Path::new("/out/crawl/x.jsonl.gz")
         );

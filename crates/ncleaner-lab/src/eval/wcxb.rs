@@ -242,10 +242,7 @@ pub fn by_type(scores: &[PageScore]) -> (Summary, BTreeMap<String, Summary>) {
     }
     (
         summarise(scores),
-        types
-            .into_iter()
-            .map(|(k, v)| (k, summarise(v)))
-            .collect(),
+        types.into_iter().map(|(k, v)| (k, summarise(v))).collect(),
     )
 }
 
