@@ -100,6 +100,19 @@ impl Origin {
     }
 }
 
+/// The bytes of one document file, decompressed when its own bytes say it
+/// is gzip or zstd (`page.html.gz` as WCXB ships its pages); other files
+/// are returned as they are. For the lab's training and test pools, which
+/// read pages by path rather than through a [`crate::Source`].
+pub fn read_document(path: &Path) -> Result<Vec<u8>> {
+    let io = |e| Error::io(path, e);
+    let file = std::fs::File::open(path).map_err(io)?;
+    let (mut r, _) = crate::compress::sniffing_decoder(file).map_err(io)?;
+    let mut out = Vec::new();
+    r.read_to_end(&mut out).map_err(io)?;
+    Ok(out)
+}
+
 /// Reads at most `max` bytes; `None` when the reader holds more.
 fn read_to_limit(r: impl Read, max: u64, hint: usize) -> std::io::Result<Option<Vec<u8>>> {
     let mut buf = Vec::with_capacity(hint.min(64 << 20));
@@ -304,5 +317,27 @@ mod tests {
         if !readable {
             assert!(n.contains(&format!("problem {root}/locked")), "{n:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    #[test]
+    fn read_document_decompresses_by_content() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let page = b"<p>A page that was gzipped by the gzip command.</p>";
+        let mut gz = flate2::GzBuilder::new()
+            .filename("page.html")
+            .write(Vec::new(), flate2::Compression::default());
+        gz.write_all(page).unwrap();
+        let (plain, packed) = (dir.path().join("a.html"), dir.path().join("b.html.gz"));
+        std::fs::write(&plain, page).unwrap();
+        std::fs::write(&packed, gz.finish().unwrap()).unwrap();
+        assert_eq!(read_document(&plain).unwrap(), page);
+        assert_eq!(read_document(&packed).unwrap(), page);
+        assert!(read_document(&dir.path().join("missing")).is_err());
     }
 }

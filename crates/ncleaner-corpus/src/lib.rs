@@ -27,7 +27,7 @@ pub mod run;
 pub mod sink;
 pub mod warc;
 
-pub use files::{Found, Origin, expand, walk, walk_inputs};
+pub use files::{Found, Origin, expand, read_document, walk, walk_inputs};
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
 

@@ -50,7 +50,7 @@ pub struct PoolPage {
 impl PoolPage {
     /// Reads and segments one page and its gold file.
     pub fn load(pair: &Pair) -> Result<PoolPage> {
-        let bytes = std::fs::read(&pair.page).map_err(|e| Error::io(&pair.page, e))?;
+        let bytes = ncleaner_corpus::read_document(&pair.page)?;
         let gold = std::fs::read(&pair.gold).map_err(|e| Error::io(&pair.gold, e))?;
         Ok(PoolPage::from_bytes(
             &pair.key,
@@ -118,7 +118,7 @@ pub fn load_text_pool(pairs: &[Pair]) -> Result<Vec<PoolPage>> {
     pairs
         .par_iter()
         .map(|p| {
-            let bytes = std::fs::read(&p.page).map_err(|e| Error::io(&p.page, e))?;
+            let bytes = ncleaner_corpus::read_document(&p.page)?;
             let gold = std::fs::read(&p.gold).map_err(|e| Error::io(&p.gold, e))?;
             Ok(PoolPage::from_text_dump(
                 &p.key,

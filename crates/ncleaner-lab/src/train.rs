@@ -20,7 +20,7 @@ pub fn load(pairs: &[Pair], input: InputKind) -> Result<Vec<TrainingPage>> {
     pairs
         .par_iter()
         .map(|p| {
-            let bytes = std::fs::read(&p.page).map_err(|e| Error::io(&p.page, e))?;
+            let bytes = ncleaner_corpus::read_document(&p.page)?;
             let gold = std::fs::read(&p.gold).map_err(|e| Error::io(&p.gold, e))?;
             Ok(training_page(&p.key, &bytes, &gold, input))
         })
