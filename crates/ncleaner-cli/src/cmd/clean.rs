@@ -250,25 +250,15 @@ pub fn run(args: Args) -> Result<()> {
             cleaner.uses_sites(),
             "--sites/--site-memory: the model has no site features (models trained by this version's `ncleaner train` have them; --method ncleaner)"
         );
-        anyhow::ensure!(
-            args.no_site_pass || !args.inputs.iter().any(|p| p.as_os_str() == "-"),
-            "--sites/--site-memory read the inputs twice: give files, not standard input"
-        );
-        let mut mem = match &args.site_memory {
-            Some(f) if f.exists() || args.no_site_pass => ncleaner::site::SiteMemory::load(f)?,
-            _ => ncleaner::site::SiteMemory::default(),
-        };
         let t = Instant::now();
-        let pool = super::common::thread_pool(args.jobs)?;
-        let opts = CleanOptions {
-            input: args.input.into(),
-            ..CleanOptions::default()
-        };
-        let pages = if args.no_site_pass {
-            0
-        } else {
-            corpus::learn_sites(corpus::expand(&args.inputs)?, &opts, &pool, &mut mem)?
-        };
+        let pool = thread_pool(args.jobs)?;
+        let (mem, pages) = corpus::site_memory(
+            &args.inputs,
+            args.input.into(),
+            args.site_memory.as_deref(),
+            args.no_site_pass,
+            &pool,
+        )?;
         if !args.quiet {
             eprintln!(
                 "ncleaner: site memory: {pages} pages with a host read in {:.1} s; {} hosts remembered",
