@@ -495,3 +495,20 @@ fn site_memory_lowers_segments_repeated_across_a_site() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("standard input"));
 }
+
+#[cfg(feature = "serve")]
+#[test]
+fn serve_help_lists_every_route() {
+    let help = ok(&["serve", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let spec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("crates/ncleaner-serve/src/openapi.json")).unwrap(),
+    )
+    .unwrap();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        for method in ops.as_object().unwrap().keys() {
+            let route = format!("{} {path}", method.to_uppercase());
+            assert!(help.contains(&route), "{route} missing from serve --help");
+        }
+    }
+}

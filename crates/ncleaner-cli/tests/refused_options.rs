@@ -1,7 +1,5 @@
 //! Options that would be ignored are refused with a message that says what
-//! they need. `clean` refuses them once `cmd/clean.rs` calls
-//! `cmd::common::check_clean_options` (its owner wires it in; until then
-//! these tests are ignored: run them with `cargo test -- --ignored`).
+//! they need (`cmd::common::check_clean_options`, called by `clean`).
 
 mod common;
 
@@ -19,7 +17,6 @@ fn refused(args: &[&str], needle: &str) {
 }
 
 #[test]
-#[ignore = "until clean.rs calls common::check_clean_options"]
 fn segments_need_json_lines() {
     refused(
         &["clean", "--segments", &example()],
@@ -33,7 +30,6 @@ fn segments_need_json_lines() {
 }
 
 #[test]
-#[ignore = "until clean.rs calls common::check_clean_options"]
 fn perplexity_options_need_the_perplexity_method() {
     refused(
         &["clean", "--mark", &example()],
@@ -46,7 +42,6 @@ fn perplexity_options_need_the_perplexity_method() {
 }
 
 #[test]
-#[ignore = "until clean.rs calls common::check_clean_options"]
 fn output_name_without_a_format_is_refused() {
     let dir = tempdir();
     let md = dir.path().join("out.md");

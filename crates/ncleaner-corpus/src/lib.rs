@@ -967,6 +967,41 @@ pub fn learn_sites(
     Ok(sink.pages)
 }
 
+/// The site memory of a run with site features (`clean --sites`,
+/// `--site-memory FILE`, `--no-site-pass`): loaded from `file` when it
+/// exists (and always when `no_pass`; empty without `file`), then, unless
+/// `no_pass`, every page with a host of `inputs` (files, directories; read
+/// as `input`) added by [`learn_sites`]. Returns the memory and the number
+/// of pages added. Refuses standard input (`-`) for the extra pass, which
+/// reads the inputs a second time.
+pub fn site_memory(
+    inputs: &[PathBuf],
+    input: InputKind,
+    file: Option<&Path>,
+    no_pass: bool,
+    pool: &rayon::ThreadPool,
+) -> Result<(ncleaner::site::SiteMemory, u64)> {
+    if !no_pass && inputs.iter().any(|p| p.as_os_str() == "-") {
+        return Err(Error::Parameter(
+            "--sites/--site-memory read the inputs twice: give files, not standard input".into(),
+        ));
+    }
+    let mut memory = match file {
+        Some(f) if no_pass || f.exists() => ncleaner::site::SiteMemory::load(f)?,
+        _ => ncleaner::site::SiteMemory::default(),
+    };
+    let pages = if no_pass {
+        0
+    } else {
+        let opts = CleanOptions {
+            input,
+            ..CleanOptions::default()
+        };
+        learn_sites(expand(inputs)?, &opts, pool, &mut memory)?
+    };
+    Ok((memory, pages))
+}
+
 /// What a WARC record is to the cleaner.
 #[derive(Debug)]
 pub enum WarcDocument {
@@ -1054,6 +1089,36 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn site_memory_learns_the_hosts_of_the_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let jsonl = dir.path().join("pages.jsonl");
+        let page = |url: &str| {
+            format!(
+                "{{\"id\":\"{url}\",\"url\":\"{url}\",\"html\":\"<html><body><ul><li>Home</li><li>News</li></ul><p>A paragraph of running text about {url}.</p></body></html>\"}}\n"
+            )
+        };
+        let lines =
+            page("http://a.example/1") + &page("http://a.example/2") + &page("http://b.example/1");
+        std::fs::write(&jsonl, lines).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let inputs = [jsonl.clone()];
+        let (mem, pages) = site_memory(&inputs, InputKind::Auto, None, false, &pool).unwrap();
+        assert_eq!((pages, mem.hosts()), (3, 2));
+        // Saved and used as it is, without another pass.
+        let saved = dir.path().join("sites.mem");
+        mem.save(&saved).unwrap();
+        let (again, pages) =
+            site_memory(&inputs, InputKind::Auto, Some(&saved), true, &pool).unwrap();
+        assert_eq!((pages, again.hosts()), (0, 2));
+        // Standard input cannot be read twice.
+        let stdin = [PathBuf::from("-")];
+        assert!(site_memory(&stdin, InputKind::Auto, None, false, &pool).is_err());
+    }
 
     #[test]
     fn output_paths() {

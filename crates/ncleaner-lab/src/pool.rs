@@ -179,9 +179,79 @@ pub fn last_components(p: &Path) -> String {
         .join("/")
 }
 
+/// Parses a pool argument `NAME=PAGES_DIR:GOLD_DIR` (`matrix --pool`) into
+/// its name and its two folders; the name is not empty and has no `/`.
+pub fn parse_pool_arg(s: &str) -> std::result::Result<(String, PathBuf, PathBuf), String> {
+    let bad = || format!("{s:?}: give a pool as NAME=PAGES_DIR:GOLD_DIR");
+    let (name, dirs) = s.split_once('=').ok_or_else(bad)?;
+    let (pages, gold) = dirs.split_once(':').ok_or_else(bad)?;
+    if name.is_empty() || name.contains('/') || pages.is_empty() || gold.is_empty() {
+        return Err(bad());
+    }
+    Ok((name.to_string(), pages.into(), gold.into()))
+}
+
+/// Parses an operating point: `min-precision:P`, `f-beta:B` or `max-f`
+/// ([`train::OperatingPoint`]).
+pub fn parse_operating_point(s: &str) -> std::result::Result<train::OperatingPoint, String> {
+    use train::OperatingPoint;
+    let bad = || format!("{s:?}: give min-precision:P, f-beta:B or max-f");
+    match s.split_once(':') {
+        None if s == "max-f" => Ok(OperatingPoint::MaxF),
+        Some(("min-precision", p)) => {
+            Ok(OperatingPoint::MinPrecision(p.parse().map_err(|_| bad())?))
+        }
+        Some(("f-beta", b)) => Ok(OperatingPoint::MaxFBeta(b.parse().map_err(|_| bad())?)),
+        _ => Err(bad()),
+    }
+}
+
+/// Writes a report `text` to `path`, making its folder first; errors name the path.
+pub fn write_report(path: &Path, text: &str) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pool_and_operating_point_arguments() {
+        assert_eq!(
+            parse_pool_arg("cleaneval=a/pages:b/gold").unwrap(),
+            ("cleaneval".into(), "a/pages".into(), "b/gold".into())
+        );
+        for bad in ["x", "=a:b", "n/m=a:b", "n=a", "n=:b", "n=a:"] {
+            assert!(parse_pool_arg(bad).is_err(), "{bad}");
+        }
+        use train::OperatingPoint;
+        assert!(matches!(
+            parse_operating_point("max-f"),
+            Ok(OperatingPoint::MaxF)
+        ));
+        assert!(matches!(
+            parse_operating_point("min-precision:0.9"),
+            Ok(OperatingPoint::MinPrecision(p)) if p == 0.9
+        ));
+        assert!(matches!(
+            parse_operating_point("f-beta:0.5"),
+            Ok(OperatingPoint::MaxFBeta(b)) if b == 0.5
+        ));
+        for bad in ["f", "min-precision:x", "f-beta", "max-f:1"] {
+            assert!(parse_operating_point(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reports_are_written_with_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report/sub/ablation.md");
+        write_report(&path, "# T\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "# T\n");
+    }
 
     #[test]
     fn labels_tell_directories_apart() {

@@ -37,7 +37,8 @@ create_exception!(
 #[pyclass(frozen, module = "ncleaner")]
 struct Cleaner {
     inner: ncleaner::Cleaner,
-    model_name: String,
+    /// The model asked for; `None`: routed by language as `ncleaner clean` routes.
+    model_name: Option<String>,
     method: &'static str,
     /// The constructor's threshold, min_probability and prefer, for pickling.
     args: (Option<f64>, Option<f64>, String),
@@ -80,6 +81,9 @@ struct CleanResult {
     /// The page's language (ISO 639-1 tag such as "en", "de"), identified by
     /// whatlang from its longest prose segments; `None` when unsure.
     language: Option<String>,
+    /// The model that cleaned the page (the one routed to by its language,
+    /// or the one asked for).
+    model: Option<String>,
     /// All segments in page order, kept and dropped.
     segments: Vec<Py<Segment>>,
 }
@@ -265,6 +269,7 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
         encoding: cleaned.encoding,
         had_decode_errors: cleaned.had_decode_errors,
         language: cleaned.language,
+        model: cleaned.model.as_deref().map(str::to_owned),
         segments,
     })
 }
@@ -272,9 +277,9 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
 #[pymethods]
 impl Cleaner {
     #[new]
-    #[pyo3(signature = (model="en", method="ncleaner", threshold=None, min_probability=None, prefer="precision"))]
+    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="precision"))]
     fn new(
-        model: &str,
+        model: Option<&str>,
         method: &str,
         threshold: Option<f64>,
         min_probability: Option<f64>,
@@ -309,31 +314,37 @@ impl Cleaner {
                 )));
             }
         }
-        let loaded = load_model(model)?;
-        // One model cleans every page; routing it as the only route makes the
-        // library identify each page's language for `Result.language`.
-        let mut inner = ncleaner::Cleaner::routed(ncleaner::Routes::new(ncleaner::Route {
-            name: model.into(),
-            model: Arc::new(loaded),
-        }))
-        .with_method(m)
-        .with_preference(preference)
-        .with_threshold_option(threshold);
+        let routes = match model {
+            // One model cleans every page; routing it as the only route makes
+            // the library identify each page's language for `Result.language`.
+            Some(name) => ncleaner::Routes::new(ncleaner::Route {
+                name: name.into(),
+                model: Arc::new(load_model(name)?),
+            }),
+            // As `ncleaner clean` routes by default: English pages to `en`,
+            // the others to `en-nonlex`.
+            None => ncleaner::Routes::from_names::<&str>(&[], ncleaner::pipeline::DEFAULT_FALLBACK)
+                .map_err(|e| NCleanerError::new_err(e.to_string()))?,
+        };
+        let mut inner = ncleaner::Cleaner::routed(routes)
+            .with_method(m)
+            .with_preference(preference)
+            .with_threshold_option(threshold);
         if let Some(p) = min_probability {
             inner = inner.with_min_probability(p);
         }
         Ok(Cleaner {
             inner,
-            model_name: model.to_owned(),
+            model_name: model.map(str::to_owned),
             method: method_name,
             args: (threshold, min_probability, prefer.to_owned()),
         })
     }
 
-    /// The model's name or path, as given.
+    /// The model's name or path, as given; `None`: routed by language.
     #[getter]
-    fn model(&self) -> &str {
-        &self.model_name
+    fn model(&self) -> Option<&str> {
+        self.model_name.as_deref()
     }
 
     /// The method: "ncleaner", "heuristics" or "keep-all".
@@ -413,7 +424,7 @@ impl Cleaner {
         let me = slf.get();
         let (threshold, min_probability, prefer) = &me.args;
         let args = (
-            me.model_name.as_str(),
+            me.model_name.as_deref(),
             me.method,
             *threshold,
             *min_probability,
@@ -425,8 +436,10 @@ impl Cleaner {
 
     fn __repr__(&self) -> String {
         format!(
-            "Cleaner(model={:?}, method={:?}, threshold={})",
-            self.model_name,
+            "Cleaner(model={}, method={:?}, threshold={})",
+            self.model_name
+                .as_deref()
+                .map_or("None".into(), |m| format!("{m:?}")),
             self.method,
             self.inner.threshold(InputKind::Html)
         )

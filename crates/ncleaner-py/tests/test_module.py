@@ -141,9 +141,9 @@ def test_shared_between_threads(cleaner):
 
 
 def test_same_as_cli_on_cleaneval_dev(cleaner):
-    """Every dev page: the module's text, word counts and segment scores equal
-    `ncleaner clean --no-route --format jsonl` (the module cleans with its one
-    model, as --no-route does), and its language the routed CLI's."""
+    """Every dev page: the module's text, word counts, segment scores, language
+    and model equal `ncleaner clean --format jsonl` (both route each page by
+    its language the same way)."""
     folder = shared_data() / "cleaneval" / "dev"
 
     def cli(*extra):
@@ -154,8 +154,7 @@ def test_same_as_cli_on_cleaneval_dev(cleaner):
         )
         return {json.loads(line)["id"]: json.loads(line) for line in out.stdout.splitlines()}
 
-    records = cli("--no-route")
-    languages = {k.rsplit("/", 1)[-1]: v["language"] for k, v in cli().items()}
+    records = cli()
     pages = dev_pages()
     assert len(records) == len(pages) > 50
     by_name = {k.rsplit("/", 1)[-1]: v for k, v in records.items()}
@@ -167,7 +166,7 @@ def test_same_as_cli_on_cleaneval_dev(cleaner):
         assert [s.text for s in got.segments] == [s["text"] for s in want["segments"]], path
         assert [s.keep for s in got.segments] == [s["keep"] for s in want["segments"]], path
         assert [s.score for s in got.segments] == [s["score"] for s in want["segments"]], path
-        assert got.language == languages[path.name], path
+        assert (got.language, got.model) == (want["language"], want["model"]), path
 
 
 def test_pickles_as_its_arguments():
@@ -219,3 +218,24 @@ def test_perplexity_same_as_cli():
     ).stdout.split()
     for s, cli in zip(sentences, out):
         assert abs(ncleaner.perplexity(s) - float(cli)) <= 0.01 * float(cli) / 100 + 0.005, s
+
+
+GERMAN = (
+    "<html><body><ul><li><a href=/>Startseite</a></li><li><a href=/k>Kontakt</a></li></ul>"
+    "<p>Am Rande des kleinen Dorfes stand eine alte Mühle, deren Rad sich seit vielen Jahren "
+    "nicht mehr gedreht hatte. Die Kinder des Ortes erzählten sich, dass in ihren Mauern ein "
+    "freundlicher Geist wohne, der nachts die Säcke zähle. Im Frühling kamen die Bauern gern "
+    "vorbei und sprachen über das Wetter, die Ernte und die Preise auf dem Markt.</p></body></html>"
+)
+
+
+def test_routes_by_language_as_the_cli_unless_a_model_is_given():
+    """By default a German page goes to en-nonlex, as `ncleaner clean` sends it;
+    a model given is that one model."""
+    routed = ncleaner.Cleaner()
+    assert routed.model is None
+    r = routed.clean(GERMAN)
+    assert (r.language, r.model) == ("de", "en-nonlex")
+    assert ncleaner.Cleaner().clean("<p>" + "The quick brown fox jumps over the lazy dog. " * 5 + "</p>").model == "en"
+    one = ncleaner.Cleaner(model="en").clean(GERMAN)
+    assert (one.language, one.model) == ("de", "en")

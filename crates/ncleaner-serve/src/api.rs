@@ -47,9 +47,10 @@ pub struct CleanRequest {
     pub url: Option<String>,
     /// A URL to fetch and clean instead of `html`/`text` (servers started with `--allow-fetch`).
     pub fetch: Option<String>,
-    /// Model name (`GET /api/models`); default: the server's first.
+    /// Model name (`GET /api/models`): that one model cleans the page.
+    /// Default: routed by language as `ncleaner clean` routes ([`crate::default_routes`]).
     pub model: Option<String>,
-    /// `ncleaner` (default), `heuristics` or `keep-all`.
+    /// `ncleaner` (default), `heuristics`, `keep-all` or `perplexity`.
     pub method: Option<String>,
     /// Decision threshold in bits of log-odds; default: the model's operating point.
     pub threshold: Option<f64>,
@@ -184,16 +185,24 @@ pub(crate) async fn clean(
         };
         (bytes, input, req)
     };
-    let model_name = req
-        .model
-        .clone()
-        .unwrap_or_else(|| st.default_model.clone());
-    let model = st.models.get(&model_name).cloned().ok_or_else(|| {
-        ApiError::bad(format!(
-            "unknown model {model_name:?}; the models are {}",
-            st.models.keys().cloned().collect::<Vec<_>>().join(", ")
-        ))
-    })?;
+    // A model named: that one model cleans the page (its "route" makes the
+    // library identify the page's language for the answer, about 0.1 ms).
+    // None: the page goes where `ncleaner clean` would send it.
+    let routes = match &req.model {
+        Some(name) => {
+            let model = st.models.get(name).cloned().ok_or_else(|| {
+                ApiError::bad(format!(
+                    "unknown model {name:?}; the models are {}",
+                    st.models.keys().cloned().collect::<Vec<_>>().join(", ")
+                ))
+            })?;
+            Routes::new(Route {
+                name: name.as_str().into(),
+                model,
+            })
+        }
+        None => Routes::clone(&st.routes),
+    };
     let method = match req.method.as_deref().unwrap_or("ncleaner") {
         "ncleaner" => Method::NCleaner,
         "heuristics" => Method::Heuristics,
@@ -210,14 +219,9 @@ pub(crate) async fn clean(
     {
         return Err(ApiError::bad("threshold must be a finite number"));
     }
-    // One model, the one asked for; its "route" makes the library identify
-    // the page's language for the answer (about 0.1 ms).
-    let cleaner = Cleaner::routed(Routes::new(Route {
-        name: model_name.as_str().into(),
-        model,
-    }))
-    .with_method(method)
-    .with_threshold_option(req.threshold);
+    let cleaner = Cleaner::routed(routes)
+        .with_method(method)
+        .with_threshold_option(req.threshold);
 
     let url = req.url.clone();
     let max_answer = st.max_answer;
@@ -241,11 +245,10 @@ pub(crate) async fn clean(
         }
         cancel.check()?;
         let cleaned = cleaner.clean_document(decoded, input);
-        let threshold = cleaner.threshold(cleaned.input);
+        let threshold = threshold_of(&cleaner, &cleaned);
         cancel.check()?;
         let answer = Answer {
             doc: &cleaned,
-            model: &model_name,
             method,
             threshold,
             start,
@@ -255,6 +258,20 @@ pub(crate) async fn clean(
     })
     .await?;
     Ok(json_response(json))
+}
+
+/// The threshold in force for a cleaned page: that of the model its route chose.
+fn threshold_of(cleaner: &Cleaner, cleaned: &Cleaned) -> f64 {
+    let model = cleaner.routes().and_then(|r| {
+        r.languages()
+            .map(|(_, route)| route)
+            .chain([r.fallback()])
+            .find(|route| Some(&route.name) == cleaned.model.as_ref())
+    });
+    match model {
+        Some(route) => cleaner.threshold_of(&route.model, cleaned.input),
+        None => cleaner.threshold(cleaned.input),
+    }
 }
 
 /// The fewest bytes one segment adds to an answer besides its text:
@@ -492,7 +509,6 @@ impl std::io::Write for Capped<'_> {
 /// one instead of collected, and cancellation checked between them.
 struct Answer<'a> {
     doc: &'a Cleaned,
-    model: &'a str,
     method: Method,
     threshold: f64,
     start: Instant,
@@ -507,7 +523,7 @@ impl Serialize for Answer<'_> {
         // not change; "segments" is a placeholder replaced while writing.
         let head = json!({
             "url": doc.url,
-            "model": self.model,
+            "model": doc.model.as_deref(),
             "language": doc.language,
             "method": match self.method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
             "input": match doc.input { InputKind::Text => "text", _ => "html" },

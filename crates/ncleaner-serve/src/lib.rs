@@ -48,6 +48,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use ncleaner::lm::WordLm;
 use ncleaner::model::Model;
+use ncleaner::{Route, Routes};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -120,6 +121,8 @@ impl Config {
 pub(crate) struct AppState {
     pub models: BTreeMap<String, Arc<Model>>,
     pub default_model: String,
+    /// How a page is routed when the request names no model ([`default_routes`]).
+    pub routes: Arc<Routes>,
     pub max_body: usize,
     pub timeout: Duration,
     pub max_answer: usize,
@@ -136,12 +139,46 @@ pub(crate) struct AppState {
     pub default_word_model: Option<String>,
 }
 
+/// The routing of requests that name no model, assembled as `ncleaner
+/// clean` assembles its models ([`Routes::assemble`]): each served model
+/// with a language tag takes the pages of its language (the first of a
+/// language, when several have it), and the first served model without a
+/// tag, else the embedded `en-nonlex`, takes the rest. With the default
+/// models (`en`, `en-nonlex`) that is the CLI's default: English pages to
+/// `en`, all others to `en-nonlex`.
+pub fn default_routes(models: &[(String, Arc<Model>)]) -> anyhow::Result<Routes> {
+    let route = |(name, model): &(String, Arc<Model>)| Route {
+        name: name.as_str().into(),
+        model: model.clone(),
+    };
+    let mut seen = Vec::new();
+    let tagged: Vec<Route> = models
+        .iter()
+        .filter(|(_, m)| {
+            m.meta.language.as_ref().is_some_and(|l| {
+                !seen.contains(l) && {
+                    seen.push(l.clone());
+                    true
+                }
+            })
+        })
+        .map(route)
+        .collect();
+    let untagged = models.iter().find(|(_, m)| m.meta.language.is_none());
+    Ok(Routes::assemble(tagged, || match untagged {
+        Some(m) => Ok(route(m)),
+        None => Route::open(ncleaner::pipeline::DEFAULT_FALLBACK),
+    })?)
+}
+
 /// The application: routes, state and the request log.
 pub fn router(config: Config) -> anyhow::Result<Router> {
     anyhow::ensure!(!config.models.is_empty(), "no model to serve");
     anyhow::ensure!(config.workers > 0, "workers must be at least 1");
     let default_model = config.models[0].0.clone();
+    let routes = Arc::new(default_routes(&config.models)?);
     let state = Arc::new(AppState {
+        routes,
         models: config.models.into_iter().collect(),
         default_model,
         max_body: config.max_body,

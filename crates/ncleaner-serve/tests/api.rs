@@ -132,6 +132,18 @@ async fn models_openapi_health_and_page() {
         page.contains("id=\"threshold\"") && !page.contains("https://"),
         "the page is self-contained"
     );
+    // The page offers every method the API takes.
+    let methods = o["paths"]["/api/clean"]["post"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "method")
+        .unwrap()["schema"]["enum"]
+        .clone();
+    for m in methods.as_array().unwrap() {
+        let m = m.as_str().unwrap();
+        assert!(page.contains(&format!("value=\"{m}\"")), "method {m}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -329,4 +341,37 @@ async fn perplexity_of_sentences() {
         v["text"],
         "The minister said the report would be published next week."
     );
+}
+
+/// A German page goes where `ncleaner clean` sends it (en-nonlex, the
+/// fallback of the CLI's default routing), unless the request names a model.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_german_page_is_routed_as_the_cli_routes_it() {
+    let s = start(default_config());
+    let page = "<html><body><ul><li><a href=/>Startseite</a></li><li><a href=/k>Kontakt</a></li></ul>\
+        <p>Am Rande des kleinen Dorfes stand eine alte Mühle, deren Rad sich seit vielen Jahren \
+        nicht mehr gedreht hatte. Die Kinder des Ortes erzählten sich, dass in ihren Mauern ein \
+        freundlicher Geist wohne, der nachts die Säcke zähle. Im Frühling, wenn der Bach wieder \
+        genug Wasser führte, kamen die Bauern trotzdem gern vorbei und setzten sich auf die Bank \
+        vor dem Tor. Dort sprachen sie über das Wetter, die Ernte und die Preise auf dem Markt \
+        in der Stadt.</p><div class=footer>Impressum | Datenschutz</div></body></html>";
+    let (status, v) = post_json(&s, json!({ "html": page })).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["language"], "de");
+    assert_eq!(v["model"], "en-nonlex");
+    // The same decisions as the CLI's routing (`Routes::from_names` with its defaults).
+    let cli = ncleaner::Cleaner::routed(
+        ncleaner::Routes::from_names::<&str>(&[], ncleaner::pipeline::DEFAULT_FALLBACK).unwrap(),
+    )
+    .clean(page.as_bytes(), ncleaner::InputKind::Html, None);
+    assert_eq!(cli.model.as_deref(), Some("en-nonlex"));
+    assert_eq!(v["text"], cli.text().trim_end());
+    let t = v["threshold"].as_f64().unwrap();
+    let nonlex = ncleaner::model::embedded("en-nonlex").unwrap();
+    let want = ncleaner::Cleaner::new(nonlex).threshold(ncleaner::InputKind::Html);
+    assert_eq!(t, want);
+    // A model named is that one model.
+    let (_, en) = post_json(&s, json!({ "html": page, "model": "en" })).await;
+    assert_eq!(en["model"], "en");
+    assert_eq!(en["language"], "de");
 }

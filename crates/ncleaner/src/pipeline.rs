@@ -49,6 +49,23 @@ pub struct Route {
     pub model: Arc<Model>,
 }
 
+impl Route {
+    /// The model that `name` names ([`crate::model::open`]: `en`, `en-nonlex`
+    /// or a model file), reported under `name`.
+    pub fn open(name: &str) -> crate::error::Result<Route> {
+        Ok(Route {
+            name: name.into(),
+            model: Arc::new(crate::model::open(name)?),
+        })
+    }
+}
+
+/// The models [`Routes::from_names`] routes to when given none: `en` (for English pages).
+pub const DEFAULT_MODELS: [&str; 1] = ["en"];
+
+/// The model for pages of other languages by default: `en-nonlex`.
+pub const DEFAULT_FALLBACK: &str = "en-nonlex";
+
 /// Language routing: models keyed by their language tag
 /// ([`crate::model::ModelMeta::language`]) and a fallback model for pages
 /// of any other language, or whose language is not identified.
@@ -72,6 +89,39 @@ impl Routes {
             by_language: Vec::new(),
             fallback,
         }
+    }
+
+    /// The routing of `ncleaner clean --model NAME… --fallback-model
+    /// FALLBACK`, shared by the CLI, the server and the Python module: the
+    /// models named (none: [`DEFAULT_MODELS`]) opened with [`Route::open`] and
+    /// assembled by [`Routes::assemble`].
+    pub fn from_names<S: AsRef<str>>(models: &[S], fallback: &str) -> crate::error::Result<Routes> {
+        let loaded: crate::error::Result<Vec<Route>> = if models.is_empty() {
+            DEFAULT_MODELS.iter().map(|m| Route::open(m)).collect()
+        } else {
+            models.iter().map(|m| Route::open(m.as_ref())).collect()
+        };
+        Routes::assemble(loaded?, || Route::open(fallback))
+    }
+
+    /// Routes from loaded models: one model without a language tag cleans
+    /// every page (`fallback` is not called); otherwise each model takes the
+    /// pages of its language ([`Routes::add`]: each needs a tag) and the
+    /// model `fallback` gives takes the rest.
+    pub fn assemble(
+        models: Vec<Route>,
+        fallback: impl FnOnce() -> crate::error::Result<Route>,
+    ) -> crate::error::Result<Routes> {
+        if let [only] = &models[..]
+            && only.model.meta.language.is_none()
+        {
+            return Ok(Routes::new(only.clone()));
+        }
+        let mut routes = Routes::new(fallback()?);
+        for r in models {
+            routes.add(r)?;
+        }
+        Ok(routes)
     }
 
     /// Adds a model for the language of its tag. Errors when the model has
@@ -512,6 +562,24 @@ mod tests {
         }
         html.push_str("<div class=footer>(c) 2024</div></body></html>");
         html
+    }
+
+    #[test]
+    fn routes_from_names_as_the_cli_assembles_them() {
+        // No names: English pages to `en`, the rest to `en-nonlex`.
+        let r = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap();
+        assert_eq!(&*r.pick(Some("en")).name, "en");
+        assert_eq!(&*r.pick(Some("de")).name, "en-nonlex");
+        assert_eq!(&*r.pick(None).name, "en-nonlex");
+        // One model without a language cleans every page.
+        let r = Routes::from_names(&["en-nonlex"], "en").unwrap();
+        assert_eq!(r.languages().count(), 0);
+        assert_eq!(&*r.fallback().name, "en-nonlex");
+        // A model without a tag cannot be routed to beside others.
+        assert!(Routes::from_names(&["en", "en-nonlex"], DEFAULT_FALLBACK).is_err());
+        // Unknown names are errors that say so.
+        let e = Routes::from_names(&["fr"], DEFAULT_FALLBACK).unwrap_err();
+        assert!(e.to_string().contains("not an embedded model"), "{e}");
     }
 
     const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen war der \

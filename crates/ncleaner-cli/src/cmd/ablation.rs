@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ncleaner::InputKind;
 use ncleaner_lab::ablation;
 use ncleaner_lab::crossval;
@@ -48,9 +48,7 @@ pub fn run(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Re
     }
     print!("{md}");
     if let Some(dir) = report {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("ablation.md");
-        std::fs::write(&path, &md).with_context(|| format!("writing {}", path.display()))?;
+        ncleaner_lab::pool::write_report(&dir.join("ablation.md"), &md)?;
     }
     eprintln!("ncleaner: ablation in {:.0} s", t.elapsed().as_secs_f64());
     Ok(())
@@ -75,9 +73,7 @@ pub fn page_quality(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Pat
         ncleaner_lab::experiment::page_quality::markdown(&m, trainer.pages().len(), folds, inner);
     print!("{md}");
     if let Some(dir) = report {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("page-quality.md");
-        std::fs::write(&path, &md).with_context(|| format!("writing {}", path.display()))?;
+        ncleaner_lab::pool::write_report(&dir.join("page-quality.md"), &md)?;
     }
     eprintln!(
         "ncleaner: page quality in {:.0} s",

@@ -9,12 +9,16 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
 use ncleaner::format::{Format, JsonOptions};
-use ncleaner::{Cleaner, InputKind, Route, Routes};
+use ncleaner::pipeline::DEFAULT_MODELS;
+use ncleaner::{Cleaner, InputKind, Routes};
 use ncleaner_corpus::{self as corpus, CleanOptions, Destination, Entry, Observer, Stats};
 
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 
-use super::common::{SmoothingArg, load_model_named, load_word_model, thread_pool};
+use super::common::{
+    SmoothingArg, check_clean_options, format_parser, load_model_named, load_word_model,
+    method_parser, thread_pool,
+};
 
 /// Arguments of `ncleaner clean`.
 #[derive(clap::Args)]
@@ -66,8 +70,8 @@ pub struct Args {
     /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
     /// plain text, JSON Lines, or WARC. Default: what the name of `-o` says
     /// (`.jsonl`, `.warc`, optionally `.gz`/`.zst`), else cleaneval.
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_parser = format_parser())]
+    pub format: Option<Format>,
 
     /// Decision threshold in bits of log-odds: a segment is kept when its
     /// evidence is at least T. For models with a segment classifier (the
@@ -98,9 +102,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "precision")]
     pub prefer: PreferArg,
 
-    /// What decides: the n-gram models (ncleaner), the heuristics alone, or nothing (keep-all: the raw text dump).
-    #[arg(long, value_enum, default_value = "ncleaner")]
-    pub method: MethodArg,
+    /// What decides: the n-gram models after the heuristics (ncleaner), the
+    /// heuristics alone, nothing (keep-all: the raw text dump), or a word
+    /// model's perplexity per sentence (perplexity: PyPlexity's method).
+    #[arg(long, value_parser = method_parser(), default_value = "ncleaner")]
+    pub method: Method,
 
     /// Drop whole pages whose predicted precision is below P (0–1): the
     /// model's page-quality model estimates each page's word-level
@@ -181,92 +187,18 @@ impl From<InputArg> for InputKind {
     }
 }
 
-/// `--format`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum FormatArg {
-    /// `URL:` line, then one `<p>`/`<h>`/`<l>` segment per line.
-    Cleaneval,
-    /// Kept segments, one per line.
-    Text,
-    /// One JSON object per document.
-    Jsonl,
-    /// WARC: input records passed through, each cleaned one followed by a `conversion` record.
-    Warc,
-}
-
-impl From<FormatArg> for Format {
-    fn from(a: FormatArg) -> Format {
-        match a {
-            FormatArg::Cleaneval => Format::Cleaneval,
-            FormatArg::Text => Format::Text,
-            FormatArg::Jsonl => Format::Jsonl,
-            FormatArg::Warc => Format::Warc,
-        }
-    }
-}
-
-/// `--method`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum MethodArg {
-    /// Heuristics, then the clean/dirty character n-gram models.
-    Ncleaner,
-    /// The segmentation heuristics alone.
-    Heuristics,
-    /// Keep everything: the raw text dump.
-    KeepAll,
-    /// Drop sentences whose perplexity under a word model is above --max-perplexity (PyPlexity).
-    Perplexity,
-}
-
-impl From<MethodArg> for Method {
-    fn from(a: MethodArg) -> Method {
-        match a {
-            MethodArg::Ncleaner => Method::NCleaner,
-            MethodArg::Heuristics => Method::Heuristics,
-            MethodArg::KeepAll => Method::KeepAll,
-            MethodArg::Perplexity => Method::Perplexity,
-        }
-    }
-}
-
 /// The cleaner that `--model`, `--fallback-model` and `--no-route` ask for.
 pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<Cleaner> {
-    let default = ["en".to_string()];
-    let models = if models.is_empty() {
-        &default[..]
-    } else {
-        models
-    };
-    let route = |name: &str| -> Result<Route> {
-        Ok(Route {
-            name: name.into(),
-            model: Arc::new(load_model_named(name)?),
-        })
-    };
     if no_route {
         anyhow::ensure!(
-            models.len() == 1,
+            models.len() <= 1,
             "--no-route takes one --model ({} given)",
             models.len()
         );
-        return Ok(Cleaner::from_shared(route(&models[0])?.model));
+        let name = models.first().map_or(DEFAULT_MODELS[0], String::as_str);
+        return Ok(Cleaner::new(load_model_named(name)?));
     }
-    let loaded = models
-        .iter()
-        .map(|m| route(m))
-        .collect::<Result<Vec<Route>>>()?;
-    let routes = match &loaded[..] {
-        // One model without a language: it cleans every page.
-        [only] if only.model.meta.language.is_none() => Routes::new(only.clone()),
-        _ => {
-            let mut routes = Routes::new(route(fallback)?);
-            for r in loaded {
-                routes.add(r)?;
-            }
-            routes
-        }
-    };
-    Ok(Cleaner::routed(routes))
+    Ok(Cleaner::routed(Routes::from_names(models, fallback)?))
 }
 
 /// Runs `ncleaner clean`: every input document cleaned on the threads of
@@ -274,7 +206,15 @@ pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<C
 /// and a progress bar while it runs when standard error is a terminal.
 /// Exits with an error when any document failed (after writing all others).
 pub fn run(args: Args) -> Result<()> {
-    let method: Method = args.method.into();
+    let method = args.method;
+    check_clean_options(
+        args.format,
+        args.segments,
+        method,
+        args.perplexity.mark,
+        args.perplexity.max_perplexity.is_some(),
+        args.output.as_deref(),
+    )?;
     let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
         .with_method(method)
         .with_preference(args.prefer.into())
@@ -294,7 +234,11 @@ pub fn run(args: Args) -> Result<()> {
     if method == Method::Perplexity {
         let lm = load_word_model(&args.perplexity.word_model)?;
         let filter = SentenceFilter::new(Arc::new(lm))
-            .with_max_perplexity(args.perplexity.max_perplexity)?
+            .with_max_perplexity(
+                args.perplexity
+                    .max_perplexity
+                    .unwrap_or(DEFAULT_MAX_PERPLEXITY),
+            )?
             .with_smoothing(args.perplexity.smoothing.into())?
             .with_mark(args.perplexity.mark);
         cleaner = cleaner.with_perplexity(filter);
@@ -306,25 +250,15 @@ pub fn run(args: Args) -> Result<()> {
             cleaner.uses_sites(),
             "--sites/--site-memory: the model has no site features (models trained by this version's `ncleaner train` have them; --method ncleaner)"
         );
-        anyhow::ensure!(
-            args.no_site_pass || !args.inputs.iter().any(|p| p.as_os_str() == "-"),
-            "--sites/--site-memory read the inputs twice: give files, not standard input"
-        );
-        let mut mem = match &args.site_memory {
-            Some(f) if f.exists() || args.no_site_pass => ncleaner::site::SiteMemory::load(f)?,
-            _ => ncleaner::site::SiteMemory::default(),
-        };
         let t = Instant::now();
-        let pool = super::common::thread_pool(args.jobs)?;
-        let opts = CleanOptions {
-            input: args.input.into(),
-            ..CleanOptions::default()
-        };
-        let pages = if args.no_site_pass {
-            0
-        } else {
-            corpus::learn_sites(corpus::expand(&args.inputs)?, &opts, &pool, &mut mem)?
-        };
+        let pool = thread_pool(args.jobs)?;
+        let (mem, pages) = corpus::site_memory(
+            &args.inputs,
+            args.input.into(),
+            args.site_memory.as_deref(),
+            args.no_site_pass,
+            &pool,
+        )?;
         if !args.quiet {
             eprintln!(
                 "ncleaner: site memory: {pages} pages with a host read in {:.1} s; {} hosts remembered",
@@ -339,7 +273,7 @@ pub fn run(args: Args) -> Result<()> {
     let run = Run {
         inputs: &args.inputs,
         output: args.output.as_deref(),
-        format: args.format.map(Format::from),
+        format: args.format,
         default_format: Format::Cleaneval,
         opts: CleanOptions {
             input: args.input.into(),
@@ -364,8 +298,9 @@ pub fn run(args: Args) -> Result<()> {
 pub struct PerplexityArgs {
     /// Drop each sentence whose perplexity under the word model is above this
     /// (PyPlexity's default; its paper tries 1,000–14,000).
-    #[arg(long, default_value_t = DEFAULT_MAX_PERPLEXITY, value_name = "PPL")]
-    pub max_perplexity: f64,
+    /// Default: 8000 (`ncleaner::perplexity::DEFAULT_MAX_PERPLEXITY`).
+    #[arg(long, value_name = "PPL")]
+    pub max_perplexity: Option<f64>,
 
     /// Keep every sentence; wrap those above the cut-off in <del>…</del>
     /// (and list every sentence's perplexity with --segments).

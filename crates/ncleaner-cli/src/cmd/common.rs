@@ -66,7 +66,6 @@ impl From<SmoothingArg> for ncleaner::lm::Smoothing {
 
 /// A clap value parser for `--method` built on [`ncleaner::classify::Method`]'s
 /// `as_str`/`FromStr`, so that the names live once (for `value_parser = method_parser()`).
-#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
 pub fn method_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::classify::Method> {
     use clap::builder::TypedValueParser as _;
     use ncleaner::classify::Method;
@@ -76,7 +75,6 @@ pub fn method_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner:
 
 /// A clap value parser for `--format` built on [`ncleaner::format::Format`]'s
 /// `as_str`/`FromStr` (for `value_parser = format_parser()`).
-#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
 pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::format::Format> {
     use clap::builder::TypedValueParser as _;
     use ncleaner::format::Format;
@@ -89,7 +87,6 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner:
 /// FILE.jsonl`), `--mark` or `--max-perplexity` (`max_perplexity_given`)
 /// without `--method perplexity`, and `-o NAME.EXT` where EXT names no
 /// output format (`-o out.md` would make a directory `out.md`).
-#[allow(dead_code, reason = "for cmd/clean.rs, whose owner wires it in")]
 pub fn check_clean_options(
     format: Option<ncleaner::format::Format>,
     segments: bool,

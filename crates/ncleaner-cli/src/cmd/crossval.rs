@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ncleaner::model::TrainOptions;
 use ncleaner_lab::experiment::{plot, report, table};
 
@@ -76,10 +76,7 @@ pub fn run(args: Args) -> Result<()> {
         for r in &t.rows {
             for (page, text) in pool.pages.iter().zip(&r.outputs) {
                 let path = out.join(r.variant.slug()).join(format!("{}.txt", page.key));
-                std::fs::create_dir_all(path.parent().expect("has a parent"))
-                    .with_context(|| format!("creating {}", path.display()))?;
-                std::fs::write(&path, text)
-                    .with_context(|| format!("writing {}", path.display()))?;
+                ncleaner_lab::pool::write_report(&path, text)?;
             }
         }
     }

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ncleaner::classify::Preference;
 use ncleaner_lab::matrix::{self, Pools};
+use ncleaner_lab::pool;
 use ncleaner_lab::train::{OperatingPoint, TrainConfig, Trainer};
 
 use super::clean::PreferArg;
@@ -25,7 +26,7 @@ use super::clean::PreferArg;
 )]
 pub struct Args {
     /// A pool: NAME=PAGES_DIR:GOLD_DIR (repeatable; a NAME given twice joins both folders).
-    #[arg(long = "pool", value_name = "NAME=PAGES:GOLD", required = true, value_parser = parse_pool)]
+    #[arg(long = "pool", value_name = "NAME=PAGES:GOLD", required = true, value_parser = pool::parse_pool_arg)]
     pub pools: Vec<(String, PathBuf, PathBuf)>,
     /// Number of folds for the cells whose training set holds the test pool.
     #[arg(long, default_value_t = 10)]
@@ -39,7 +40,7 @@ pub struct Args {
     /// The precision-oriented operating point the models store: `min-precision:P`
     /// (the highest F whose training precision is at least P; the default of
     /// `train`), `f-beta:B` (the highest F-beta), or `max-f`.
-    #[arg(long, value_name = "POINT", value_parser = parse_point)]
+    #[arg(long, value_name = "POINT", value_parser = pool::parse_operating_point)]
     pub operating_point: Option<OperatingPoint>,
     /// Train the non-lexical models (letters → a, digits → 0).
     #[arg(long)]
@@ -50,28 +51,6 @@ pub struct Args {
     /// Also write the tables to FILE (Markdown).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-}
-
-fn parse_pool(s: &str) -> Result<(String, PathBuf, PathBuf), String> {
-    let bad = || format!("{s:?}: give a pool as NAME=PAGES_DIR:GOLD_DIR");
-    let (name, dirs) = s.split_once('=').ok_or_else(bad)?;
-    let (pages, gold) = dirs.split_once(':').ok_or_else(bad)?;
-    if name.is_empty() || name.contains('/') || pages.is_empty() || gold.is_empty() {
-        return Err(bad());
-    }
-    Ok((name.to_string(), pages.into(), gold.into()))
-}
-
-fn parse_point(s: &str) -> Result<OperatingPoint, String> {
-    let bad = || format!("{s:?}: give min-precision:P, f-beta:B or max-f");
-    match s.split_once(':') {
-        None if s == "max-f" => Ok(OperatingPoint::MaxF),
-        Some(("min-precision", p)) => {
-            Ok(OperatingPoint::MinPrecision(p.parse().map_err(|_| bad())?))
-        }
-        Some(("f-beta", b)) => Ok(OperatingPoint::MaxFBeta(b.parse().map_err(|_| bad())?)),
-        _ => Err(bad()),
-    }
 }
 
 /// Runs `ncleaner matrix`.
@@ -116,11 +95,7 @@ pub fn run(args: Args) -> Result<()> {
     let md = matrix::markdown(&pools, &rows);
     print!("{md}");
     if let Some(path) = &args.report {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
-        }
-        std::fs::write(path, &md).with_context(|| format!("writing {}", path.display()))?;
+        pool::write_report(path, &md)?;
     }
     eprintln!(
         "ncleaner: matrix done in {:.0} s",

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ncleaner_lab::experiment;
 use ncleaner_lab::pool::Pool;
 
@@ -115,9 +115,8 @@ impl ReportArgs {
         let Some(dir) = &self.report else {
             return Ok(None);
         };
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        ncleaner_lab::pool::write_report(&path, text)?;
         eprintln!("ncleaner: wrote {}", path.display());
         Ok(Some(path))
     }

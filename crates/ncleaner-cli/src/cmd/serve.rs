@@ -12,8 +12,8 @@ use super::common::{ModelArg, load_model};
 /// Arguments of `ncleaner serve`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Routes: GET / (the demo page), POST /api/clean, GET /api/models, \
-    GET /api/openapi.json (the API's description), GET /healthz.\n\n\
+    after_help = "Routes: GET / (the demo page), POST /api/clean, POST /api/perplexity, \
+    GET /api/models, GET /api/openapi.json (the API's description), GET /healthz.\n\n\
     Example:\n  ncleaner serve --addr 127.0.0.1:8080\n  \
     curl -s -H 'Content-Type: text/html' --data-binary @page.html localhost:8080/api/clean"
 )]
@@ -22,8 +22,10 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
 
-    /// Models to serve (repeatable): embedded names or model files; the first is the default.
-    /// Default: en and en-nonlex.
+    /// Models to serve (repeatable): embedded names or model files. Default: en
+    /// and en-nonlex. Requests naming no model are routed by language as
+    /// `clean` routes: each model with a language tag takes its language, the
+    /// first without one (else en-nonlex) the rest.
     #[arg(long = "model", short = 'm', value_name = "en|en-nonlex|PATH")]
     pub models: Vec<String>,
 

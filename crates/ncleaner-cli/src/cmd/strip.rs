@@ -9,7 +9,8 @@ use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 use ncleaner_corpus::CleanOptions;
 
-use super::clean::{FormatArg, Run, run_corpus};
+use super::clean::{Run, run_corpus};
+use super::common::format_parser;
 
 /// Arguments of `ncleaner strip`.
 #[derive(clap::Args)]
@@ -34,8 +35,8 @@ pub struct Args {
     pub output: Option<PathBuf>,
 
     /// Output format. Default: what the name of `-o` says, else text.
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_parser = format_parser())]
+    pub format: Option<Format>,
 
     /// No summary line and no progress bar on standard error.
     #[arg(short, long)]
@@ -56,7 +57,7 @@ pub fn run(args: Args) -> Result<()> {
         Run {
             inputs: &args.inputs,
             output: args.output.as_deref(),
-            format: args.format.map(Format::from),
+            format: args.format,
             default_format: Format::Text,
             opts: CleanOptions {
                 input: InputKind::Html,

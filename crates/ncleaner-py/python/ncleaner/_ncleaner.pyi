@@ -60,6 +60,9 @@ class CleanResult:
     def language(self) -> Optional[str]:
         """The page's language as an ISO 639-1 tag ("en", "de", ...), identified by whatlang from its longest prose segments; None when there is too little text or the identification is unsure."""
     @property
+    def model(self) -> Optional[str]:
+        """The model that cleaned the page: the one its language was routed to, or the one asked for."""
+    @property
     def segments(self) -> list[Segment]:
         """All segments in page order, kept and dropped."""
 
@@ -70,21 +73,24 @@ class Cleaner:
 
     def __init__(
         self,
-        model: str = "en",
+        model: Optional[str] = None,
         method: Literal["ncleaner", "heuristics", "keep-all", "perplexity"] = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
         prefer: Literal["precision", "f"] = "precision",
     ) -> None:
-        """Loads ``model`` ("en", "en-nonlex" or a model file's path).
+        """Loads ``model`` ("en", "en-nonlex" or a model file's path), which then cleans every page.
+
+        Without ``model``, each page is routed by its language as ``ncleaner clean``
+        routes it: English pages to "en", all others to "en-nonlex".
 
         ``threshold`` (bits of log-odds) or ``min_probability`` (0-1) override the
         model's own operating point, chosen by ``prefer``; as ``ncleaner clean``.
         Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
         """
     @property
-    def model(self) -> str:
-        """The model's name or path, as given."""
+    def model(self) -> Optional[str]:
+        """The model's name or path, as given; None when routed by language."""
     @property
     def method(self) -> str:
         """The method in force."""
@@ -122,8 +128,8 @@ class WordModel:
         Raises NCleanerError when the model cannot be loaded.
         """
     @property
-    def model(self) -> str:
-        """The model's name or path, as given."""
+    def model(self) -> Optional[str]:
+        """The model's name or path, as given; None when routed by language."""
     def perplexity(self, sentence: str) -> float:
         """The perplexity of one sentence, 10^(-mean log10 p) over its words and </s>."""
     def sentences(self, text: str, max_perplexity: float = 8000.0) -> list[Tuple[str, float, bool]]:

@@ -36,7 +36,8 @@ class NCleanerExtractor(BaseExtractor):
     """Replaces each document's HTML by its cleaned text (ncleaner's character n-gram models).
 
     Args:
-        model: "en", "en-nonlex" or a model file's path.
+        model: "en", "en-nonlex" or a model file's path; default: routed by language as
+            ``ncleaner clean`` routes (English to "en", others to "en-nonlex").
         method: "ncleaner", "heuristics" or "keep-all".
         threshold: decision threshold in bits of log-odds (default: the model's operating point).
         min_probability: keep segments at least this likely to be clean (instead of ``threshold``).
@@ -55,7 +56,7 @@ class NCleanerExtractor(BaseExtractor):
 
     def __init__(
         self,
-        model: str = "en",
+        model: Optional[str] = None,
         method: str = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
@@ -120,7 +121,7 @@ class NCleanerExtractor(BaseExtractor):
                 doc.text = result.text
                 doc.metadata["words_in"] = result.words_in
                 doc.metadata["words_out"] = result.words_out
-                doc.metadata["ncleaner_model"] = self.options["model"]
+                doc.metadata["ncleaner_model"] = result.model
                 if doc.text or not self.drop_empty:
                     self.stat_update(StatHints.forwarded)
                     self.update_doc_stats(doc)
