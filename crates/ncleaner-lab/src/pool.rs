@@ -191,21 +191,6 @@ pub fn parse_pool_arg(s: &str) -> std::result::Result<(String, PathBuf, PathBuf)
     Ok((name.to_string(), pages.into(), gold.into()))
 }
 
-/// Parses an operating point: `min-precision:P`, `f-beta:B` or `max-f`
-/// ([`train::OperatingPoint`]).
-pub fn parse_operating_point(s: &str) -> std::result::Result<train::OperatingPoint, String> {
-    use train::OperatingPoint;
-    let bad = || format!("{s:?}: give min-precision:P, f-beta:B or max-f");
-    match s.split_once(':') {
-        None if s == "max-f" => Ok(OperatingPoint::MaxF),
-        Some(("min-precision", p)) => {
-            Ok(OperatingPoint::MinPrecision(p.parse().map_err(|_| bad())?))
-        }
-        Some(("f-beta", b)) => Ok(OperatingPoint::MaxFBeta(b.parse().map_err(|_| bad())?)),
-        _ => Err(bad()),
-    }
-}
-
 /// Writes a report `text` to `path`, making its folder first; errors name the path.
 pub fn write_report(path: &Path, text: &str) -> Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -227,7 +212,7 @@ mod tests {
         for bad in ["x", "=a:b", "n/m=a:b", "n=a", "n=:b", "n=a:"] {
             assert!(parse_pool_arg(bad).is_err(), "{bad}");
         }
-        use train::OperatingPoint;
+        use crate::train::{OperatingPoint, parse_operating_point};
         assert!(matches!(
             parse_operating_point("max-f"),
             Ok(OperatingPoint::MaxF)

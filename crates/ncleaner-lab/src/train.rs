@@ -99,6 +99,20 @@ pub fn provenance(
     )
 }
 
+/// Parses an operating point: `min-precision:P`, `f-beta:B` or `max-f`
+/// ([`OperatingPoint`]).
+pub fn parse_operating_point(s: &str) -> std::result::Result<OperatingPoint, String> {
+    let bad = || format!("{s:?}: give min-precision:P, f-beta:B or max-f");
+    match s.split_once(':') {
+        None if s == "max-f" => Ok(OperatingPoint::MaxF),
+        Some(("min-precision", p)) => {
+            Ok(OperatingPoint::MinPrecision(p.parse().map_err(|_| bad())?))
+        }
+        Some(("f-beta", b)) => Ok(OperatingPoint::MaxFBeta(b.parse().map_err(|_| bad())?)),
+        _ => Err(bad()),
+    }
+}
+
 #[cfg(test)]
 mod provenance_tests {
     use super::*;

@@ -40,7 +40,7 @@ pub struct Args {
     /// The precision-oriented operating point the models store: `min-precision:P`
     /// (the highest F whose training precision is at least P; the default of
     /// `train`), `f-beta:B` (the highest F-beta), or `max-f`.
-    #[arg(long, value_name = "POINT", value_parser = pool::parse_operating_point)]
+    #[arg(long, value_name = "POINT", value_parser = ncleaner_lab::train::parse_operating_point)]
     pub operating_point: Option<OperatingPoint>,
     /// Train the non-lexical models (letters → a, digits → 0).
     #[arg(long)]
