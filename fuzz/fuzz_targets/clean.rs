@@ -14,9 +14,21 @@ static CLEANER: LazyLock<Cleaner> =
     LazyLock::new(|| Cleaner::new(ncleaner::model::embedded("en").expect("embedded model")));
 
 fuzz_target!(|data: &[u8]| {
+    // The file name varies too: bytes before a NUL in the first 64 are the
+    // name (any UTF-8 or not; non-ASCII names once panicked the run), the
+    // rest the content; without a NUL the name is one of a few that steer
+    // the container and compression guesses.
+    const NAMES: &[&str] = &["fuzz", "café.htm", "日本.html.gz", "a.warc.gz", "x.jsonl.zst", "p.br"];
+    let (name, body) = match data.iter().take(64).position(|&b| b == 0) {
+        Some(i) => (String::from_utf8_lossy(&data[..i]).into_owned(), &data[i + 1..]),
+        None => (
+            NAMES[data.first().map_or(0, |&b| b as usize) % NAMES.len()].to_string(),
+            data,
+        ),
+    };
     let origin = Origin::Memory {
-        name: "fuzz".into(),
-        bytes: Arc::from(data),
+        name,
+        bytes: Arc::from(body),
     };
     let source = Source::new(
         vec![origin],
