@@ -2,6 +2,8 @@
 //! segment classifier, its operating points, its model files and the
 //! calibration of its probabilities (on `cleaneval/dev`, a training split).
 
+// The shared-data and Python helpers of the product crate's tests, one copy.
+#[path = "../../ncleaner/tests/common/mod.rs"]
 mod common;
 
 use ncleaner::classify::{Method, Preference};

@@ -4,6 +4,8 @@
 //! Needs `python3` on PATH and the shared data (`$NCLEANER_SHARED` or
 //! `../shared`); fails, saying so, without them.
 
+// The shared-data and Python helpers of the product crate's tests, one copy.
+#[path = "../../ncleaner/tests/common/mod.rs"]
 mod common;
 
 use common::{Rng, TRICKY, perturb, run_python, shared_dir, txt_files};
