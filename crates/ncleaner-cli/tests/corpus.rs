@@ -6,9 +6,8 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::Output;
 
-use common::{bin, shared_data, tempdir};
+use common::{json_lines, run_clean, shared_data, tempdir};
 use ncleaner_corpus::compress::gzip_member;
 use ncleaner_corpus::warc;
 
@@ -78,28 +77,6 @@ fn write_dev_warc(path: &Path) -> usize {
             .unwrap();
     }
     pages.len()
-}
-
-fn run_clean(args: &[&str]) -> Output {
-    let out = bin()
-        .arg("clean")
-        .args(args)
-        .output()
-        .expect("running ncleaner");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("panicked"),
-        "ncleaner clean {args:?} panicked: {stderr}"
-    );
-    out
-}
-
-fn json_lines(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .expect("output")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
 }
 
 #[cfg_attr(

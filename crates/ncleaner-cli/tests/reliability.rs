@@ -9,35 +9,13 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{bin, tempdir};
+use common::{bin, json_lines, run_clean, tempdir};
 
 const PAGE: &str = "<html><head><title>A page</title></head><body>\
     <p>This is a page with a paragraph of ordinary prose that a reader would \
     want to keep, long enough to be kept by every cleaning method.</p>\
     <p>A second paragraph follows with more words about nothing at all, \
     written only to be read back by the test.</p></body></html>";
-
-fn clean(args: &[&str]) -> Output {
-    let out = bin()
-        .arg("clean")
-        .args(args)
-        .output()
-        .expect("running ncleaner");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("panicked"),
-        "ncleaner clean {args:?} panicked: {stderr}"
-    );
-    out
-}
-
-fn json_lines(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .expect("output")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
-}
 
 #[test]
 fn non_ascii_file_names() {
@@ -49,7 +27,7 @@ fn non_ascii_file_names() {
         std::fs::write(d.join(n), PAGE).unwrap();
     }
     let out = dir.path().join("out.jsonl");
-    let o = clean(&[
+    let o = run_clean(&[
         "-q",
         "--method",
         "keep-all",
@@ -70,7 +48,7 @@ fn non_ascii_file_names() {
     }
     // And to a directory: one file each, named after the input.
     let outdir = dir.path().join("outdir");
-    let o = clean(&[
+    let o = run_clean(&[
         "-q",
         "-o",
         &format!("{}/", outdir.display()),
@@ -140,7 +118,7 @@ fn compressed_pages_are_read_decompressed_and_liars_fail() {
     )
     .unwrap();
     let out = dir.path().join("out.jsonl");
-    let o = clean(&[
+    let o = run_clean(&[
         "--method",
         "keep-all",
         "-o",
@@ -196,7 +174,7 @@ fn binary_and_code_files_are_skipped_with_a_reason() {
     elf.extend(b"GLIBC_2.2.5 main printf puts libc.so.6 the quick brown fox ".repeat(300));
     std::fs::write(d.join("tool"), elf).unwrap();
     let out = dir.path().join("out.jsonl");
-    let o = clean(&["-o", out.to_str().unwrap(), d.to_str().unwrap()]);
+    let o = run_clean(&["-o", out.to_str().unwrap(), d.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
     let lines = json_lines(&out);
@@ -213,7 +191,7 @@ fn binary_and_code_files_are_skipped_with_a_reason() {
         assert!(stderr.contains(why), "{why}: {stderr}");
     }
     // --input text forces them through.
-    let o = clean(&[
+    let o = run_clean(&[
         "-q",
         "--input",
         "text",
@@ -307,7 +285,7 @@ fn outputs_are_never_overwritten() {
     )
     .unwrap();
     let coll = dir.path().join("coll");
-    let o = clean(&[
+    let o = run_clean(&[
         "--method",
         "keep-all",
         "-o",
@@ -425,7 +403,7 @@ fn resume_continues_into_the_same_output() {
     let outdir = dir.path().join("outdir");
     let outdir_arg = format!("{}/", outdir.display());
     for o in [out.to_str().unwrap(), outdir_arg.as_str()] {
-        let r = clean(&["-q", "--method", "keep-all", "-o", o, d.to_str().unwrap()]);
+        let r = run_clean(&["-q", "--method", "keep-all", "-o", o, d.to_str().unwrap()]);
         assert!(r.status.success());
     }
     // As if the run had been interrupted before c.html.
@@ -435,7 +413,7 @@ fn resume_continues_into_the_same_output() {
         .modified()
         .unwrap();
     for o in [out.to_str().unwrap(), outdir_arg.as_str()] {
-        let r = clean(&[
+        let r = run_clean(&[
             "--resume",
             "--method",
             "keep-all",

@@ -85,3 +85,27 @@ pub fn python_with(module: &str) -> PathBuf {
     );
     py
 }
+
+/// Runs `ncleaner clean ARGS`, failing the test if it panicked.
+pub fn run_clean(args: &[&str]) -> Output {
+    let out = bin()
+        .arg("clean")
+        .args(args)
+        .output()
+        .expect("running ncleaner");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked"),
+        "ncleaner clean {args:?} panicked: {stderr}"
+    );
+    out
+}
+
+/// The JSON objects of a JSON Lines file, one per line.
+pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .expect("output")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
