@@ -1,7 +1,6 @@
 //! The JSON API's handlers.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use axum::Json;
@@ -12,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use ncleaner::classify::{self, Method, Reason};
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
-use ncleaner::{Cleaned, Cleaner, InputKind, Route, Routes};
+use ncleaner::{Cancel, Cleaned, Cleaner, InputKind, Route, Routes};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -226,11 +225,11 @@ pub(crate) async fn clean(
     let url = req.url.clone();
     let max_answer = st.max_answer;
     let json = on_worker(&st, deadline, "cleaning", held, move |cancel| {
-        // The library has no cancellation hook yet: the work is checked
-        // between its stages (decoding, segmenting, cleaning, serialising).
+        // The work looks at `cancel` between its stages (decoding, segmenting,
+        // cleaning, serialising) and, within them, every so many segments.
         let decoded = ncleaner::decode::decode(&doc, url.as_deref(), charset.as_deref());
         drop(doc);
-        cancel.check()?;
+        check(cancel)?;
         // Every segment costs at least `SEGMENT_OVERHEAD` bytes of answer, and
         // its text twice (in `segments` and in `text`): refuse a page whose
         // answer cannot fit before classifying its segments.
@@ -243,10 +242,12 @@ pub(crate) async fn clean(
         if least > max_answer {
             return Err(answer_too_large(max_answer));
         }
-        cancel.check()?;
-        let cleaned = cleaner.clean_document(decoded, input);
+        check(cancel)?;
+        let cleaned = cleaner
+            .clean_document_cancellable(decoded, input, cancel)
+            .map_err(|_| stopped())?;
         let threshold = threshold_of(&cleaner, &cleaned);
-        cancel.check()?;
+        check(cancel)?;
         let answer = Answer {
             doc: &cleaned,
             method,
@@ -339,31 +340,38 @@ fn held_charge(budget: &Arc<Semaphore>, held: &mut Option<OwnedSemaphorePermit>,
     }
 }
 
-/// Whether the work of a request should stop: it timed out (the handler set
-/// the flag) or its deadline passed.
-pub(crate) struct Cancel {
-    flag: Arc<AtomicBool>,
-    deadline: std::time::Instant,
+/// 503 for work stopped by its [`Cancel`] (past the time limit).
+fn stopped() -> ApiError {
+    busy("the work was stopped at the time limit".into())
 }
 
-impl Cancel {
-    pub fn cancelled(&self) -> bool {
-        self.flag.load(Ordering::Relaxed) || std::time::Instant::now() >= self.deadline
-    }
-    fn check(&self) -> Result<(), ApiError> {
-        if self.cancelled() {
-            Err(busy("the work was stopped at the time limit".into()))
-        } else {
-            Ok(())
-        }
+/// [`stopped`] when the work should stop.
+fn check(cancel: &Cancel) -> Result<(), ApiError> {
+    cancel.check().map_err(|_| stopped())
+}
+
+/// Tells the work to stop when dropped: when its request is answered
+/// without it (timed out) or abandoned (the client went away and the
+/// handler's future was dropped). Harmless once the work has ended.
+struct CancelOnDrop(Arc<Cancel>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
+
+/// Called on the worker before the work, with its [`Cancel`]: the tests'
+/// way to hold a worker busy for as long as they want.
+#[cfg(test)]
+pub(crate) type WorkerHook = Arc<dyn Fn(&Cancel) + Send + Sync>;
 
 /// Runs CPU-bound work on the blocking pool under the server's limits: 503
 /// when no worker frees up before the deadline or when the work outlasts it;
 /// 500 if it panics. The worker, and what the request `held`, stay taken
-/// until the work returns; past the deadline it is told to stop through its
-/// [`Cancel`]. `what` names the work in the messages.
+/// until the work returns; past the deadline, or when the request is
+/// abandoned, it is told to stop through its [`Cancel`] (which also counts
+/// as set from the deadline on). `what` names the work in the messages.
 async fn on_worker<T: Send + 'static>(
     st: &AppState,
     deadline: tokio::time::Instant,
@@ -376,27 +384,29 @@ async fn on_worker<T: Send + 'static>(
     else {
         return Err(busy("server busy: no worker within the time limit".into()));
     };
-    let cancel = Cancel {
-        flag: Arc::new(AtomicBool::new(false)),
-        deadline: deadline.into_std(),
-    };
-    let flag = cancel.flag.clone();
+    let cancel = Arc::new(Cancel::with_deadline(deadline.into_std()));
+    let stop = CancelOnDrop(cancel.clone());
+    #[cfg(test)]
+    let hook = st.worker_hook.clone();
     let task = tokio::task::spawn_blocking(move || {
+        #[cfg(test)]
+        if let Some(hook) = hook {
+            hook(&cancel);
+        }
         let r = work(&cancel);
         drop((held, permit));
         r
     });
-    match tokio::time::timeout_at(deadline, task).await {
+    let r = match tokio::time::timeout_at(deadline, task).await {
         Ok(Ok(r)) => r,
         Ok(Err(e)) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{what} failed: {e}"),
         )),
-        Err(_) => {
-            flag.store(true, Ordering::Relaxed);
-            Err(busy(format!("{what} took longer than the time limit")))
-        }
-    }
+        Err(_) => Err(busy(format!("{what} took longer than the time limit"))),
+    };
+    drop(stop);
+    r
 }
 
 /// Reads the body: 413 over the limit (by `Content-Length` at once, else
@@ -470,7 +480,7 @@ fn serialise(value: &impl Serialize, max: usize, cancel: &Cancel) -> Result<Vec<
     match serde_json::to_writer(&mut w, value) {
         Ok(()) => Ok(w.buf),
         Err(_) if w.over => Err(answer_too_large(max)),
-        Err(_) if cancel.cancelled() => Err(busy("the work was stopped at the time limit".into())),
+        Err(_) if cancel.is_cancelled() => Err(stopped()),
         Err(e) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("serialising the answer: {e}"),
@@ -489,7 +499,7 @@ struct Capped<'a> {
 impl std::io::Write for Capped<'_> {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
         // Cancellation is looked at once per 64 KiB written.
-        if (self.buf.len() & 0xffff) + data.len() > 0xffff && self.cancel.cancelled() {
+        if (self.buf.len() & 0xffff) + data.len() > 0xffff && self.cancel.is_cancelled() {
             return Err(std::io::Error::other("cancelled"));
         }
         if self.buf.len() + data.len() > self.max {
@@ -567,7 +577,7 @@ impl Serialize for Segments<'_> {
         use serde::ser::{Error, SerializeSeq};
         let mut seq = ser.serialize_seq(Some(self.doc.segments.len()))?;
         for (i, s) in self.doc.segments.iter().enumerate() {
-            if i % 1024 == 0 && self.cancel.cancelled() {
+            if i % Cancel::EVERY == 0 && self.cancel.is_cancelled() {
                 return Err(S::Error::custom("cancelled"));
             }
             let out = segment_out(s);
@@ -658,7 +668,7 @@ pub(crate) async fn perplexity(
     let json = on_worker(&st, deadline, "scoring", held, move |cancel| {
         let sentences = filter.score_lines(&text);
         drop(text);
-        cancel.check()?;
+        check(cancel)?;
         let kept = sentences.iter().filter(|s| s.keep).count();
         let answer = json!({
             "model": name,
@@ -713,4 +723,117 @@ pub(crate) async fn not_found() -> ApiError {
         StatusCode::NOT_FOUND,
         "no such route; see /api/openapi.json".into(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    /// A guard against a hang, never a synchronisation.
+    const GUARD: Duration = Duration::from_secs(120);
+
+    fn post(
+        app: &axum::Router,
+        body: &'static str,
+    ) -> impl Future<Output = (StatusCode, String)> + use<> {
+        let req = Request::post("/api/clean")
+            .header(header::CONTENT_TYPE, "text/plain")
+            .body(Body::from(body))
+            .unwrap();
+        let app = app.clone();
+        async move {
+            let r = tokio::time::timeout(GUARD, app.oneshot(req))
+                .await
+                .expect("an answer")
+                .unwrap();
+            let status = r.status();
+            let body = axum::body::to_bytes(r.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            (status, String::from_utf8_lossy(&body).into_owned())
+        }
+    }
+
+    /// Item 12 of issue 20: a request that timed out keeps its worker until
+    /// its work ends, and its work is told to stop. The first work is held
+    /// on its worker by a hook until the test lets it go, so no timing
+    /// decides what the test sees.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_timed_out_request_keeps_its_worker_until_its_work_ends() {
+        let model = Arc::new(ncleaner::model::embedded("en").unwrap());
+        let mut cfg = crate::Config::new(vec![("en".into(), model)]);
+        cfg.log = false;
+        cfg.workers = 1;
+        cfg.max_pending = 4;
+        cfg.max_body = 1 << 20;
+        cfg.max_pending_bytes = 1 << 20;
+        // Long enough for an in-memory body of 5 bytes to be read; each
+        // request below that reaches its limit waits this long.
+        cfg.timeout = Duration::from_millis(1000);
+        let mut st = crate::state(cfg).unwrap();
+        let (entered_tx, entered_rx) = mpsc::channel::<()>();
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let (seen_tx, seen_rx) = mpsc::channel::<bool>();
+        // Only the first work is held: it says it started, waits to be let
+        // go, then reports whether it had been told to stop.
+        let first = Mutex::new(Some((entered_tx, release_rx, seen_tx)));
+        st.worker_hook = Some(Arc::new(move |cancel: &Cancel| {
+            let Some((entered, release, seen)) = first.lock().unwrap().take() else {
+                return;
+            };
+            entered.send(()).unwrap();
+            release
+                .recv_timeout(GUARD)
+                .expect("the test lets the work go");
+            seen.send(cancel.is_cancelled()).unwrap();
+        }));
+        let st = Arc::new(st);
+        let app = crate::app(st.clone(), false);
+
+        // The first request's work starts and is held past its time limit:
+        // the request is answered 503 at its deadline...
+        let a = tokio::spawn(post(&app, "hello"));
+        tokio::task::spawn_blocking(move || entered_rx.recv_timeout(GUARD))
+            .await
+            .unwrap()
+            .expect("the first work starts");
+        let (status, body) = a.await.unwrap();
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(
+            body.contains("cleaning took longer than the time limit"),
+            "{body}"
+        );
+        // ...but its work still runs, so its worker is still taken: the next
+        // request finds none within its own time limit.
+        assert_eq!(st.workers.available_permits(), 0);
+        let (status, body) = post(&app, "hello").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(body.contains("no worker within the time limit"), "{body}");
+        assert_eq!(st.workers.available_permits(), 0);
+        // Let the work go: it had been told to stop, stops at its next look,
+        // and only then gives its worker back (also its pending place and bytes).
+        release_tx.send(()).unwrap();
+        let told = tokio::task::spawn_blocking(move || seen_rx.recv_timeout(GUARD))
+            .await
+            .unwrap()
+            .expect("the work reports");
+        assert!(told, "the timed-out work was not told to stop");
+        let worker = tokio::time::timeout(GUARD, st.workers.clone().acquire_owned())
+            .await
+            .expect("the work ends and frees its worker")
+            .unwrap();
+        drop(worker);
+        assert_eq!(st.pending.available_permits(), 4);
+        assert_eq!(st.bytes.available_permits(), 1 << 20);
+        // The server serves again.
+        let (status, body) = post(&app, "hello").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
 }

@@ -14,9 +14,10 @@
 //! [`Config::max_pending`] before its body is read, and its body bytes from a
 //! budget of [`Config::max_pending_bytes`] shared by all pending requests
 //! (503 when spent); both stay taken until its work really ends, which also
-//! holds its worker: a request that times out is answered at once, and its
-//! work stops at the next check (see [`api`]'s `Cancel`) but keeps its worker
-//! until then. Answers are built and serialised on the worker, inside the
+//! holds its worker: a request that times out (or whose client goes away)
+//! is answered at once, and its work is told to stop through an
+//! [`ncleaner::Cancel`], which the pipeline looks at between its stages and
+//! every so many segments; the work keeps its worker until it has stopped. Answers are built and serialised on the worker, inside the
 //! time limit, and are at most [`Config::max_answer`] bytes (413 past it).
 //! Connections are served by a hand-written accept loop on hyper: at most
 //! [`Config::max_connections`] (idle ones are shed first when full), headers
@@ -137,6 +138,9 @@ pub(crate) struct AppState {
     /// Word models by name, and the default's name.
     pub word_models: BTreeMap<String, Arc<WordLm>>,
     pub default_word_model: Option<String>,
+    /// Run on each worker before its work (the tests hold workers with it).
+    #[cfg(test)]
+    pub worker_hook: Option<api::WorkerHook>,
 }
 
 /// The routing of requests that name no model, assembled as `ncleaner
@@ -173,11 +177,17 @@ pub fn default_routes(models: &[(String, Arc<Model>)]) -> anyhow::Result<Routes>
 
 /// The application: routes, state and the request log.
 pub fn router(config: Config) -> anyhow::Result<Router> {
+    let log = config.log;
+    Ok(app(Arc::new(state(config)?), log))
+}
+
+/// What the handlers share, made from `config` (all but `log`).
+fn state(config: Config) -> anyhow::Result<AppState> {
     anyhow::ensure!(!config.models.is_empty(), "no model to serve");
     anyhow::ensure!(config.workers > 0, "workers must be at least 1");
     let default_model = config.models[0].0.clone();
     let routes = Arc::new(default_routes(&config.models)?);
-    let state = Arc::new(AppState {
+    Ok(AppState {
         routes,
         models: config.models.into_iter().collect(),
         default_model,
@@ -195,7 +205,13 @@ pub fn router(config: Config) -> anyhow::Result<Router> {
         fetcher: config.fetch.map(fetch::Fetcher::new).transpose()?,
         default_word_model: config.word_models.first().map(|(n, _)| n.clone()),
         word_models: config.word_models.into_iter().collect(),
-    });
+        #[cfg(test)]
+        worker_hook: None,
+    })
+}
+
+/// The routes over `state`, with the request log when `log`.
+fn app(state: Arc<AppState>, log: bool) -> Router {
     let app = Router::new()
         .route("/", get(page))
         .route("/healthz", get(|| async { "ok\n" }))
@@ -205,11 +221,11 @@ pub fn router(config: Config) -> anyhow::Result<Router> {
         .route("/api/openapi.json", get(openapi))
         .fallback(api::not_found)
         .with_state(state);
-    Ok(if config.log {
+    if log {
         app.layer(middleware::from_fn(log_request))
     } else {
         app
-    })
+    }
 }
 
 /// Binds `addr` and serves until `shutdown` completes; requests in flight

@@ -40,5 +40,5 @@ pub mod segment;
 pub mod site;
 
 pub use error::Error;
-pub use pipeline::{Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
+pub use pipeline::{Cancel, Cancelled, Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
 pub use segment::{Kind, Segment};

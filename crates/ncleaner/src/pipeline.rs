@@ -1,6 +1,8 @@
 //! The whole pipeline for one document: bytes in, decided segments out.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use crate::classify::{self, Decision, Method, Preference};
 use crate::decode::{self, Document};
@@ -38,6 +40,92 @@ pub fn looks_like_html(text: &str) -> bool {
                     .is_some_and(|w| w.eq_ignore_ascii_case(t))
             })
     })
+}
+
+/// Asks cleaning in progress to stop: a flag another thread sets, and an
+/// optional deadline. [`Cleaner::clean_document_cancellable`] looks at it
+/// between the pipeline's stages and every [`Cancel::EVERY`] segments within
+/// the stages that go segment by segment, and returns [`Cancelled`] once it is
+/// set (or the deadline has passed), dropping what it had made. Scoring a
+/// page with the classifier is one step: a flag set during it is seen after it.
+///
+/// ```
+/// use ncleaner::{Cancel, Cancelled, Cleaner, InputKind};
+/// let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
+/// let doc = ncleaner::decode::decode(b"<p>Some text.</p>", None, None);
+/// let cancel = Cancel::new();
+/// cancel.cancel(); // from another thread, in real use
+/// assert_eq!(cleaner.clean_document_cancellable(doc, InputKind::Html, &cancel).unwrap_err(), Cancelled);
+/// ```
+#[derive(Debug, Default)]
+pub struct Cancel {
+    flag: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+/// What cleaning returns when its [`Cancel`] asked it to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cancelled")]
+pub struct Cancelled;
+
+impl Cancel {
+    /// How many segments a stage handles between two looks at the flag.
+    pub const EVERY: usize = 1024;
+
+    /// A flag not set, without a deadline.
+    pub const fn new() -> Cancel {
+        Cancel {
+            flag: AtomicBool::new(false),
+            deadline: None,
+        }
+    }
+
+    /// A flag not set, that also counts as set from `deadline` on.
+    pub fn with_deadline(deadline: Instant) -> Cancel {
+        Cancel {
+            flag: AtomicBool::new(false),
+            deadline: Some(deadline),
+        }
+    }
+
+    /// Asks the work to stop (from any thread); it stops at its next look.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the work should stop: the flag is set or the deadline passed.
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `Err(Cancelled)` when the work should stop.
+    pub fn check(&self) -> Result<(), Cancelled> {
+        if self.is_cancelled() {
+            Err(Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// [`Cancel::check`] at every [`Cancel::EVERY`]-th item (`i`: the item's index).
+    fn check_at(&self, i: usize) -> Result<(), Cancelled> {
+        if i % Cancel::EVERY == 0 {
+            self.check()
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The flag of work that is never cancelled.
+static NEVER: Cancel = Cancel::new();
+
+/// The result of work given [`NEVER`], which cannot be cancelled.
+fn uncancelled<T>(r: Result<T, Cancelled>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(Cancelled) => unreachable!("work without a cancel flag was cancelled"),
+    }
 }
 
 /// A model with the name it is reported under (`en`, `en-nonlex`, a path).
@@ -343,12 +431,28 @@ impl Cleaner {
 
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
+        uncancelled(self.clean_document_cancellable(doc, input, &NEVER))
+    }
+
+    /// Cleans an already decoded document unless `cancel` asks it to stop
+    /// first (see [`Cancel`] for where it looks); the same result as
+    /// [`Cleaner::clean_document`] when it does not.
+    pub fn clean_document_cancellable(
+        &self,
+        doc: Document,
+        input: InputKind,
+        cancel: &Cancel,
+    ) -> Result<Cleaned, Cancelled> {
+        cancel.check()?;
         let (input, mut segments) = segments_of(&doc.text, input);
+        cancel.check()?;
         let (model, language, name) = self.route(&segments);
         if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
-        let segments = self.decide_with(model, segments, input);
+        cancel.check()?;
+        let segments = self.decide_with(model, segments, input, cancel)?;
+        cancel.check()?;
         let mut c = Cleaned {
             url: doc.url,
             input,
@@ -360,7 +464,7 @@ impl Cleaner {
             quality: None,
         };
         self.assess_with(model, &mut c);
-        c
+        Ok(c)
     }
 
     /// The model for a page's segments: the model of its language when the
@@ -391,7 +495,8 @@ impl Cleaner {
         input: InputKind,
     ) -> (Vec<ScoredSegment>, Option<String>, Option<Arc<str>>) {
         let (model, language, name) = self.route(&segments);
-        (self.decide_with(model, segments, input), language, name)
+        let decided = uncancelled(self.decide_with(model, segments, input, &NEVER));
+        (decided, language, name)
     }
 
     /// Sets a cleaned page's predicted quality and, below the least page
@@ -438,7 +543,7 @@ impl Cleaner {
     /// Scores and decides the segments of one page (`input`: how they were
     /// read) with the cleaner's model (the fallback model when routing).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
-        self.decide_with(&self.model, segments, input)
+        uncancelled(self.decide_with(&self.model, segments, input, &NEVER))
     }
 
     fn decide_with(
@@ -446,30 +551,44 @@ impl Cleaner {
         model: &Model,
         segments: Vec<Segment>,
         input: InputKind,
-    ) -> Vec<ScoredSegment> {
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
         if self.method == Method::Perplexity {
-            return self.filter_sentences(segments);
+            return self.filter_sentences(segments, cancel);
         }
         let threshold = self.threshold_of(model, input);
         let html = input != InputKind::Text;
-        let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = self.method.uses_model().then(|| {
+        let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = if self.method.uses_model() {
             let scorer = model.scorer();
-            match model
-                .classifier
-                .as_ref()
-                .and_then(|c| c.score_page(&segments, scorer, html))
-            {
-                Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
-                None => (
-                    segments.iter().map(|s| scorer.score(&s.text)).collect(),
-                    vec![None; segments.len()],
-                ),
-            }
-        });
+            Some(
+                match model
+                    .classifier
+                    .as_ref()
+                    .and_then(|c| c.score_page(&segments, scorer, html))
+                {
+                    Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
+                    None => (
+                        segments
+                            .iter()
+                            .enumerate()
+                            .map(|(i, s)| {
+                                cancel.check_at(i)?;
+                                Ok(scorer.score(&s.text))
+                            })
+                            .collect::<Result<_, Cancelled>>()?,
+                        vec![None; segments.len()],
+                    ),
+                },
+            )
+        } else {
+            None
+        };
+        cancel.check()?;
         segments
             .into_iter()
             .enumerate()
             .map(|(i, segment)| {
+                cancel.check_at(i)?;
                 let (score, probability) = match &scored {
                     Some((scores, probs)) if segment.heuristic.is_none() => {
                         (Some(scores[i]), probs[i])
@@ -479,29 +598,35 @@ impl Cleaner {
                 // The classifier's log-odds decide when there is one, else the n-gram score.
                 let evidence = probability.map(classify::log2_odds).or(score);
                 let decision = classify::decide(self.method, &segment, evidence, threshold);
-                ScoredSegment {
+                Ok(ScoredSegment {
                     segment,
                     score,
                     probability,
                     decision,
                     sentences: None,
                     output: None,
-                }
+                })
             })
             .collect()
     }
 
     /// [`Method::Perplexity`]: every segment's sentences scored by the word
     /// model, those above the cut-off dropped (see [`crate::perplexity`]).
-    fn filter_sentences(&self, segments: Vec<Segment>) -> Vec<ScoredSegment> {
+    fn filter_sentences(
+        &self,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
         let filter = self.perplexity.as_ref().unwrap_or_else(|| default_filter());
         segments
             .into_iter()
-            .map(|segment| {
+            .enumerate()
+            .map(|(i, segment)| {
+                cancel.check_at(i)?;
                 let f = filter.filter(&segment.text);
                 let keep = f.text.is_some();
                 let output = f.text.filter(|t| *t != segment.text);
-                ScoredSegment {
+                Ok(ScoredSegment {
                     decision: Decision {
                         keep,
                         reason: classify::Reason::Perplexity,
@@ -511,7 +636,7 @@ impl Cleaner {
                     segment,
                     score: None,
                     probability: None,
-                }
+                })
             })
             .collect()
     }
@@ -630,6 +755,81 @@ mod tests {
         // No panic on nothing at all.
         let r = routed.clean(b"", InputKind::Auto, None);
         assert!(r.segments.is_empty() && r.language.is_none());
+    }
+
+    #[test]
+    fn a_set_cancel_flag_stops_the_work() {
+        let en = page(&[EN, EN]);
+        let doc = || decode::decode(en.as_bytes(), Some("http://x/"), None);
+        let model = Arc::new(crate::model::embedded("en").unwrap());
+        for method in [
+            Method::NCleaner,
+            Method::Heuristics,
+            Method::KeepAll,
+            Method::Perplexity,
+        ] {
+            let cleaner = Cleaner::from_shared(model.clone()).with_method(method);
+            // Not set: the same page as without a flag.
+            let cancel = Cancel::new();
+            let c = cleaner
+                .clean_document_cancellable(doc(), InputKind::Html, &cancel)
+                .unwrap();
+            let plain = cleaner.clean_document(doc(), InputKind::Html);
+            assert_eq!(c.segments, plain.segments, "{method:?}");
+            assert_eq!(c.url, plain.url);
+            // Set (by another thread, say): the work stops with `Cancelled`.
+            cancel.cancel();
+            assert!(cancel.is_cancelled());
+            assert_eq!(
+                cleaner
+                    .clean_document_cancellable(doc(), InputKind::Html, &cancel)
+                    .err(),
+                Some(Cancelled),
+                "{method:?}"
+            );
+        }
+        // A routed cleaner too, and a deadline already passed counts as set.
+        let routed = Cleaner::routed(Routes::new(route("en")));
+        let past = Cancel::with_deadline(Instant::now());
+        assert_eq!(
+            routed
+                .clean_document_cancellable(doc(), InputKind::Html, &past)
+                .err(),
+            Some(Cancelled)
+        );
+        let later = Cancel::with_deadline(Instant::now() + std::time::Duration::from_secs(3600));
+        assert!(
+            routed
+                .clean_document_cancellable(doc(), InputKind::Html, &later)
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn stages_look_at_the_flag_every_so_many_segments() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        for i in 0..3 * Cancel::EVERY {
+            assert_eq!(
+                cancel.check_at(i).is_err(),
+                i % Cancel::EVERY == 0,
+                "segment {i}"
+            );
+        }
+        // A stage that goes segment by segment stops at its first look: a
+        // text dump of many segments, decided by the perplexity filter.
+        let text: String = (0..5 * Cancel::EVERY)
+            .map(|i| format!("Line number {i} of a long dump.\n\n"))
+            .collect();
+        let cleaner =
+            Cleaner::new(crate::model::embedded("en").unwrap()).with_method(Method::Perplexity);
+        let (input, segments) = segments_of(&text, InputKind::Text);
+        assert!(segments.len() > 4 * Cancel::EVERY);
+        let model = cleaner.model.clone();
+        assert_eq!(
+            cleaner.decide_with(&model, segments, input, &cancel),
+            Err(Cancelled)
+        );
     }
 
     #[test]
