@@ -129,58 +129,120 @@ fn slow_clients_time_out_and_others_are_served() {
     alive(&s);
 }
 
+/// Reads from `c` until `needle` has arrived; returns what was read.
+fn read_until(c: &mut TcpStream, needle: &str) -> String {
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&out).contains(needle) {
+        let n = c.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "closed before {needle:?}: {}",
+            String::from_utf8_lossy(&out)
+        );
+        out.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// With room for two requests in flight, a request whose page is being
+/// fetched (it holds the one worker) and a request waiting for that worker
+/// fill it: a third gets 503 at once. What each client sees tells the test
+/// where its request is, so no timing decides the outcome: the origin server
+/// has received the fetch, and the waiting request has been told to send its
+/// body (`100 Continue`: its handler holds its place and reads it).
 #[test]
-#[ignore = "its 24 MB page is now refused at once by the answer cap (413), so it no longer holds the worker; limits.rs pending_places_and_bytes_are_checked_before_reading covers the 503 of a full waiting room: rework pending"]
 fn too_many_waiting_requests_get_503() {
+    // An origin that answers its one request only when the test says so.
+    let origin = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin_addr = origin.local_addr().unwrap();
+    let (asked_tx, asked_rx) = std::sync::mpsc::channel();
+    let (answer_tx, answer_rx) = std::sync::mpsc::channel::<()>();
+    let origin = std::thread::spawn(move || {
+        let (mut c, _) = origin.accept().unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        read_until(&mut c, "\r\n\r\n");
+        asked_tx.send(()).unwrap();
+        answer_rx.recv_timeout(Duration::from_secs(120)).unwrap();
+        let page = example_page();
+        let _ = write!(
+            c,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+            page.len()
+        );
+    });
     let mut cfg = default_config();
     cfg.workers = 1;
-    cfg.max_pending = 1;
-    cfg.max_body = 64 << 20;
+    cfg.max_pending = 2;
+    // Failure guards only: nothing here waits for a limit.
+    cfg.timeout = Duration::from_secs(120);
+    cfg.fetch = Some(ncleaner_serve::fetch::FetchConfig {
+        allow_private: true,
+        timeout: Duration::from_secs(120),
+        ..Default::default()
+    });
     let s = start(cfg);
-    // A large page keeps the one worker busy for a while...
-    let para = "<p>Tomatoes are among the easiest vegetables to grow in containers on a sunny balcony.</p>\n";
-    let big = para.repeat((24 << 20) / para.len());
+
+    // The first request fetches: it holds a place and the worker.
     let addr = s.addr;
-    let first = std::thread::spawn(move || {
+    let fetching = std::thread::spawn(move || {
+        let json = format!(r#"{{"fetch": "http://{origin_addr}/page"}}"#);
         let head = format!(
-            "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            big.len()
+            "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            json.len()
         );
         let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
         c.write_all(head.as_bytes()).unwrap();
-        c.write_all(big.as_bytes()).unwrap();
+        c.write_all(json.as_bytes()).unwrap();
         let mut out = Vec::new();
         let _ = c.read_to_end(&mut out);
-        (
-            Instant::now(),
-            String::from_utf8_lossy(&out[..out.len().min(200)]).into_owned(),
-        )
+        String::from_utf8_lossy(&out).into_owned()
     });
-    // ...so that another finds the waiting room full while it is cleaned.
-    let mut busy = None;
-    while !first.is_finished() {
-        let (status, body) = raw(
-            &s,
-            "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
-            b"hello",
-        );
-        assert!(status.contains("200") || status.contains("503"), "{status}");
-        if status.contains("503") {
-            busy = Some((Instant::now(), body));
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let (first_done, first_status) = first.join().unwrap();
-    if first_status.starts_with("HTTP/1.1 503") {
-        // A small request held the only place when the large page had been
-        // read: the large one was refused instead, by the same rule.
-        assert!(first_status.contains("server busy"), "{first_status}");
-    } else {
-        assert!(first_status.starts_with("HTTP/1.1 200"), "{first_status}");
-        let (busy_at, body) = busy.expect("a request was refused while the worker was busy");
-        assert!(busy_at < first_done);
-        assert!(body.contains("server busy"), "{body}");
-    }
+    asked_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the fetch reaches the origin");
+
+    // The second takes the other place and, its body read, waits for the worker.
+    let mut waiting = TcpStream::connect(s.addr).unwrap();
+    waiting
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    waiting
+        .write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let cont = read_until(&mut waiting, "\r\n\r\n");
+    assert!(cont.starts_with("HTTP/1.1 100"), "{cont}");
+    waiting.write_all(b"hello").unwrap();
+
+    // The third finds no room: 503 at once, not after the time limit.
+    let t = Instant::now();
+    let (status, body) = raw(
+        &s,
+        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
+        b"hello",
+    );
+    assert!(status.contains("503"), "{status} {body}");
+    assert!(
+        body.contains("server busy: too many requests waiting"),
+        "{body}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    alive(&s);
+
+    // The origin answers: the fetched page is cleaned, then the waiting one.
+    answer_tx.send(()).unwrap();
+    let first = fetching.join().unwrap();
+    assert!(
+        first.starts_with("HTTP/1.1 200"),
+        "{}",
+        &first[..first.len().min(300)]
+    );
+    let mut second = Vec::new();
+    let _ = waiting.read_to_end(&mut second);
+    let second = String::from_utf8_lossy(&second);
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+    assert!(second.contains("hello"), "{second}");
+    origin.join().unwrap();
     alive(&s);
 }
