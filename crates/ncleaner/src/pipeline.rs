@@ -343,8 +343,18 @@ impl Cleaner {
 
     /// Cleans an already decoded document.
     pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
-        let (input, mut segments) = segments_of(&doc.text, input);
+        let (input, mut segments, mut metadata) = read_document(&doc.text, input);
         let (model, language, name) = self.route(&segments);
+        if let Some(md) = &mut metadata {
+            // The detected language, else the page's `lang` when it is a tag.
+            md.language = language
+                .clone()
+                .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
+            md.canonical_url = md
+                .canonical_url
+                .take()
+                .and_then(|u| absolute_url(&u, doc.url.as_deref()));
+        }
         if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
@@ -358,6 +368,7 @@ impl Cleaner {
             language,
             model: name,
             quality: None,
+            metadata,
         };
         self.assess_with(model, &mut c);
         c
@@ -530,16 +541,46 @@ fn default_filter() -> &'static SentenceFilter {
 
 /// The segments of a decoded document, and the input kind it was read as.
 pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
+    let (input, segments, _) = read_document(text, input);
+    (input, segments)
+}
+
+/// The segments of a decoded document, the input kind it was read as, and
+/// the page's metadata (HTML input only).
+pub fn read_document(
+    text: &str,
+    input: InputKind,
+) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
     let input = match input {
         InputKind::Auto if looks_like_html(text) => InputKind::Html,
         InputKind::Auto => InputKind::Text,
         k => k,
     };
-    let segments = match input {
-        InputKind::Text => segment::from_text(text),
-        _ => segment::from_page(html::parse(text)),
-    };
-    (input, segments)
+    match input {
+        InputKind::Text => (input, segment::from_text(text), None),
+        _ => {
+            let mut page = html::parse(text);
+            let metadata = std::mem::take(&mut page.metadata);
+            (input, segment::from_page(page), Some(metadata))
+        }
+    }
+}
+
+/// A canonical URL as an absolute URL: kept when it is one, a path
+/// (`/a/b`) joined to the scheme and host of the page's URL, else `None`.
+fn absolute_url(url: &str, page: Option<&str>) -> Option<String> {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        return Some(url.to_string());
+    }
+    if !url.starts_with('/') || url.starts_with("//") {
+        return None;
+    }
+    let page = page?;
+    let scheme_end = page.find("://")? + 3;
+    let host_end = page[scheme_end..]
+        .find(['/', '?', '#'])
+        .map_or(page.len(), |i| scheme_end + i);
+    (host_end > scheme_end).then(|| format!("{}{url}", &page[..host_end]))
 }
 
 #[cfg(test)]
