@@ -359,6 +359,16 @@ impl Cleaner {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
         let segments = self.decide_with(model, segments, input);
+        if let Some(md) = &mut metadata
+            && md.authors.is_empty()
+        {
+            md.authors = kept_byline(&segments);
+        }
+        if let Some(md) = &mut metadata
+            && md.date_published.is_none()
+        {
+            md.date_published = kept_date(&segments);
+        }
         let mut c = Cleaned {
             url: doc.url,
             input,
@@ -566,6 +576,53 @@ pub fn read_document(
     }
 }
 
+/// The author named by a short byline among the first kept segments
+/// ("By Jane Doe", "Written by Jane Doe | 4 March 2025"), when one name only is found.
+fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for s in segments.iter().filter(|s| s.keep()).take(40) {
+        let t = s.text();
+        if t.len() > 120 {
+            continue;
+        }
+        let lower = t.get(..11).unwrap_or(t).to_ascii_lowercase();
+        if !(lower.starts_with("by ")
+            || lower.starts_with("written by ")
+            || lower.starts_with("posted by "))
+        {
+            continue;
+        }
+        if let Some(n) = html::byline_name(t, true)
+            && !names.contains(&n)
+        {
+            names.push(n);
+        }
+    }
+    if names.len() == 1 { names } else { Vec::new() }
+}
+
+/// The date of a short dateline among the first kept segments.
+fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
+    for s in segments.iter().filter(|s| s.keep()).take(15) {
+        let t = s.text();
+        if t.split_whitespace().count() > 15 {
+            continue;
+        }
+        let lower = t.to_lowercase();
+        if lower.contains("updated")
+            || lower.contains("modified")
+            || lower.contains('©')
+            || lower.contains("copyright")
+        {
+            continue;
+        }
+        if let Some(d) = html::date_in_text(t) {
+            return Some(d);
+        }
+    }
+    None
+}
+
 /// A canonical URL as an absolute URL: kept when it is one, a path
 /// (`/a/b`) joined to the scheme and host of the page's URL, else `None`.
 fn absolute_url(url: &str, page: Option<&str>) -> Option<String> {
@@ -671,6 +728,82 @@ mod tests {
         // No panic on nothing at all.
         let r = routed.clean(b"", InputKind::Auto, None);
         assert!(r.segments.is_empty() && r.language.is_none());
+    }
+
+    #[test]
+    fn metadata_travels_with_the_cleaned_page() {
+        let single = Cleaner::new(crate::model::embedded("en").unwrap());
+        let html = format!(
+            "<html lang=de><head><link rel=canonical href=/moon></head><body>\
+             <h1>Moon pulls sea</h1><p>By Jane Doe | March 4, 2025</p><p>{EN}</p><p>{EN}</p></body></html>"
+        );
+        let c = single.clean(
+            html.as_bytes(),
+            InputKind::Html,
+            Some("https://t.example/x?y"),
+        );
+        let m = c.metadata.expect("HTML input has metadata");
+        assert_eq!(m.title.as_deref(), Some("Moon pulls sea"));
+        assert_eq!(m.canonical_url.as_deref(), Some("https://t.example/moon"));
+        // No routing, so no detection: the page's own lang.
+        assert_eq!(m.language.as_deref(), Some("de"));
+        // The kept byline names the author and dates the page, if the cleaner kept it.
+        if c.segments
+            .iter()
+            .any(|s| s.keep() && s.segment.text.starts_with("By "))
+        {
+            assert_eq!(m.authors, ["Jane Doe"]);
+            assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
+        }
+        // Routed: the detected language wins over the page's lang.
+        let routed = Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap());
+        let c = routed.clean(html.as_bytes(), InputKind::Html, None);
+        let m = c.metadata.unwrap();
+        assert_eq!(m.language.as_deref(), Some("en"));
+        assert_eq!(m.canonical_url, None, "a path without the page's URL");
+        // Text input: none.
+        assert!(
+            single
+                .clean(b"Just text.", InputKind::Text, None)
+                .metadata
+                .is_none()
+        );
+        assert_eq!(
+            absolute_url("https://a/b", None).as_deref(),
+            Some("https://a/b")
+        );
+        assert_eq!(absolute_url("//evil/x", Some("https://a/")), None);
+        assert_eq!(
+            absolute_url("/p", Some("http://h:8/a/b#c")).as_deref(),
+            Some("http://h:8/p")
+        );
+    }
+
+    #[test]
+    fn kept_bylines_and_datelines() {
+        let seg = |t: &str, keep: bool| ScoredSegment {
+            segment: Segment::plain(crate::segment::Kind::P, t.to_string()),
+            score: None,
+            probability: None,
+            decision: Decision {
+                keep,
+                reason: classify::Reason::Score,
+            },
+            sentences: None,
+            output: None,
+        };
+        let segs = [
+            seg("By Ann Roe", false),
+            seg("By Jane Doe", true),
+            seg("Last updated March 9, 2025", true),
+            seg("Posted March 4, 2025", true),
+        ];
+        assert_eq!(kept_byline(&segs), ["Jane Doe"]);
+        assert_eq!(kept_date(&segs).as_deref(), Some("2025-03-04"));
+        // Two different bylines: a listing, no author.
+        let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
+        assert!(kept_byline(&two).is_empty());
+        assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
     }
 
     #[test]

@@ -140,6 +140,8 @@ pub(super) struct Collector {
     article_tags: Vec<String>,
     /// `lang` of `<html>`.
     html_lang: Option<String>,
+    /// The number of the `twitter:labelN` that said "Written by".
+    twitter_author_label: Option<String>,
     /// Distinct names found in byline elements (many: a listing page).
     bylines: Vec<String>,
     /// The element whose text is being read for a field.
@@ -175,6 +177,7 @@ const R_META: u8 = 40;
 const R_MICRODATA: u8 = 50;
 const R_DC: u8 = 60;
 const R_TIME: u8 = 70;
+const R_PLAIN_TIME: u8 = 75;
 const R_BYLINE: u8 = 80;
 const R_TITLE_TAG: u8 = 90;
 
@@ -234,6 +237,16 @@ impl Collector {
     /// A `<meta>` tag: each of its keys (`name`, `property`, `itemprop`) with its `content`.
     pub(super) fn meta_tag(&mut self, keys: &[String], content: &str) {
         for key in keys {
+            // Twitter's "Written by" label and its datum.
+            if let Some(n) = key.strip_prefix("twitter:label") {
+                let c = content.trim().to_ascii_lowercase();
+                self.twitter_author_label = (c == "written by" || c == "author" || c == "by")
+                    .then(|| n.chars().take(2).collect());
+            } else if let Some(n) = key.strip_prefix("twitter:data")
+                && self.twitter_author_label.as_deref() == Some(n)
+            {
+                self.offer(Field::Author, R_META + 2, content);
+            }
             if let Some((field, rank)) = meta_source(key) {
                 if field == Field::Tags && rank == R_OG {
                     if let Some(t) = clean_name(content)
@@ -278,6 +291,13 @@ impl Collector {
     pub(super) fn time_element(&mut self, datetime: &str, field: Field, strong: bool) {
         let rank = if strong { R_MICRODATA } else { R_TIME };
         self.offer(field, rank, datetime);
+    }
+
+    /// A `<time datetime>` without a hint, in the page's content (not in
+    /// navigation, a sidebar, a footer or comments; not an update): the
+    /// first one is the publication date when no other source gives one.
+    pub(super) fn plain_time(&mut self, datetime: &str) {
+        self.offer(Field::Published, R_PLAIN_TIME, datetime);
     }
 
     /// Offers a value for a field from a source of this rank.
@@ -353,6 +373,16 @@ impl Collector {
         self.capture.as_ref().map(|c| c.depth)
     }
 
+    /// An element starts inside the element being read: a word boundary.
+    pub(super) fn capture_break(&mut self) {
+        if let Some(c) = &mut self.capture
+            && !c.text.ends_with(' ')
+            && c.text.len() < 4 * NAME_MAX_CHARS
+        {
+            c.text.push(' ');
+        }
+    }
+
     /// Text inside the element being read.
     pub(super) fn capture_text(&mut self, text: &str) {
         if let Some(c) = &mut self.capture
@@ -369,11 +399,15 @@ impl Collector {
         };
         let text = super::walker::collapse_whitespace(&c.text);
         match c.what {
-            CaptureKind::MicrodataAuthor => self.offer(Field::Author, R_MICRODATA, &text),
+            CaptureKind::MicrodataAuthor => {
+                if let Some(name) = byline_name(&text, false) {
+                    self.offer(Field::Author, R_MICRODATA, &name)
+                }
+            }
             CaptureKind::MicrodataHeadline => self.offer(Field::Title, R_MICRODATA, &text),
             CaptureKind::MicrodataDate => self.offer(Field::Published, R_MICRODATA, &text),
             CaptureKind::Byline => {
-                if let Some(name) = byline_name(&text)
+                if let Some(name) = byline_name(&text, true)
                     && !self.bylines.contains(&name)
                     && self.bylines.len() < LIST_MAX
                 {
@@ -420,11 +454,15 @@ impl Collector {
                     }
                 }
             }
-            if let Some(d) = s("datePublished").or_else(|| s("dateCreated")) {
-                self.offer(Field::Published, r, d);
-            }
-            if let Some(d) = s("dateModified") {
-                self.offer(Field::Modified, r, d);
+            // A web page's own dates are those of its template as often as
+            // of its content: an article's, a product's or an event's only.
+            if rank < 3 {
+                if let Some(d) = s("datePublished").or_else(|| s("dateCreated")) {
+                    self.offer(Field::Published, r, d);
+                }
+                if let Some(d) = s("dateModified") {
+                    self.offer(Field::Modified, r, d);
+                }
             }
             if let Some(d) = s("description") {
                 self.offer(Field::Description, R_OG + rank, d);
@@ -470,8 +508,9 @@ impl Collector {
         }
     }
 
-    /// The metadata gathered.
-    pub(super) fn finish(mut self) -> Metadata {
+    /// The metadata gathered; `h1` are the texts of the page's first
+    /// top-level headings outside navigation.
+    pub(super) fn finish(mut self, h1: &[&str]) -> Metadata {
         self.end_capture();
         if !self.article_tags.is_empty() {
             let tags = std::mem::take(&mut self.article_tags);
@@ -484,16 +523,15 @@ impl Collector {
             self.authors.offer(R_BYLINE, names);
         }
         let site_name = self.site_name.take();
-        let title = self.title.best.map(|(rank, t)| {
-            if rank == R_TITLE_TAG {
-                strip_site_name(&t, site_name.as_deref())
-            } else {
-                t
-            }
+        let title = self.title.take().map(|t| {
+            let t = strip_site_name(&t, site_name.as_deref());
+            strip_separators(&t)
         });
+        let title = pick_title(title, h1);
+        let authors = self.authors.take().unwrap_or_default();
         Metadata {
             title,
-            authors: self.authors.take().unwrap_or_default(),
+            authors,
             date_published: self.published.take(),
             date_modified: self.modified.take(),
             site_name,
@@ -672,7 +710,8 @@ fn split_authors(s: &str) -> Vec<String> {
 
 /// Lower-case words that are not a person's or organisation's name when an
 /// author field holds them alone.
-const NOT_NAMES: [&str; 8] = [
+const NOT_NAMES: [&str; 9] = [
+    "undefined",
     "admin",
     "administrator",
     "staff",
@@ -727,7 +766,7 @@ pub fn author_name(s: &str) -> Option<String> {
 /// the text up to a separator or a digit, if it looks like a name (one to
 /// five words, each starting with a capital letter, or joining words such
 /// as "van", "de").
-pub fn byline_name(text: &str) -> Option<String> {
+pub fn byline_name(text: &str, capitals: bool) -> Option<String> {
     let mut s = text.trim();
     let lower = s.to_lowercase();
     for prefix in [
@@ -749,7 +788,7 @@ pub fn byline_name(text: &str) -> Option<String> {
     let end = s
         .char_indices()
         .find(|&(i, c)| {
-            c.is_ascii_digit()
+            (c.is_ascii_digit() && (capitals || i == 0 || s[..i].ends_with(char::is_whitespace)))
                 || matches!(c, '|' | '•' | '·' | '—' | '–' | ',' | '(' | '\n')
                 || s[i..].starts_with(" - ")
                 || s[i..].starts_with(" on ")
@@ -763,15 +802,74 @@ pub fn byline_name(text: &str) -> Option<String> {
     let joining = [
         "van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "bin", "al",
     ];
+    let is_date_word = |w: &str| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        let month = w.len() >= 3
+            && MONTH_NAMES
+                .iter()
+                .any(|f| f.starts_with(w.as_str()) || (w.starts_with(f) && w.len() == f.len()));
+        month
+            || WEEKDAYS.contains(&w.as_str())
+            || ["today", "yesterday", "updated", "posted", "published"].contains(&w.as_str())
+    };
     let ok = (1..=5).contains(&words.len())
-        && words
-            .iter()
-            .all(|w| w.chars().next().is_some_and(char::is_uppercase) || joining.contains(w))
         && words.iter().all(|w| {
-            w.chars()
-                .all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '’' | '-'))
-        });
+            !capitals || w.chars().next().is_some_and(char::is_uppercase) || joining.contains(w)
+        })
+        && !words.last().is_some_and(|w| is_date_word(w))
+        && (!capitals
+            || words.iter().all(|w| {
+                w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '’' | '-'))
+            }));
     if ok { author_name(name) } else { None }
+}
+
+/// The title given the page's first `<h1>` texts (at most three): the
+/// `<h1>` when the page has one, or when the stated title contains the
+/// first (the stated title then holds more, such as a section's name);
+/// else the stated title.
+fn pick_title(title: Option<String>, h1: &[&str]) -> Option<String> {
+    let norm = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let first = h1.iter().find_map(|h| clean_text(h));
+    if h1.len() == 1 {
+        return first.or(title);
+    }
+    if let (Some(t), Some(h)) = (&title, &first) {
+        let (tn, hn) = (norm(t), norm(h));
+        if !hn.is_empty() && tn.contains(&hn) {
+            return first;
+        }
+    }
+    title
+}
+
+/// A title's main part when separators join it to other parts: of parts
+/// joined by ` | `, the longest; else a last part of at most three words
+/// after ` - `, ` – ` or ` — ` is dropped.
+fn strip_separators(title: &str) -> String {
+    if title.contains(" | ") {
+        return title
+            .split(" | ")
+            .map(str::trim)
+            .max_by_key(|p| p.chars().count())
+            .unwrap_or(title)
+            .to_string();
+    }
+    for sep in [" - ", " – ", " — "] {
+        if let Some((head, tail)) = title.rsplit_once(sep)
+            && tail.split_whitespace().count() <= 3
+            && head.split_whitespace().count() >= 2
+        {
+            return head.trim().to_string();
+        }
+    }
+    title.to_string()
 }
 
 /// Cuts a site name off the end (or start) of a `<title>`: "Story | Site" →
@@ -820,6 +918,26 @@ pub fn normalise_date(s: &str) -> Option<String> {
         return None;
     }
     iso_date(s).or_else(|| english_date(s))
+}
+
+/// The first full date written in a short text ("By Jane Doe | March 4,
+/// 2025", "Published 2025-03-04"), as [`normalise_date`] gives it.
+pub fn date_in_text(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().take(64).collect();
+    for i in 0..words.len() {
+        let w = words[i].trim_matches(|c: char| !c.is_alphanumeric());
+        if w.len() >= 10
+            && w.as_bytes()[0].is_ascii_digit()
+            && let Some(d) = iso_date(w)
+        {
+            return Some(d[..10].to_string());
+        }
+        let window = words[i..(i + 4).min(words.len())].join(" ");
+        if let Some(d) = english_date(&window) {
+            return Some(d);
+        }
+    }
+    None
 }
 
 fn valid(y: u32, m: u32, d: u32) -> bool {
@@ -908,6 +1026,31 @@ fn iso_date(s: &str) -> Option<String> {
     };
     Some(format!("{date}T{h:02}:{min:02}:{sec:02}{zone}"))
 }
+
+const MONTH_NAMES: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
 
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -1037,17 +1180,20 @@ mod tests {
     #[test]
     fn bylines_give_names_only() {
         assert_eq!(
-            byline_name("By Jane Doe | 4 March 2025").as_deref(),
+            byline_name("By Jane Doe | 4 March 2025", true).as_deref(),
             Some("Jane Doe")
         );
         assert_eq!(
-            byline_name("Written by Ludwig van Beethoven on Monday").as_deref(),
+            byline_name("Written by Ludwig van Beethoven on Monday", true).as_deref(),
             Some("Ludwig van Beethoven")
         );
-        assert_eq!(byline_name("Jane Doe").as_deref(), Some("Jane Doe"));
-        assert_eq!(byline_name("by the editors of this fine magazine"), None);
-        assert_eq!(byline_name("Share this article"), None);
-        assert_eq!(byline_name("About the author"), None);
+        assert_eq!(byline_name("Jane Doe", true).as_deref(), Some("Jane Doe"));
+        assert_eq!(
+            byline_name("by the editors of this fine magazine", true),
+            None
+        );
+        assert_eq!(byline_name("Share this article", true), None);
+        assert_eq!(byline_name("About the author", true), None);
     }
 
     #[test]
@@ -1174,9 +1320,14 @@ mod tests {
              </span></div>",
         );
         assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
-        // A bare time, an updated time, a comment's time, a sidebar's time: no date.
+        // The first bare time in the content is the date only when nothing better says so.
+        let bare = "<article><p>Posted <time datetime=2025-03-04>Tuesday</time></p>\
+             <p>Then <time datetime=2025-03-09>Sunday</time></p></article>";
+        assert_eq!(md(bare).date_published.as_deref(), Some("2025-03-04"));
+        let stated = format!("<meta property=article:published_time content=2025-01-02>{bare}");
+        assert_eq!(md(&stated).date_published.as_deref(), Some("2025-01-02"));
+        // An updated time, a comment's time, a sidebar's time: no date.
         for html in [
-            "<article><p>Event on <time datetime=2025-03-04>Tuesday</time></p></article>",
             "<span class=updated><time datetime=2025-03-04>x</time></span>",
             "<div class=comment><span class=posted><time datetime=2025-03-04>x</time></span></div>",
             "<aside><span class=published><time datetime=2025-03-04>x</time></span></aside>",
@@ -1250,6 +1401,63 @@ mod tests {
         assert!(m.title.as_ref().is_none_or(|t| t.len() <= FIELD_MAX_CHARS));
         assert!(m.authors.is_empty());
         assert!(m.tags.len() <= LIST_MAX);
+    }
+
+    #[test]
+    fn title_prefers_the_pages_one_h1_and_drops_site_parts() {
+        // One h1: the title.
+        let m = md("<title>Tips for Japan - Forum - Travel Site</title><h1>Tips for Japan</h1>");
+        assert_eq!(m.title.as_deref(), Some("Tips for Japan"));
+        // Several h1: the first when the stated title contains it.
+        let m = md("<meta property=og:title content='Tips for Japan | Forum'>\
+             <h1>Tips for Japan</h1><h1>Other</h1>");
+        assert_eq!(m.title.as_deref(), Some("Tips for Japan"));
+        // Else the stated title, without the parts beside its main one.
+        let m = md("<title>Small Business Accounting Software - Start for Free</title>");
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Small Business Accounting Software")
+        );
+        let m = md("<title>The Agency | ML (Machine Learning) at Georgia Tech</title>");
+        assert_eq!(
+            m.title.as_deref(),
+            Some("ML (Machine Learning) at Georgia Tech")
+        );
+        // An h1 in navigation is not the page's.
+        let m = md("<title>Moon</title><nav><h1>Site</h1></nav>");
+        assert_eq!(m.title.as_deref(), Some("Moon"));
+    }
+
+    #[test]
+    fn twitter_labels_and_author_links() {
+        let m = md("<meta name=twitter:label1 content='Written by'>\
+             <meta name=twitter:data1 content='Tyler Brown'>\
+             <meta name=twitter:label2 content='Est. reading time'>\
+             <meta name=twitter:data2 content='5 minutes'>");
+        assert_eq!(m.authors, ["Tyler Brown"]);
+        let m =
+            md("<p><span>Written by <a href='/authors/emily-walker/'>Emily Walker</a></span></p>");
+        assert_eq!(m.authors, ["Emily Walker"]);
+        // Words of nested elements stay apart.
+        let m = md(
+            "<div class=byline><span>By</span><a href=/a>Amy Roeder</a><span>Senior Editor</span></div>",
+        );
+        assert_eq!(m.authors, ["Amy Roeder Senior Editor"]);
+        let m = md("<div class=byline>Feb 3</div>");
+        assert!(m.authors.is_empty());
+    }
+
+    #[test]
+    fn dates_in_text() {
+        assert_eq!(
+            date_in_text("By Jane Doe | March 4, 2025 | 5 min read").as_deref(),
+            Some("2025-03-04")
+        );
+        assert_eq!(
+            date_in_text("Published 2025-03-04T10:00:00Z").as_deref(),
+            Some("2025-03-04")
+        );
+        assert_eq!(date_in_text("© 2025 The Tide"), None);
     }
 
     #[test]

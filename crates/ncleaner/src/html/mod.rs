@@ -46,7 +46,9 @@ use html5gum::{Span, Tokenizer};
 
 pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
 pub use meta::{META_MAX_CHARS, Meta};
-pub use metadata::{FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, normalise_date};
+pub use metadata::{
+    FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
+};
 pub use tags::Tag;
 use walker::{Quiet, Walker};
 

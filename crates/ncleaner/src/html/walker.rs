@@ -76,6 +76,8 @@ pub(super) struct TagMetadata {
     /// `datetime` of `<time>`, and its `pubdate` attribute.
     datetime: String,
     pubdate: bool,
+    /// An `<a>` whose `href` is an author's page (`/author/…`).
+    author_href: bool,
 }
 
 /// Most bytes of an attribute value kept for metadata (`content` has its own bound).
@@ -239,6 +241,13 @@ impl Walker {
                         .trim_ascii()
                         .eq_ignore_ascii_case(b"application/ld+json")
                 }
+                Attr::Href if self.pending.name.eq_ignore_ascii_case(b"a") => {
+                    self.pending.md.author_href = value.len() <= MD_ATTR_MAX
+                        && value.windows(8).any(|w| {
+                            w.eq_ignore_ascii_case(b"/author/")
+                                || w.eq_ignore_ascii_case(b"/authors")
+                        })
+                }
                 Attr::ItemProp | Attr::Rel | Attr::LinkHref | Attr::Lang | Attr::Datetime
                     if value.len() <= MD_ATTR_MAX =>
                 {
@@ -268,6 +277,7 @@ impl Walker {
 
     pub(super) fn start_tag(&mut self, p: &PendingTag) {
         let tag = Tag::from_name(&p.name);
+        self.metadata.capture_break();
         self.metadata_tag(tag, p);
         match tag {
             Tag::Void if p.meta_field != MetaField::None => {
@@ -351,6 +361,11 @@ impl Walker {
             {
                 self.metadata
                     .time_element(&md.datetime, Field::Published, false);
+            } else if !self.outside_article()
+                && !hints.comment.iter().any(|&w| has(w))
+                && !hints.modified.iter().any(|&w| has(w))
+            {
+                self.metadata.plain_time(&md.datetime);
             }
         }
     }
@@ -372,6 +387,7 @@ impl Walker {
         let what = what.or_else(|| {
             let hints = md_hints();
             let byline = md.rel.split_ascii_whitespace().any(|r| r == "author")
+                || md.author_href
                 || hints.byline.iter().any(|w| p.words.contains(w));
             (byline
                 && !self.outside_article()
@@ -706,10 +722,23 @@ impl Walker {
         let title = collapse_whitespace(&self.title);
         Meta::push(&mut self.meta.title, &title);
         self.metadata.title_tag(&title);
+        let h1: Vec<&str> = self
+            .out
+            .iter()
+            .filter(|b| {
+                b.tag == Tag::H1
+                    && !b.context.has(Context::NAV)
+                    && !b.context.has(Context::ASIDE)
+                    && !b.context.has(Context::FOOTER)
+            })
+            .take(3)
+            .map(|b| b.text.as_str())
+            .collect();
+        let metadata = std::mem::take(&mut self.metadata).finish(&h1);
         Page {
             blocks: self.out,
             meta: self.meta,
-            metadata: self.metadata.finish(),
+            metadata,
         }
     }
 }
