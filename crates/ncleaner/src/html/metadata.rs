@@ -431,7 +431,7 @@ impl Collector {
             let rank = match types.iter().map(|t| type_rank(t)).min().flatten() {
                 Some(r) => r,
                 None => {
-                    if types.iter().any(|t| *t == "WebSite")
+                    if types.contains(&"WebSite")
                         && let Some(name) = node.get("name").and_then(|n| n.as_str())
                     {
                         self.offer(Field::SiteName, R_JSON_LD + 5, name);
