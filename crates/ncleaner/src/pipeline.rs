@@ -624,15 +624,20 @@ fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
 }
 
 /// A canonical URL as an absolute URL: kept when it is one, a path
-/// (`/a/b`) joined to the scheme and host of the page's URL, else `None`.
+/// (`/a/b`) joined to the scheme and host of the page's URL, a
+/// scheme-relative URL (`//host/a`) given the page's scheme, else `None`.
 fn absolute_url(url: &str, page: Option<&str>) -> Option<String> {
     if url.starts_with("http://") || url.starts_with("https://") {
         return Some(url.to_string());
     }
-    if !url.starts_with('/') || url.starts_with("//") {
+    if !url.starts_with('/') {
         return None;
     }
     let page = page?;
+    if url.starts_with("//") {
+        let scheme = page.split_once("://")?.0;
+        return (scheme == "http" || scheme == "https").then(|| format!("{scheme}:{url}"));
+    }
     let scheme_end = page.find("://")? + 3;
     let host_end = page[scheme_end..]
         .find(['/', '?', '#'])
@@ -772,7 +777,12 @@ mod tests {
             absolute_url("https://a/b", None).as_deref(),
             Some("https://a/b")
         );
-        assert_eq!(absolute_url("//evil/x", Some("https://a/")), None);
+        assert_eq!(
+            absolute_url("//b/x", Some("https://a/")).as_deref(),
+            Some("https://b/x")
+        );
+        assert_eq!(absolute_url("//b/x", None), None);
+        assert_eq!(absolute_url("/x", Some("file:///tmp/a.html")), None);
         assert_eq!(
             absolute_url("/p", Some("http://h:8/a/b#c")).as_deref(),
             Some("http://h:8/p")
