@@ -1331,6 +1331,7 @@ mod tests {
             "<span class=updated><time datetime=2025-03-04>x</time></span>",
             "<div class=comment><span class=posted><time datetime=2025-03-04>x</time></span></div>",
             "<aside><span class=published><time datetime=2025-03-04>x</time></span></aside>",
+            "<div hidden><span class=published><time datetime=2025-03-04>x</time></span></div>",
         ] {
             assert_eq!(md(html).date_published, None, "{html}");
         }

@@ -345,7 +345,10 @@ impl Walker {
             }
         } else if tag == Tag::Html && !md.lang.is_empty() {
             self.metadata.html_lang(&md.lang);
-        } else if !md.datetime.is_empty() && p.name.eq_ignore_ascii_case(b"time") {
+        } else if !md.datetime.is_empty()
+            && self.hiding == 0
+            && p.name.eq_ignore_ascii_case(b"time")
+        {
             let hints = md_hints();
             let has = |w: u32| p.words.contains(&w) || self.near_words().contains(&w);
             if md.itemprop == "datepublished" || md.pubdate {
