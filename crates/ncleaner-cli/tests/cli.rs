@@ -41,6 +41,83 @@ fn formats() {
 }
 
 #[test]
+fn jsonl_carries_the_pages_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("moon.html");
+    std::fs::write(
+        &page,
+        "<html lang=en><head><title>Moon pulls sea | The Tide</title>\
+         <meta property=og:site_name content='The Tide'>\
+         <meta property=article:published_time content='2025-03-04T10:00:00+01:00'>\
+         <script type=application/ld+json>{\"@graph\":[{\"@type\":\"NewsArticle\",\
+         \"author\":[{\"@type\":\"Person\",\"name\":\"Jane Doe\"},\"Bob Poe\"]}]}</script>\
+         </head><body><p>The Moon pulls the sea twice a day. (c) 2019</p></body></html>",
+    )
+    .unwrap();
+    let bare = dir.path().join("bare.html");
+    std::fs::write(
+        &bare,
+        "<p>No metadata at all, only text. Copyright 2024.</p>",
+    )
+    .unwrap();
+    let text = dir.path().join("t.txt");
+    std::fs::write(&text, "Just some text.\n").unwrap();
+    let out = ok(&[
+        "clean",
+        "-q",
+        "-j",
+        "1",
+        "--format",
+        "jsonl",
+        page.to_str().unwrap(),
+        bare.to_str().unwrap(),
+    ]);
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let m = &records[0]["metadata"];
+    assert_eq!(m["title"], "Moon pulls sea", "{m}");
+    assert_eq!(m["authors"], serde_json::json!(["Jane Doe", "Bob Poe"]));
+    assert_eq!(m["date_published"], "2025-03-04T10:00:00+01:00");
+    assert_eq!(m["site_name"], "The Tide");
+    assert_eq!(m["language"], "en");
+    // Nothing stated: nulls and empty lists, never a guess (not the copyright year).
+    let m = &records[1]["metadata"];
+    for k in [
+        "title",
+        "date_published",
+        "date_modified",
+        "site_name",
+        "canonical_url",
+        "description",
+    ] {
+        assert!(m[k].is_null() && m.get(k).is_some(), "{k}: {m}");
+    }
+    assert_eq!(m["authors"], serde_json::json!([]));
+    // The example page: its one h1, and the byline's name.
+    let out = ok(&["clean", "-q", "--format", "jsonl", &example()]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["metadata"]["title"], "Growing tomatoes on a balcony");
+    assert_eq!(
+        v["metadata"]["authors"],
+        serde_json::json!(["Margaret Hill"])
+    );
+    // Text input: no metadata field.
+    let out = ok(&[
+        "clean",
+        "-q",
+        "--input",
+        "text",
+        "--format",
+        "jsonl",
+        text.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v.get("metadata").is_none(), "{v}");
+}
+
+#[test]
 fn threshold_moves_the_decision() {
     let count = |t: &str| {
         ok(&["clean", "--threshold", t, &example()])

@@ -395,6 +395,7 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         language: None,
         model: None,
         quality: None,
+        metadata: None,
     };
     cleaner.assess(&mut c);
     c

@@ -86,6 +86,73 @@ struct CleanResult {
     model: Option<String>,
     /// All segments in page order, kept and dropped.
     segments: Vec<Py<Segment>>,
+    /// The page's metadata (HTML input only; `None` for text).
+    metadata: Option<Py<Metadata>>,
+    /// The page's predicted cleaning quality (models with a page-quality model).
+    page_quality: Option<Py<PageQuality>>,
+}
+
+/// A page's metadata: each field `None` (lists empty) when no reliable source gave it.
+#[pyclass(frozen, get_all, module = "ncleaner")]
+struct Metadata {
+    title: Option<String>,
+    authors: Vec<String>,
+    date_published: Option<String>,
+    date_modified: Option<String>,
+    site_name: Option<String>,
+    canonical_url: Option<String>,
+    description: Option<String>,
+    language: Option<String>,
+    tags: Vec<String>,
+    categories: Vec<String>,
+}
+
+#[pymethods]
+impl Metadata {
+    /// The fields as a dict (the `metadata` object of `ncleaner clean --format jsonl`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("title", &self.title)?;
+        d.set_item("authors", &self.authors)?;
+        d.set_item("date_published", &self.date_published)?;
+        d.set_item("date_modified", &self.date_modified)?;
+        d.set_item("site_name", &self.site_name)?;
+        d.set_item("canonical_url", &self.canonical_url)?;
+        d.set_item("description", &self.description)?;
+        d.set_item("language", &self.language)?;
+        d.set_item("tags", &self.tags)?;
+        d.set_item("categories", &self.categories)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        let opt = |v: &Option<String>| v.as_ref().map_or("None".into(), |s| format!("{s:?}"));
+        format!(
+            "Metadata(title={}, authors={:?}, date_published={})",
+            opt(&self.title),
+            self.authors,
+            opt(&self.date_published)
+        )
+    }
+}
+
+/// A page's predicted cleaning quality.
+#[pyclass(frozen, get_all, module = "ncleaner")]
+struct PageQuality {
+    /// Predicted word-level precision of the cleaned text, 0 - 1.
+    precision: f64,
+    /// Predicted word-level recall, 0 - 1.
+    recall: f64,
+}
+
+#[pymethods]
+impl PageQuality {
+    fn __repr__(&self) -> String {
+        format!(
+            "PageQuality(precision={:.3}, recall={:.3})",
+            self.precision, self.recall
+        )
+    }
 }
 
 #[pymethods]
@@ -271,6 +338,38 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
         language: cleaned.language,
         model: cleaned.model.as_deref().map(str::to_owned),
         segments,
+        metadata: cleaned
+            .metadata
+            .map(|m| {
+                Py::new(
+                    py,
+                    Metadata {
+                        title: m.title,
+                        authors: m.authors,
+                        date_published: m.date_published,
+                        date_modified: m.date_modified,
+                        site_name: m.site_name,
+                        canonical_url: m.canonical_url,
+                        description: m.description,
+                        language: m.language,
+                        tags: m.tags,
+                        categories: m.categories,
+                    },
+                )
+            })
+            .transpose()?,
+        page_quality: cleaned
+            .quality
+            .map(|q| {
+                Py::new(
+                    py,
+                    PageQuality {
+                        precision: q.precision,
+                        recall: q.recall,
+                    },
+                )
+            })
+            .transpose()?,
     })
 }
 
@@ -577,6 +676,8 @@ fn _ncleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Cleaner>()?;
     m.add_class::<CleanResult>()?;
     m.add_class::<Segment>()?;
+    m.add_class::<Metadata>()?;
+    m.add_class::<PageQuality>()?;
     m.add_class::<WordModel>()?;
     m.add_function(wrap_pyfunction!(perplexity, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_models, m)?)?;

@@ -68,6 +68,11 @@ def test_pipeline_with_two_tasks(tmp_path):
         assert r.get("text", "") == want.text, url
         assert (r["metadata"]["words_in"], r["metadata"]["words_out"]) == (want.words_in, want.words_out)
         assert r["metadata"]["ncleaner_model"] == "en"
+        m = want.metadata
+        assert r["metadata"].get("title") == m.title, url
+        assert r["metadata"].get("authors", []) == m.authors, url
+        assert r["metadata"].get("date_published") == m.date_published, url
+    assert sum(1 for r in records if r["metadata"].get("title")) > len(pages) // 2
     assert sum(1 for r in records if r.get("text")) > len(pages) // 2
 
 

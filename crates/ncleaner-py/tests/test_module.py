@@ -49,6 +49,34 @@ def test_language_is_identified(cleaner):
     assert cleaner.clean("<p>Home</p>").language is None
 
 
+def test_metadata_and_page_quality(cleaner):
+    page = (
+        b"<html lang=en><head><title>Portraits | Photo Notes</title>"
+        b"<meta property=og:site_name content='Photo Notes'>"
+        b"<meta property=article:published_time content='2025-03-04T10:00:00+01:00'>"
+        b"<script type=application/ld+json>{\"@type\":\"Article\",\"author\":[{\"name\":\"Jane Doe\"}]}</script>"
+        b"</head>" + PAGE[6:]
+    )
+    m = cleaner.clean(page).metadata
+    assert isinstance(m, ncleaner.Metadata)
+    # The page's one h1 is its title.
+    assert m.title == "Portrait photography"
+    assert m.authors == ["Jane Doe"]
+    assert m.date_published == "2025-03-04T10:00:00+01:00"
+    assert m.site_name == "Photo Notes"
+    assert m.language == "en"
+    assert m.date_modified is None and m.canonical_url is None and m.tags == []
+    assert m.to_dict()["authors"] == ["Jane Doe"]
+    # No metadata on the page: nulls, never invented.
+    bare = cleaner.clean(PAGE).metadata
+    assert bare.authors == [] and bare.date_published is None and bare.site_name is None
+    # Text input has no metadata.
+    assert cleaner.clean("Just text.", input="text").metadata is None
+    # The embedded model predicts page quality.
+    q = cleaner.clean(PAGE).page_quality
+    assert q is None or 0.0 <= q.precision <= 1.0
+
+
 def test_str_and_bytes_agree(cleaner):
     a = cleaner.clean(PAGE)
     b = cleaner.clean(PAGE.decode())
@@ -167,6 +195,11 @@ def test_same_as_cli_on_cleaneval_dev(cleaner):
         assert [s.keep for s in got.segments] == [s["keep"] for s in want["segments"]], path
         assert [s.score for s in got.segments] == [s["score"] for s in want["segments"]], path
         assert (got.language, got.model) == (want["language"], want["model"]), path
+        assert got.metadata.to_dict() == want["metadata"], path
+        q = want.get("page_quality")
+        assert (got.page_quality is None) == (q is None), path
+        if q is not None:
+            assert (got.page_quality.precision, got.page_quality.recall) == (q["precision"], q["recall"]), path
 
 
 def test_pickles_as_its_arguments():

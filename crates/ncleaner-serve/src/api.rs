@@ -543,6 +543,7 @@ impl Serialize for Answer<'_> {
             "words_in": doc.words_in(),
             "words_out": doc.words_out(),
             "page_quality": doc.quality,
+            "metadata": doc.metadata,
             "elapsed_ms": self.start.elapsed().as_secs_f64() * 1e3,
         });
         let serde_json::Value::Object(head) = head else {

@@ -96,6 +96,38 @@ async fn the_pages_language_is_reported() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_pages_metadata_is_reported() {
+    let s = start(default_config());
+    let page = "<html lang=en><head><title>Tides | The Tide</title>\
+        <meta property=og:site_name content='The Tide'>\
+        <link rel=canonical href=/moon>\
+        <script type=application/ld+json>{\"@graph\":[{\"@type\":\"NewsArticle\",\
+        \"headline\":\"Moon pulls sea\",\"author\":[{\"name\":\"Jane Doe\"}],\
+        \"datePublished\":\"2025-03-04T10:00:00+01:00\"}]}</script></head>\
+        <body><p>The Moon pulls the sea twice a day, and the Sun helps it a little.</p></body></html>";
+    let (status, v) = post_json(
+        &s,
+        json!({ "html": page, "url": "https://tide.example/a?b" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let m = &v["metadata"];
+    assert_eq!(m["title"], "Moon pulls sea", "{v}");
+    assert_eq!(m["authors"], json!(["Jane Doe"]));
+    assert_eq!(m["date_published"], "2025-03-04T10:00:00+01:00");
+    assert_eq!(m["site_name"], "The Tide");
+    assert_eq!(m["canonical_url"], "https://tide.example/moon");
+    assert_eq!(m["language"], "en");
+    assert!(m["date_modified"].is_null() && m.get("date_modified").is_some());
+    // Text input: no metadata.
+    let (_, v) = post_json(&s, json!({ "text": "Home" })).await;
+    assert!(
+        v["metadata"].is_null() && v.get("metadata").is_some(),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn models_openapi_health_and_page() {
     let s = start(default_config());
     let c = reqwest::Client::new();

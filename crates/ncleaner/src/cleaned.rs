@@ -86,6 +86,9 @@ pub struct Cleaned {
     /// The predicted quality of this page's cleaning (models trained with
     /// a page-quality model only; see [`crate::quality`]).
     pub quality: Option<PageQuality>,
+    /// The page's metadata ([`crate::html::Metadata`]; HTML input only),
+    /// its `language` the detected one when there is one.
+    pub metadata: Option<crate::html::Metadata>,
 }
 
 impl Cleaned {

@@ -5,8 +5,10 @@
 //!   `<l> `: the format of the CleanEval gold files and of `eval`.
 //! - [`Format::Text`]: the kept segments, one per line.
 //! - [`Format::Jsonl`]: one JSON object per document on one line: `url`,
-//!   `text`, `words_in`, `words_out`, and with segments requested every
-//!   segment's `kind`, `text`, `keep` and `score`.
+//!   `text`, `words_in`, `words_out`, `metadata` for HTML input (the page's
+//!   title, authors, dates, … : [`crate::html::Metadata`], unknown fields
+//!   `null` or empty), and with segments requested every segment's `kind`,
+//!   `text`, `keep` and `score`.
 //! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
 //!   corpus layer puts it in a WARC `conversion` record
 //!   ([`crate::corpus::sink`]).
@@ -119,6 +121,9 @@ struct JsonDoc<'a> {
     /// Only when the cleaner routes by language (`null`: not identified).
     #[serde(skip_serializing_if = "Option::is_none")]
     language: Option<Option<&'a str>>,
+    /// The page's metadata (HTML input only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<&'a crate::html::Metadata>,
     /// The model that decided, only when the cleaner routes by language.
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<&'a str>,
@@ -170,6 +175,7 @@ fn with_json_doc<T>(
     f(&JsonDoc {
         id,
         language: doc.model.as_ref().map(|_| doc.language.as_deref()),
+        metadata: doc.metadata.as_ref(),
         model: doc.model.as_deref(),
         page_quality: doc.quality,
         segments,
@@ -367,6 +373,7 @@ mod tests {
             language: None,
             model: None,
             quality: None,
+            metadata: None,
         }
     }
 
@@ -414,6 +421,38 @@ mod tests {
         // Routed but not identified: an explicit null.
         let v = record(None);
         assert!(v["language"].is_null() && v.get("language").is_some());
+    }
+
+    #[test]
+    fn jsonl_metadata_fields_are_null_when_unknown() {
+        let mut d = doc();
+        d.metadata = Some(crate::html::Metadata {
+            title: Some("Moon pulls sea".into()),
+            authors: vec!["Jane Doe".into()],
+            date_published: Some("2025-03-04".into()),
+            ..Default::default()
+        });
+        let v = json_record(&d, None, JsonOptions::default());
+        let m = &v["metadata"];
+        assert_eq!(m["title"], "Moon pulls sea");
+        assert_eq!(m["authors"], serde_json::json!(["Jane Doe"]));
+        assert_eq!(m["date_published"], "2025-03-04");
+        for k in [
+            "date_modified",
+            "site_name",
+            "canonical_url",
+            "description",
+            "language",
+        ] {
+            assert!(m[k].is_null() && m.get(k).is_some(), "{k}");
+        }
+        assert_eq!(m["tags"], serde_json::json!([]));
+        // Text input (no metadata): no field.
+        assert!(
+            json_record(&doc(), None, JsonOptions::default())
+                .get("metadata")
+                .is_none()
+        );
     }
 
     #[test]

@@ -444,15 +444,35 @@ impl Cleaner {
         cancel: &Cancel,
     ) -> Result<Cleaned, Cancelled> {
         cancel.check()?;
-        let (input, mut segments) = segments_of(&doc.text, input);
+        let (input, mut segments, mut metadata) = read_document(&doc.text, input);
         cancel.check()?;
         let (model, language, name) = self.route(&segments);
+        if let Some(md) = &mut metadata {
+            // The detected language, else the page's `lang` when it is a tag.
+            md.language = language
+                .clone()
+                .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
+            md.canonical_url = md
+                .canonical_url
+                .take()
+                .and_then(|u| absolute_url(&u, doc.url.as_deref()));
+        }
         if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
         cancel.check()?;
         let segments = self.decide_with(model, segments, input, cancel)?;
         cancel.check()?;
+        if let Some(md) = &mut metadata
+            && md.authors.is_empty()
+        {
+            md.authors = kept_byline(&segments);
+        }
+        if let Some(md) = &mut metadata
+            && md.date_published.is_none()
+        {
+            md.date_published = kept_date(&segments);
+        }
         let mut c = Cleaned {
             url: doc.url,
             input,
@@ -462,6 +482,7 @@ impl Cleaner {
             language,
             model: name,
             quality: None,
+            metadata,
         };
         self.assess_with(model, &mut c);
         Ok(c)
@@ -655,16 +676,98 @@ fn default_filter() -> &'static SentenceFilter {
 
 /// The segments of a decoded document, and the input kind it was read as.
 pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
+    let (input, segments, _) = read_document(text, input);
+    (input, segments)
+}
+
+/// The segments of a decoded document, the input kind it was read as, and
+/// the page's metadata (HTML input only).
+pub fn read_document(
+    text: &str,
+    input: InputKind,
+) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
     let input = match input {
         InputKind::Auto if looks_like_html(text) => InputKind::Html,
         InputKind::Auto => InputKind::Text,
         k => k,
     };
-    let segments = match input {
-        InputKind::Text => segment::from_text(text),
-        _ => segment::from_page(html::parse(text)),
-    };
-    (input, segments)
+    match input {
+        InputKind::Text => (input, segment::from_text(text), None),
+        _ => {
+            let mut page = html::parse(text);
+            let metadata = std::mem::take(&mut page.metadata);
+            (input, segment::from_page(page), Some(metadata))
+        }
+    }
+}
+
+/// The author named by a short byline among the first kept segments
+/// ("By Jane Doe", "Written by Jane Doe | 4 March 2025"), when one name only is found.
+fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for s in segments.iter().filter(|s| s.keep()).take(40) {
+        let t = s.text();
+        if t.len() > 120 {
+            continue;
+        }
+        let lower = t.get(..11).unwrap_or(t).to_ascii_lowercase();
+        if !(lower.starts_with("by ")
+            || lower.starts_with("written by ")
+            || lower.starts_with("posted by "))
+        {
+            continue;
+        }
+        if let Some(n) = html::byline_name(t, true)
+            && !names.contains(&n)
+        {
+            names.push(n);
+        }
+    }
+    if names.len() == 1 { names } else { Vec::new() }
+}
+
+/// The date of a short dateline among the first kept segments.
+fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
+    for s in segments.iter().filter(|s| s.keep()).take(15) {
+        let t = s.text();
+        if t.split_whitespace().count() > 15 {
+            continue;
+        }
+        let lower = t.to_lowercase();
+        if lower.contains("updated")
+            || lower.contains("modified")
+            || lower.contains('©')
+            || lower.contains("copyright")
+        {
+            continue;
+        }
+        if let Some(d) = html::date_in_text(t) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// A canonical URL as an absolute URL: kept when it is one, a path
+/// (`/a/b`) joined to the scheme and host of the page's URL, a
+/// scheme-relative URL (`//host/a`) given the page's scheme, else `None`.
+fn absolute_url(url: &str, page: Option<&str>) -> Option<String> {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        return Some(url.to_string());
+    }
+    if !url.starts_with('/') {
+        return None;
+    }
+    let page = page?;
+    if url.starts_with("//") {
+        let scheme = page.split_once("://")?.0;
+        return (scheme == "http" || scheme == "https").then(|| format!("{scheme}:{url}"));
+    }
+    let scheme_end = page.find("://")? + 3;
+    let host_end = page[scheme_end..]
+        .find(['/', '?', '#'])
+        .map_or(page.len(), |i| scheme_end + i);
+    (host_end > scheme_end).then(|| format!("{}{url}", &page[..host_end]))
 }
 
 #[cfg(test)]
@@ -830,6 +933,87 @@ mod tests {
             cleaner.decide_with(&model, segments, input, &cancel),
             Err(Cancelled)
         );
+    }
+
+    #[test]
+    fn metadata_travels_with_the_cleaned_page() {
+        let single = Cleaner::new(crate::model::embedded("en").unwrap());
+        let html = format!(
+            "<html lang=de><head><link rel=canonical href=/moon></head><body>\
+             <h1>Moon pulls sea</h1><p>By Jane Doe | March 4, 2025</p><p>{EN}</p><p>{EN}</p></body></html>"
+        );
+        let c = single.clean(
+            html.as_bytes(),
+            InputKind::Html,
+            Some("https://t.example/x?y"),
+        );
+        let m = c.metadata.expect("HTML input has metadata");
+        assert_eq!(m.title.as_deref(), Some("Moon pulls sea"));
+        assert_eq!(m.canonical_url.as_deref(), Some("https://t.example/moon"));
+        // No routing, so no detection: the page's own lang.
+        assert_eq!(m.language.as_deref(), Some("de"));
+        // The kept byline names the author and dates the page, if the cleaner kept it.
+        if c.segments
+            .iter()
+            .any(|s| s.keep() && s.segment.text.starts_with("By "))
+        {
+            assert_eq!(m.authors, ["Jane Doe"]);
+            assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
+        }
+        // Routed: the detected language wins over the page's lang.
+        let routed = Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap());
+        let c = routed.clean(html.as_bytes(), InputKind::Html, None);
+        let m = c.metadata.unwrap();
+        assert_eq!(m.language.as_deref(), Some("en"));
+        assert_eq!(m.canonical_url, None, "a path without the page's URL");
+        // Text input: none.
+        assert!(
+            single
+                .clean(b"Just text.", InputKind::Text, None)
+                .metadata
+                .is_none()
+        );
+        assert_eq!(
+            absolute_url("https://a/b", None).as_deref(),
+            Some("https://a/b")
+        );
+        assert_eq!(
+            absolute_url("//b/x", Some("https://a/")).as_deref(),
+            Some("https://b/x")
+        );
+        assert_eq!(absolute_url("//b/x", None), None);
+        assert_eq!(absolute_url("/x", Some("file:///tmp/a.html")), None);
+        assert_eq!(
+            absolute_url("/p", Some("http://h:8/a/b#c")).as_deref(),
+            Some("http://h:8/p")
+        );
+    }
+
+    #[test]
+    fn kept_bylines_and_datelines() {
+        let seg = |t: &str, keep: bool| ScoredSegment {
+            segment: Segment::plain(crate::segment::Kind::P, t.to_string()),
+            score: None,
+            probability: None,
+            decision: Decision {
+                keep,
+                reason: classify::Reason::Score,
+            },
+            sentences: None,
+            output: None,
+        };
+        let segs = [
+            seg("By Ann Roe", false),
+            seg("By Jane Doe", true),
+            seg("Last updated March 9, 2025", true),
+            seg("Posted March 4, 2025", true),
+        ];
+        assert_eq!(kept_byline(&segs), ["Jane Doe"]);
+        assert_eq!(kept_date(&segs).as_deref(), Some("2025-03-04"));
+        // Two different bylines: a listing, no author.
+        let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
+        assert!(kept_byline(&two).is_empty());
+        assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
     }
 
     #[test]

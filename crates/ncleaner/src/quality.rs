@@ -235,6 +235,7 @@ mod tests {
             language: None,
             model: None,
             quality: None,
+            metadata: None,
         };
         let f = features(&c);
         // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.

@@ -91,3 +91,62 @@ proptest! {
         let _ = decode::decode(&page, None, None);
     }
 }
+
+/// Metadata sources with hostile values: long, deep, broken, odd characters.
+fn hostile_metadata() -> impl Strategy<Value = String> {
+    let value = prop_oneof![
+        "[a-zA-Z0-9 ,;|:/.@&<>\"'é\u{0}-]{0,40}",
+        (1usize..20_000).prop_map(|n| "x".repeat(n)),
+        (1usize..3000).prop_map(|n| format!("{}\"Jane\"{}", "[".repeat(n), "]".repeat(n))),
+        (1usize..3000).prop_map(|n| "{\"author\":".repeat(n)),
+        Just("2025-02-30T25:61:99+99:99".to_string()),
+        Just("9999-99-99".to_string()),
+    ];
+    let piece = (
+        prop_oneof![
+            Just("<meta property=og:title content='{}'>"),
+            Just("<meta name=author content='{}'>"),
+            Just("<meta property=article:published_time content='{}'>"),
+            Just("<meta property=article:tag content='{}'>"),
+            Just("<meta name=keywords content='{}'>"),
+            Just("<meta name=twitter:label1 content='Written by'><meta name=twitter:data1 content='{}'>"),
+            Just("<link rel=canonical href='{}'>"),
+            Just("<html lang='{}'>"),
+            Just("<title>{}</title>"),
+            Just("<script type=application/ld+json>{}</script>"),
+            Just("<script type=application/ld+json>{\"@type\":\"Article\",\"author\":{},\"headline\":\"{}\"}</script>"),
+            Just("<span itemprop=author>{}"),
+            Just("<div class=byline>By {}</div>"),
+            Just("<a href=/author/x>{}</a>"),
+            Just("<time datetime='{}' class=published>"),
+            Just("<h1>{}</h1>"),
+            Just("<p>{}</p>"),
+        ],
+        value,
+    )
+        .prop_map(|(t, v)| t.replace("{}", &v));
+    prop::collection::vec(piece, 0..12).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Hostile metadata never panics and every field stays bounded.
+    #[test]
+    fn hostile_metadata_is_bounded(s in hostile_metadata()) {
+        let m = html::parse(&s).metadata;
+        for f in [&m.title, &m.date_published, &m.date_modified, &m.site_name,
+                  &m.canonical_url, &m.description, &m.language].into_iter().flatten() {
+            prop_assert!(f.len() <= html::FIELD_MAX_CHARS);
+        }
+        for list in [&m.authors, &m.tags, &m.categories] {
+            prop_assert!(list.len() <= html::LIST_MAX);
+            prop_assert!(list.iter().all(|x| x.chars().count() <= 100));
+        }
+        for d in [&m.date_published, &m.date_modified].into_iter().flatten() {
+            prop_assert!(html::normalise_date(d).as_deref() == Some(d.as_str()), "{d}");
+        }
+        let c = cleaner().clean(s.as_bytes(), InputKind::Html, Some("https://example.com/a"));
+        prop_assert!(c.metadata.is_some());
+    }
+}

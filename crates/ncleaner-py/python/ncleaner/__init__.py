@@ -24,7 +24,9 @@ ncleaner[datatrove]``).
 from ._ncleaner import (
     Cleaner,
     CleanResult,
+    Metadata,
     NCleanerError,
+    PageQuality,
     Segment,
     WordModel,
     __version__,
@@ -38,7 +40,9 @@ Result = CleanResult
 __all__ = [
     "Cleaner",
     "CleanResult",
+    "Metadata",
     "NCleanerError",
+    "PageQuality",
     "Result",
     "Segment",
     "WordModel",

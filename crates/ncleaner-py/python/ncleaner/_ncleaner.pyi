@@ -32,6 +32,54 @@ class Segment:
     def reason(self) -> str:
         """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar" or "no-alphanumeric"."""
 
+class Metadata:
+    """A page's metadata (the ``metadata`` object of the CLI's JSON Lines): each field None, or
+    an empty list, when no reliable source on the page gave it (an invented author or date is
+    worse than none)."""
+
+    @property
+    def title(self) -> Optional[str]:
+        """The article's title (og:title, JSON-LD headline, ..., else <title> without the site name)."""
+    @property
+    def authors(self) -> list[str]:
+        """The authors' names (JSON-LD, meta tags, microdata, a byline)."""
+    @property
+    def date_published(self) -> Optional[str]:
+        """Publication date, ISO 8601: "2025-03-04" or "2025-03-04T10:00:00+01:00"."""
+    @property
+    def date_modified(self) -> Optional[str]:
+        """Last modification date, ISO 8601."""
+    @property
+    def site_name(self) -> Optional[str]:
+        """The site or publication's name."""
+    @property
+    def canonical_url(self) -> Optional[str]:
+        """The canonical URL (<link rel=canonical>, og:url)."""
+    @property
+    def description(self) -> Optional[str]:
+        """The page's description of itself."""
+    @property
+    def language(self) -> Optional[str]:
+        """ISO 639-1 tag: the detected language, else the <html lang>."""
+    @property
+    def tags(self) -> list[str]:
+        """Tags or keywords."""
+    @property
+    def categories(self) -> list[str]:
+        """Sections or categories."""
+    def to_dict(self) -> dict[str, Union[None, str, list[str]]]:
+        """The fields as a dict."""
+
+class PageQuality:
+    """A page's predicted cleaning quality."""
+
+    @property
+    def precision(self) -> float:
+        """Predicted word-level precision of the cleaned text, 0 - 1."""
+    @property
+    def recall(self) -> float:
+        """Predicted word-level recall, 0 - 1."""
+
 class CleanResult:
     """One cleaned document."""
 
@@ -65,6 +113,12 @@ class CleanResult:
     @property
     def segments(self) -> list[Segment]:
         """All segments in page order, kept and dropped."""
+    @property
+    def metadata(self) -> Optional[Metadata]:
+        """The page's metadata (HTML input; None for text input)."""
+    @property
+    def page_quality(self) -> Optional[PageQuality]:
+        """The predicted quality of the page's cleaning (models with a page-quality model)."""
 
 Result = CleanResult
 

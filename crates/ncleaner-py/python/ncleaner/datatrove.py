@@ -47,8 +47,13 @@ class NCleanerExtractor(BaseExtractor):
         threads: Rust threads per task (default: all cores; set 1 when a machine runs one task per core).
         drop_empty: drop documents left without text (as datatrove's extractors do).
         timeout: kept for ``BaseExtractor``'s signature; unused (the step does not sandbox).
+        page_metadata: add the page's own metadata (below).
 
-    Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``.
+    Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
+    ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
+    page states: ``title``, ``authors``, ``date_published``, ``date_modified``, ``site_name``,
+    ``canonical_url``, ``description``, ``tags``, ``categories`` (fields nobody states are left
+    out, and an existing key is never overwritten).
     """
 
     name = "🧹 NCleaner"
@@ -66,6 +71,7 @@ class NCleanerExtractor(BaseExtractor):
         threads: Optional[int] = None,
         drop_empty: bool = True,
         timeout: float = 1,
+        page_metadata: bool = True,
     ):
         super().__init__(timeout)
         if batch_size < 1:
@@ -81,6 +87,7 @@ class NCleanerExtractor(BaseExtractor):
         self.batch_size = batch_size
         self.threads = threads
         self.drop_empty = drop_empty
+        self.page_metadata = page_metadata
         # Loaded here so that a bad option fails when the pipeline is built, not in a worker.
         self._cleaner: Optional[ncleaner.Cleaner] = ncleaner.Cleaner(**self.options)
 
@@ -122,6 +129,10 @@ class NCleanerExtractor(BaseExtractor):
                 doc.metadata["words_in"] = result.words_in
                 doc.metadata["words_out"] = result.words_out
                 doc.metadata["ncleaner_model"] = result.model
+                if self.page_metadata and result.metadata is not None:
+                    for key, value in result.metadata.to_dict().items():
+                        if key != "language" and value and key not in doc.metadata:
+                            doc.metadata[key] = value
                 if doc.text or not self.drop_empty:
                     self.stat_update(StatHints.forwarded)
                     self.update_doc_stats(doc)

@@ -37,8 +37,8 @@ impl Meta {
         self.title.is_empty() && self.summary.is_empty()
     }
 
-    /// Adds the article fields of a JSON-LD script (any nesting, `@graph` included).
-    pub(super) fn add_json_ld(&mut self, json: &str) {
+    /// Adds the article fields of a JSON-LD script's value (any nesting, `@graph` included).
+    pub(super) fn add_json_ld(&mut self, json: &serde_json::Value) {
         fn walk(v: &serde_json::Value, meta: &mut Meta, depth: usize) {
             if depth > 16 {
                 return;
@@ -62,8 +62,6 @@ impl Meta {
                 _ => {}
             }
         }
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
-            walk(&v, self, 0);
-        }
+        walk(json, self, 0);
     }
 }

@@ -37,6 +37,7 @@
 
 mod attrs;
 mod meta;
+mod metadata;
 mod tags;
 mod walker;
 
@@ -45,6 +46,9 @@ use html5gum::{Span, Tokenizer};
 
 pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
 pub use meta::{META_MAX_CHARS, Meta};
+pub use metadata::{
+    FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
+};
 pub use tags::Tag;
 use walker::{Quiet, Walker};
 
@@ -102,8 +106,10 @@ pub struct Block {
 pub struct Page {
     /// The blocks of text, in document order.
     pub blocks: Vec<Block>,
-    /// What the page's metadata says its article is.
+    /// What the page's metadata says its article is (classifier features).
     pub meta: Meta,
+    /// The page's metadata for output: title, authors, dates, …
+    pub metadata: Metadata,
 }
 
 /// Structural context flags of a block: which kinds of element enclose it.

@@ -6,6 +6,7 @@ use html5gum::emitters::callback::CallbackEvent;
 use super::attrs::{ATTR_WORDS, attribute_words, name_hash, style_hides};
 use super::meta::META_MAX_CHARS;
 use super::meta::Meta;
+use super::metadata::{CaptureKind, Collector, Field};
 use super::tags::{TAG_COUNT, Tag};
 use super::{BOLD_HEADING_MAX_WORDS, Block, Context, Kind, Page};
 
@@ -55,7 +56,32 @@ pub(super) struct PendingTag {
     content: String,
     /// A `<script type="application/ld+json">`.
     json_ld: bool,
+    /// What [`super::Metadata`] reads of the tag ([`TagMetadata`]).
+    md: TagMetadata,
 }
+
+/// The attributes of a start tag that page metadata reads, each bounded.
+#[derive(Default)]
+pub(super) struct TagMetadata {
+    /// A `<meta>` tag's `name`, `property` and `itemprop`, lower-cased.
+    meta_keys: Vec<String>,
+    /// `itemprop` of another element, lower-cased.
+    itemprop: String,
+    /// `rel` of a `<link>` or `<a>`, lower-cased.
+    rel: String,
+    /// `href` of a `<link>`.
+    href: String,
+    /// `lang` of `<html>`.
+    lang: String,
+    /// `datetime` of `<time>`, and its `pubdate` attribute.
+    datetime: String,
+    pubdate: bool,
+    /// An `<a>` whose `href` is an author's page (`/author/…`).
+    author_href: bool,
+}
+
+/// Most bytes of an attribute value kept for metadata (`content` has its own bound).
+const MD_ATTR_MAX: usize = 2048;
 
 #[derive(Default, Clone, Copy, PartialEq)]
 pub(super) enum MetaField {
@@ -79,6 +105,16 @@ pub(super) enum Attr {
     MetaContent,
     /// `type` of a `<script>`.
     ScriptType,
+    /// `itemprop` of an element other than `<meta>`.
+    ItemProp,
+    /// `rel` of a `<link>` or `<a>`.
+    Rel,
+    /// `href` of a `<link>`.
+    LinkHref,
+    /// `lang` of `<html>`.
+    Lang,
+    /// `datetime` of `<time>`.
+    Datetime,
 }
 
 #[derive(Default)]
@@ -119,6 +155,8 @@ pub(super) struct Walker {
     title: String,
     /// The text of the JSON-LD script being read.
     json_ld: Option<String>,
+    /// The page's metadata for output ([`super::Metadata`]).
+    metadata: Collector,
 }
 
 impl Walker {
@@ -158,10 +196,21 @@ impl Walker {
                         self.pending.hidden = true;
                         Attr::None
                     }
+                    b"itemprop" => Attr::ItemProp,
+                    b"rel" => Attr::Rel,
+                    b"lang" if self.pending.name.eq_ignore_ascii_case(b"html") => Attr::Lang,
+                    b"datetime" => Attr::Datetime,
+                    b"pubdate" => {
+                        self.pending.md.pubdate = true;
+                        Attr::None
+                    }
                     _ => Attr::None,
                 };
                 if self.pending.attr == Attr::Href {
                     self.pending.has_href = true;
+                    if self.pending.name.eq_ignore_ascii_case(b"link") {
+                        self.pending.attr = Attr::LinkHref;
+                    }
                 }
             }
             CallbackEvent::AttributeValue { value } => match self.pending.attr {
@@ -169,6 +218,10 @@ impl Walker {
                 Attr::Naming => attribute_words(value, &mut self.pending.words),
                 Attr::MetaName => {
                     let v = value.to_ascii_lowercase();
+                    if v.len() <= 64 && self.pending.md.meta_keys.len() < 4 {
+                        let key = String::from_utf8_lossy(v.trim_ascii()).into_owned();
+                        self.pending.md.meta_keys.push(key);
+                    }
                     let field = match v.trim_ascii() {
                         b"og:title" | b"twitter:title" | b"headline" => MetaField::Title,
                         b"description" | b"og:description" | b"twitter:description" => {
@@ -188,6 +241,26 @@ impl Walker {
                         .trim_ascii()
                         .eq_ignore_ascii_case(b"application/ld+json")
                 }
+                Attr::Href if self.pending.name.eq_ignore_ascii_case(b"a") => {
+                    self.pending.md.author_href = value.len() <= MD_ATTR_MAX
+                        && value.windows(8).any(|w| {
+                            w.eq_ignore_ascii_case(b"/author/")
+                                || w.eq_ignore_ascii_case(b"/authors")
+                        })
+                }
+                Attr::ItemProp | Attr::Rel | Attr::LinkHref | Attr::Lang | Attr::Datetime
+                    if value.len() <= MD_ATTR_MAX =>
+                {
+                    let md = &mut self.pending.md;
+                    let v = String::from_utf8_lossy(value).trim().to_string();
+                    match self.pending.attr {
+                        Attr::ItemProp => md.itemprop = v.to_ascii_lowercase(),
+                        Attr::Rel => md.rel = v.to_ascii_lowercase(),
+                        Attr::LinkHref => md.href = v,
+                        Attr::Lang => md.lang = v,
+                        _ => md.datetime = v,
+                    }
+                }
                 _ => {}
             },
             CallbackEvent::CloseStartTag { .. } => {
@@ -204,6 +277,8 @@ impl Walker {
 
     pub(super) fn start_tag(&mut self, p: &PendingTag) {
         let tag = Tag::from_name(&p.name);
+        self.metadata.capture_break();
+        self.metadata_tag(tag, p);
         match tag {
             Tag::Void if p.meta_field != MetaField::None => {
                 let field = match p.meta_field {
@@ -240,6 +315,13 @@ impl Walker {
             0
         };
         let words_start = self.words.len() as u32;
+        if self
+            .metadata
+            .capturing()
+            .is_some_and(|d| self.stack.len() < d)
+        {
+            self.metadata.end_capture();
+        }
         self.words.extend_from_slice(&p.words);
         self.push(Open {
             tag,
@@ -248,6 +330,89 @@ impl Walker {
             link,
             words_start,
         });
+        self.metadata_capture(p);
+    }
+
+    /// What a start tag's attributes state for [`super::Metadata`]:
+    /// `<meta>`, `<link rel=canonical>`, `<html lang>`, `<time datetime>`.
+    fn metadata_tag(&mut self, tag: Tag, p: &PendingTag) {
+        let md = &p.md;
+        if !md.meta_keys.is_empty() && p.name.eq_ignore_ascii_case(b"meta") {
+            self.metadata.meta_tag(&md.meta_keys, &p.content);
+        } else if tag == Tag::Void && p.name.eq_ignore_ascii_case(b"link") {
+            if md.rel.split_ascii_whitespace().any(|r| r == "canonical") {
+                self.metadata.canonical_link(&md.href);
+            }
+        } else if tag == Tag::Html && !md.lang.is_empty() {
+            self.metadata.html_lang(&md.lang);
+        } else if !md.datetime.is_empty()
+            && self.hiding == 0
+            && p.name.eq_ignore_ascii_case(b"time")
+        {
+            let hints = md_hints();
+            let has = |w: u32| p.words.contains(&w) || self.near_words().contains(&w);
+            if md.itemprop == "datepublished" || md.pubdate {
+                self.metadata
+                    .time_element(&md.datetime, Field::Published, true);
+            } else if md.itemprop == "datemodified" {
+                self.metadata
+                    .time_element(&md.datetime, Field::Modified, true);
+            } else if !self.outside_article()
+                && !hints.comment.iter().any(|&w| has(w))
+                && !hints.modified.iter().any(|&w| p.words.contains(&w))
+                && hints.published.iter().any(|&w| has(w))
+            {
+                self.metadata
+                    .time_element(&md.datetime, Field::Published, false);
+            } else if !self.outside_article()
+                && !hints.comment.iter().any(|&w| has(w))
+                && !hints.modified.iter().any(|&w| has(w))
+            {
+                self.metadata.plain_time(&md.datetime);
+            }
+        }
+    }
+
+    /// Starts reading the text of an element that states a metadata field:
+    /// microdata `itemprop` (author, headline, datePublished) or a byline
+    /// (`rel=author`, a class naming the author or byline).
+    fn metadata_capture(&mut self, p: &PendingTag) {
+        if self.metadata.capturing().is_some() || self.hiding > 0 {
+            return;
+        }
+        let md = &p.md;
+        let what = match md.itemprop.as_str() {
+            "author" | "creator" => Some(CaptureKind::MicrodataAuthor),
+            "headline" => Some(CaptureKind::MicrodataHeadline),
+            "datepublished" if md.datetime.is_empty() => Some(CaptureKind::MicrodataDate),
+            _ => None,
+        };
+        let what = what.or_else(|| {
+            let hints = md_hints();
+            let byline = md.rel.split_ascii_whitespace().any(|r| r == "author")
+                || md.author_href
+                || hints.byline.iter().any(|w| p.words.contains(w));
+            (byline
+                && !self.outside_article()
+                && !hints.comment.iter().any(|w| self.near_words().contains(w)))
+            .then_some(CaptureKind::Byline)
+        });
+        if let Some(what) = what {
+            self.metadata.start_capture(self.stack.len(), what);
+        }
+    }
+
+    /// The attribute words of the few nearest open elements.
+    fn near_words(&self) -> &[u32] {
+        &self.words[self.words.len().saturating_sub(ATTR_WORDS)..]
+    }
+
+    /// Whether an element is inside `nav`, `aside` or `footer`, where
+    /// bylines and dates are those of other pages.
+    fn outside_article(&self) -> bool {
+        [Context::NAV, Context::ASIDE, Context::FOOTER]
+            .iter()
+            .any(|f| self.context_counts[f.trailing_zeros() as usize] > 0)
     }
 
     pub(super) fn push(&mut self, open: Open) {
@@ -387,8 +552,10 @@ impl Walker {
         let tag = Tag::from_name(name);
         if tag == Tag::Script
             && let Some(json) = self.json_ld.take()
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&json)
         {
-            self.meta.add_json_ld(&json);
+            self.meta.add_json_ld(&v);
+            self.metadata.json_ld(&v);
         }
         match tag {
             Tag::Br => {
@@ -448,6 +615,13 @@ impl Walker {
             return;
         }
         let s = String::from_utf8_lossy(value);
+        if let Some(depth) = self.metadata.capturing() {
+            if self.stack.len() >= depth {
+                self.metadata.capture_text(&s);
+            } else {
+                self.metadata.end_capture();
+            }
+        }
         let pre = self.in_pre();
         let link = self.in_link > 0;
         let bold = self.in_bold > 0;
@@ -550,11 +724,52 @@ impl Walker {
         self.boundary(None);
         let title = collapse_whitespace(&self.title);
         Meta::push(&mut self.meta.title, &title);
+        self.metadata.title_tag(&title);
+        let h1: Vec<&str> = self
+            .out
+            .iter()
+            .filter(|b| {
+                b.tag == Tag::H1
+                    && !b.context.has(Context::NAV)
+                    && !b.context.has(Context::ASIDE)
+                    && !b.context.has(Context::FOOTER)
+            })
+            .take(3)
+            .map(|b| b.text.as_str())
+            .collect();
+        let metadata = std::mem::take(&mut self.metadata).finish(&h1);
         Page {
             blocks: self.out,
             meta: self.meta,
+            metadata,
         }
     }
+}
+
+/// Hashed class/id words that tell metadata what an element holds.
+struct MdHints {
+    published: [u32; 6],
+    modified: [u32; 3],
+    byline: [u32; 2],
+    comment: [u32; 4],
+}
+
+fn md_hints() -> &'static MdHints {
+    static HINTS: std::sync::OnceLock<MdHints> = std::sync::OnceLock::new();
+    let h = |w: &str| super::attrs::word_hash(w.as_bytes());
+    HINTS.get_or_init(|| MdHints {
+        published: [
+            h("published"),
+            h("publish"),
+            h("pubdate"),
+            h("posted"),
+            h("publication"),
+            h("byline"),
+        ],
+        modified: [h("modified"), h("updated"), h("update")],
+        byline: [h("byline"), h("author")],
+        comment: [h("comment"), h("comments"), h("reply"), h("respond")],
+    })
 }
 
 pub(super) fn collapse_whitespace(s: &str) -> String {
