@@ -39,12 +39,14 @@ pub enum Destination {
 }
 
 /// File-name endings that make `-o` one output file rather than a directory.
-const FILE_SUFFIXES: &[&str] = &[".jsonl", ".ndjson", ".json", ".txt", ".warc", ".gz", ".zst"];
+const FILE_SUFFIXES: &[&str] = &[
+    ".jsonl", ".ndjson", ".json", ".txt", ".md", ".warc", ".gz", ".zst",
+];
 
 impl Destination {
     /// The destination `-o PATH` means: `-` is standard output; an existing
     /// directory, or a name without one of the output suffixes (`.jsonl`,
-    /// `.txt`, `.warc`, `.gz`, `.zst`, …), is a directory; otherwise one file.
+    /// `.txt`, `.md`, `.warc`, `.gz`, `.zst`, …), is a directory; otherwise one file.
     pub fn from_arg(path: Option<&Path>) -> Destination {
         let Some(p) = path else {
             return Destination::Stdout;
@@ -68,7 +70,8 @@ impl Destination {
 }
 
 /// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`
-/// → JSON Lines, `.warc` → WARC (each optionally followed by `.gz`/`.zst`);
+/// → JSON Lines, `.warc` → WARC, `.md` → Markdown (each optionally followed
+/// by `.gz`/`.zst`);
 /// other names (`.txt`, directories, standard output) ask for nothing.
 pub fn format_from_name(dest: &Destination) -> Option<Format> {
     let Destination::File(p) = dest else {
@@ -86,6 +89,8 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
         Some(Format::Jsonl)
     } else if name.ends_with(".warc") {
         Some(Format::Warc)
+    } else if name.ends_with(".md") {
+        Some(Format::Markdown)
     } else {
         None
     }

@@ -43,6 +43,7 @@ pub fn steps() -> Vec<Step> {
         neighbours: false,
         attrs: false,
         site: false,
+        trees: None,
         ..full.clone()
     };
     let with = |c: ClassifierConfig| TrainConfig {
@@ -62,7 +63,7 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             name: "+classifier",
-            adds: "logistic regression over n-gram score, length, links, tags, position",
+            adds: "logistic regression over n-gram score, length, links, tags, position, containers",
             config: with(plain.clone()),
         },
         Step {
@@ -82,8 +83,16 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
-            name: "+site (default)",
+            name: "+site",
             adds: "share of the site's other pages (in the pool) holding the segment",
+            config: with(ClassifierConfig {
+                trees: None,
+                ..full.clone()
+            }),
+        },
+        Step {
+            name: "+trees (default)",
+            adds: "boosted trees on top of the logistic regression",
             config: TrainConfig::lexical(),
         },
         Step {
@@ -103,8 +112,24 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            name: "default, pooled weights",
+            adds: "segments weighted by their words alone, not scaled per page",
+            config: with(ClassifierConfig {
+                page_weights: false,
+                ..full.clone()
+            }),
+        },
+        Step {
+            name: "default, precision point",
+            adds: "threshold at the highest pooled F0.5 (`--prefer precision`) instead of the highest mean page F",
+            config: with(ClassifierConfig {
+                operating_point: OperatingPoint::MaxFBeta(crate::train::DEFAULT_F_BETA),
+                ..full.clone()
+            }),
+        },
+        Step {
             name: "default, max-F point",
-            adds: "threshold at the highest F instead of the highest F-beta (beta 0.5)",
+            adds: "threshold at the highest pooled F instead of the highest mean page F",
             config: with(ClassifierConfig {
                 operating_point: OperatingPoint::MaxF,
                 ..full.clone()

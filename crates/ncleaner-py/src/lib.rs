@@ -40,8 +40,8 @@ struct Cleaner {
     /// The model asked for; `None`: routed by language as `ncleaner clean` routes.
     model_name: Option<String>,
     method: &'static str,
-    /// The constructor's threshold, min_probability and prefer, for pickling.
-    args: (Option<f64>, Option<f64>, String),
+    /// The constructor's threshold, min_probability, prefer and comments, for pickling.
+    args: (Option<f64>, Option<f64>, String, String),
 }
 
 /// One segment of a cleaned document.
@@ -68,6 +68,9 @@ struct CleanResult {
     url: Option<String>,
     /// The cleaned text: kept segments, one per line.
     text: String,
+    /// The kept text as Markdown: headings, nested lists, code blocks,
+    /// quotes and tables (`ncleaner clean --format markdown`).
+    markdown: String,
     /// Words in all segments.
     words_in: usize,
     /// Words in kept segments.
@@ -286,12 +289,8 @@ fn clean_doc(cleaner: &ncleaner::Cleaner, doc: &Doc, input: InputKind) -> Cleane
 
 fn reason_name(reason: Reason) -> String {
     match reason {
-        Reason::KeepAll => "keep-all".into(),
-        Reason::NoHeuristic => "no-heuristic".into(),
-        Reason::Score => "score".into(),
-        Reason::Perplexity => "perplexity".into(),
-        Reason::PageQuality => "page-quality".into(),
         Reason::Heuristic { rule } => serde_json_name(&rule),
+        other => other.as_str().into(),
     }
 }
 
@@ -306,6 +305,7 @@ fn serde_json_name(rule: &ncleaner::segment::Heuristic) -> String {
 fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
     // As the CLI's JSON Lines: no final newline.
     let text = cleaned.text().trim_end().to_owned();
+    let markdown = ncleaner::format::markdown(&cleaned);
     let words_in = cleaned.words_in();
     let words_out = cleaned.words_out();
     let mut segments = Vec::with_capacity(cleaned.segments.len());
@@ -326,6 +326,7 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
     Ok(CleanResult {
         url: cleaned.url,
         text,
+        markdown,
         words_in,
         words_out,
         input: if cleaned.input == InputKind::Text {
@@ -376,24 +377,22 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
 #[pymethods]
 impl Cleaner {
     #[new]
-    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="precision"))]
+    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep"))]
     fn new(
         model: Option<&str>,
         method: &str,
         threshold: Option<f64>,
         min_probability: Option<f64>,
         prefer: &str,
+        comments: &str,
     ) -> PyResult<Cleaner> {
         let (m, method_name) = parse_method(method)?;
-        let preference = match prefer {
-            "precision" => Preference::Precision,
-            "f" => Preference::F,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "prefer={other:?}: expected \"precision\" or \"f\""
-                )));
-            }
-        };
+        let preference: Preference = prefer
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("prefer: {e}")))?;
+        let comments_choice: ncleaner::classify::Comments = comments
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("comments: {e}")))?;
         if threshold.is_some() && min_probability.is_some() {
             return Err(PyValueError::new_err(
                 "threshold and min_probability: give one or the other, not both",
@@ -428,6 +427,7 @@ impl Cleaner {
         let mut inner = ncleaner::Cleaner::routed(routes)
             .with_method(m)
             .with_preference(preference)
+            .with_comments(comments_choice)
             .with_threshold_option(threshold);
         if let Some(p) = min_probability {
             inner = inner.with_min_probability(p);
@@ -436,7 +436,12 @@ impl Cleaner {
             inner,
             model_name: model.map(str::to_owned),
             method: method_name,
-            args: (threshold, min_probability, prefer.to_owned()),
+            args: (
+                threshold,
+                min_probability,
+                prefer.to_owned(),
+                comments.to_owned(),
+            ),
         })
     }
 
@@ -521,13 +526,14 @@ impl Cleaner {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let me = slf.get();
-        let (threshold, min_probability, prefer) = &me.args;
+        let (threshold, min_probability, prefer, comments) = &me.args;
         let args = (
             me.model_name.as_deref(),
             me.method,
             *threshold,
             *min_probability,
             prefer.as_str(),
+            comments.as_str(),
         )
             .into_pyobject(slf.py())?;
         Ok((slf.get_type().into_any(), args))

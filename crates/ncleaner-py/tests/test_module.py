@@ -101,6 +101,20 @@ def test_methods_and_thresholds(cleaner):
     assert ncleaner.Cleaner(min_probability=0.5).threshold() == pytest.approx(0.0, abs=1e-9)
     assert ncleaner.Cleaner(model="en-nonlex").model == "en-nonlex"
     assert set(ncleaner.embedded_models()) >= {"en", "en-nonlex"}
+    precise = ncleaner.Cleaner(prefer="precision").clean(PAGE)
+    recall = ncleaner.Cleaner(prefer="recall").clean(PAGE)
+    assert precise.words_out <= recall.words_out
+    assert ncleaner.Cleaner(prefer="f").clean(PAGE).text == cleaner.clean(PAGE).text
+    assert ncleaner.Cleaner(comments="drop").clean(PAGE).words_out <= cleaner.clean(PAGE).words_out
+
+
+def test_markdown_of_the_kept_text(cleaner):
+    r = ncleaner.Cleaner(method="keep-all").clean(
+        "<h1>Title</h1><ul><li>One</li><li>Two</li></ul><table><tr><th>a</th><th>b</th></tr>"
+        "<tr><td>1</td><td>2</td></tr></table>"
+    )
+    assert r.markdown == "# Title\n\n- One\n- Two\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n"
+    assert cleaner.clean(PAGE).markdown.strip()
 
 
 def test_text_input(cleaner):
@@ -125,6 +139,10 @@ def test_errors_name_the_problem(tmp_path):
         ncleaner.Cleaner(min_probability=1.5)
     with pytest.raises(ValueError, match="both"):
         ncleaner.Cleaner(threshold=1.0, min_probability=0.5)
+    with pytest.raises(ValueError, match="comments"):
+        ncleaner.Cleaner(comments="hide")
+    with pytest.raises(ValueError, match="prefer"):
+        ncleaner.Cleaner(prefer="most")
     c = ncleaner.Cleaner()
     with pytest.raises(ValueError, match="input"):
         c.clean(PAGE, input="pdf")
@@ -208,6 +226,10 @@ def test_pickles_as_its_arguments():
     c = ncleaner.Cleaner(model="en-nonlex", method="heuristics", threshold=1.5)
     d = pickle.loads(pickle.dumps(c))
     assert (d.model, d.method, d.threshold()) == ("en-nonlex", "heuristics", 1.5)
+    assert d.clean(PAGE).text == c.clean(PAGE).text
+    c = ncleaner.Cleaner(prefer="recall", comments="drop")
+    d = pickle.loads(pickle.dumps(c))
+    assert d.threshold() == c.threshold()
     assert d.clean(PAGE).text == c.clean(PAGE).text
 
 

@@ -53,6 +53,10 @@ pub struct CleanRequest {
     pub method: Option<String>,
     /// Decision threshold in bits of log-odds; default: the model's operating point.
     pub threshold: Option<f64>,
+    /// The stored operating point without a threshold: `f` (default), `precision` or `recall`.
+    pub prefer: Option<String>,
+    /// User comments: `keep` (default: the model decides) or `drop`.
+    pub comments: Option<String>,
 }
 
 /// Query parameters of `POST /api/clean` with a raw body.
@@ -63,6 +67,8 @@ pub(crate) struct CleanParams {
     model: Option<String>,
     method: Option<String>,
     threshold: Option<f64>,
+    prefer: Option<String>,
+    comments: Option<String>,
 }
 
 /// One segment in the answer.
@@ -180,6 +186,8 @@ pub(crate) async fn clean(
             model: params.model,
             method: params.method,
             threshold: params.threshold,
+            prefer: params.prefer,
+            comments: params.comments,
             ..CleanRequest::default()
         };
         (bytes, input, req)
@@ -218,8 +226,24 @@ pub(crate) async fn clean(
     {
         return Err(ApiError::bad("threshold must be a finite number"));
     }
+    /// A named choice of the request (its `FromStr` names), else its default.
+    fn choice<T: std::str::FromStr<Err = String>>(
+        value: Option<&str>,
+        default: &str,
+        field: &str,
+    ) -> Result<T, ApiError> {
+        value
+            .unwrap_or(default)
+            .parse()
+            .map_err(|e| ApiError::bad(format!("{field}: {e}")))
+    }
+    let prefer: ncleaner::classify::Preference = choice(req.prefer.as_deref(), "f", "prefer")?;
+    let comments: ncleaner::classify::Comments =
+        choice(req.comments.as_deref(), "keep", "comments")?;
     let cleaner = Cleaner::routed(routes)
         .with_method(method)
+        .with_preference(prefer)
+        .with_comments(comments)
         .with_threshold_option(req.threshold);
 
     let url = req.url.clone();
@@ -540,6 +564,7 @@ impl Serialize for Answer<'_> {
             "threshold": self.threshold,
             "segments": null,
             "text": doc.text().trim_end(),
+            "markdown": ncleaner::format::markdown(doc),
             "words_in": doc.words_in(),
             "words_out": doc.words_out(),
             "page_quality": doc.quality,
@@ -599,10 +624,7 @@ fn segment_out(s: &ncleaner::ScoredSegment) -> SegmentOut {
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_else(|| format!("{rule:?}")),
         ),
-        Reason::KeepAll => Some("keep-all".into()),
-        Reason::NoHeuristic => Some("no-heuristic".into()),
-        Reason::Perplexity => Some("perplexity".into()),
-        Reason::PageQuality => Some("page-quality".into()),
+        other => Some(other.as_str().into()),
     };
     SegmentOut {
         kind: s.segment.kind.letter().to_string(),

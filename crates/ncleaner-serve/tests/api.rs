@@ -44,6 +44,12 @@ async fn clean_json_and_raw_bodies() {
     assert_eq!(kept("Tomatoes are among"), true);
     assert_eq!(kept("Home | Vegetables"), false);
     assert!(v["text"].as_str().unwrap().contains("Tomatoes are among"));
+    assert!(
+        v["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("Tomatoes are among")
+    );
     assert!(v["words_out"].as_u64().unwrap() < v["words_in"].as_u64().unwrap());
     // Every segment decided by the threshold carries its evidence, consistent with `keep`.
     let t = v["threshold"].as_f64().unwrap();
@@ -74,6 +80,19 @@ async fn clean_json_and_raw_bodies() {
     assert!(strict["words_out"].as_u64() < v["words_out"].as_u64());
     let (_, all) = post_json(&s, json!({ "html": page, "method": "keep-all" })).await;
     assert_eq!(all["words_out"], all["words_in"]);
+    // The stored operating points and the comment choice, as `clean` has them.
+    let (_, p) = post_json(&s, json!({ "html": page, "prefer": "precision" })).await;
+    let (_, r) = post_json(&s, json!({ "html": page, "prefer": "recall" })).await;
+    assert!(
+        p["threshold"].as_f64() >= r["threshold"].as_f64(),
+        "{} {}",
+        p["threshold"],
+        r["threshold"]
+    );
+    assert!(p["words_out"].as_u64() <= r["words_out"].as_u64());
+    let (status, d) = post_json(&s, json!({ "html": page, "comments": "drop" })).await;
+    assert_eq!(status, 200, "{d}");
+    assert!(d["words_out"].as_u64() <= v["words_out"].as_u64());
     let (_, nl) = post_json(&s, json!({ "text": "Home | News | About\n\nA paragraph of ordinary running text, written in full sentences.\n", "model": "en-nonlex" })).await;
     assert_eq!(nl["model"], "en-nonlex");
     assert_eq!(nl["input"], "text");
@@ -240,6 +259,20 @@ async fn bad_requests_get_json_errors() {
             ],
             400,
             "JSON body",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"comments\": \"hide\"}".to_vec(),
+            400,
+            "comments",
+        ),
+        (
+            "/api/clean?prefer=most",
+            "text/plain",
+            b"hello".to_vec(),
+            400,
+            "prefer",
         ),
         (
             "/api/clean?threshold=abc",

@@ -155,9 +155,22 @@ async fn paste_clean_slide_and_screenshot() {
         .unwrap()
         .as_f64()
         .unwrap();
+    // The model's default operating point, as the API states it (the page
+    // was cleaned by `en`); the slider moves in steps of 0.01.
+    let models: serde_json::Value = reqwest::get(server.url("/api/models"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let want = models["models"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "en"))
+        .and_then(|m| m["threshold"]["html"].as_f64())
+        .unwrap_or_else(|| panic!("en's threshold in {models}"));
     assert!(
-        t0 > 0.0,
-        "the slider starts at the model's operating point, {t0}"
+        (t0 - want).abs() <= 0.005 && t0 != 0.0,
+        "the slider starts at the model's operating point, {t0} (the model's: {want})"
     );
     assert!(k0 > 0 && r0 > 0);
     set_threshold(&c, 12.0).await;

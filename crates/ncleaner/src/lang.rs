@@ -60,13 +60,27 @@ pub struct Detection {
     pub confidence: f64,
 }
 
-/// The text the identifier sees for a page: its longest segments that are
-/// not mostly links and not heuristic boilerplate, joined by newlines, at
-/// most [`SAMPLE_BYTES`] bytes (the last one cut at a character boundary).
-/// When no segment qualifies, all segments are candidates.
+/// The text the identifier sees for a page: its longest prose segments,
+/// joined by newlines, at most [`SAMPLE_BYTES`] bytes (the last one cut at
+/// a character boundary). Prose is a paragraph (not a heading or list item)
+/// outside `pre` and lists, not mostly links and not heuristic boilerplate:
+/// code, lists and menus do not decide a page's language (a blog post in
+/// English with Rust code is English, whatever the code's identifiers look
+/// like). Without prose, segments that are not mostly links are the
+/// candidates; without those, all segments.
 pub fn sample(segments: &[Segment]) -> String {
-    let prose = |s: &&Segment| s.heuristic.is_none() && (s.link_chars as usize) * 2 < s.text.len();
+    use crate::html::Context;
+    let wordy = |s: &&Segment| s.heuristic.is_none() && (s.link_chars as usize) * 2 < s.text.len();
+    let prose = |s: &&Segment| {
+        wordy(s)
+            && s.kind == crate::segment::Kind::P
+            && !s.context.has(Context::PRE)
+            && !s.context.has(Context::LIST)
+    };
     let mut candidates: Vec<&Segment> = segments.iter().filter(prose).collect();
+    if candidates.is_empty() {
+        candidates = segments.iter().filter(wordy).collect();
+    }
     if candidates.is_empty() {
         candidates = segments.iter().collect();
     }
@@ -341,6 +355,37 @@ mod tests {
     const EN: &str = "It was the best of times, it was the worst of times, it \
         was the age of wisdom, it was the age of foolishness, it was the epoch \
         of belief, it was the epoch of incredulity.";
+
+    /// Code in `pre`, list items and headings do not reach the sample while
+    /// there is prose; without prose, they do.
+    #[test]
+    fn the_sample_is_prose_only() {
+        use crate::html::Context;
+        let code = "impl<T: Ord> BinaryHeap<T> { pub fn peek_mut(&mut self) -> Option<PeekMut<'_, T>> { \
+                    if self.is_empty() { None } else { Some(PeekMut { heap: self, original_len: None }) } } }";
+        let mut pre = Segment::plain(Kind::P, code.repeat(3));
+        pre.context = Context(Context::PRE);
+        let mut item = Segment::plain(
+            Kind::L,
+            "Vec::with_capacity usize::MAX HashMap::entry".into(),
+        );
+        item.context = Context(Context::LIST);
+        let prose = Segment::plain(Kind::P, EN.into());
+        let s = sample(&[pre.clone(), item.clone(), prose]);
+        assert!(
+            !s.contains("BinaryHeap") && !s.contains("with_capacity"),
+            "{s}"
+        );
+        assert!(s.contains("best of times"));
+        assert_eq!(
+            detect_segments(&[pre.clone(), Segment::plain(Kind::P, EN.into())])
+                .unwrap()
+                .tag,
+            "en"
+        );
+        let only_code = sample(&[pre, item]);
+        assert!(only_code.contains("BinaryHeap"), "without prose, the rest");
+    }
 
     #[test]
     fn detects_languages_with_two_letter_tags() {

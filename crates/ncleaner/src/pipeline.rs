@@ -275,6 +275,8 @@ pub struct Cleaner {
     min_page_quality: Option<f64>,
     /// What the cleaner knows of the pages' sites ([`crate::site`]).
     site: Option<Arc<crate::site::SiteMemory>>,
+    /// Whether user comments are dropped whatever the model says.
+    comments: classify::Comments,
 }
 
 impl Cleaner {
@@ -290,10 +292,11 @@ impl Cleaner {
             routes: None,
             method: Method::NCleaner,
             threshold: None,
-            preference: Preference::Precision,
+            preference: Preference::default(),
             perplexity: None,
             min_page_quality: None,
             site: None,
+            comments: classify::Comments::Keep,
         }
     }
 
@@ -381,6 +384,12 @@ impl Cleaner {
     /// log-odds T, which is not a calibrated probability).
     pub fn with_min_probability(self, p: f64) -> Cleaner {
         self.with_threshold(classify::log2_odds(p))
+    }
+
+    /// The same cleaner keeping or dropping user comments ([`classify::Comments`]).
+    pub fn with_comments(mut self, comments: classify::Comments) -> Cleaner {
+        self.comments = comments;
+        self
     }
 
     /// The same cleaner with another stored operating point (used when no threshold is set).
@@ -618,7 +627,16 @@ impl Cleaner {
                 };
                 // The classifier's log-odds decide when there is one, else the n-gram score.
                 let evidence = probability.map(classify::log2_odds).or(score);
-                let decision = classify::decide(self.method, &segment, evidence, threshold);
+                let mut decision = classify::decide(self.method, &segment, evidence, threshold);
+                if self.comments == classify::Comments::Drop
+                    && decision.keep
+                    && segment.is_comment()
+                {
+                    decision = classify::Decision {
+                        keep: false,
+                        reason: classify::Reason::Comment,
+                    };
+                }
                 Ok(ScoredSegment {
                     segment,
                     score,

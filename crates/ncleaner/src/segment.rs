@@ -59,6 +59,11 @@ pub struct Segment {
     /// The share of the site's other pages that hold this segment
     /// ([`crate::site`]); `None` without a site memory that knows the host.
     pub site: Option<f32>,
+    /// What the page's tree of containers says about the segment (HTML input only).
+    pub container: Option<crate::html::Container>,
+    /// Where the segment sits in the document's structure, for Markdown
+    /// (HTML input only).
+    pub structure: Option<crate::html::Structure>,
 }
 
 impl Segment {
@@ -75,7 +80,16 @@ impl Segment {
             attrs: Vec::new(),
             meta: None,
             site: None,
+            container: None,
+            structure: None,
         }
+    }
+
+    /// Whether the segment is a user comment under a page's content: inside
+    /// a comment section ([`Context::COMMENT`]) of a page whose content is
+    /// not itself a thread ([`crate::html::Container::thread`]).
+    pub fn is_comment(&self) -> bool {
+        self.context.has(Context::COMMENT) && !self.container.is_some_and(|c| c.thread)
     }
 
     /// The number of words: runs of bytes other than ASCII whitespace (what
@@ -115,6 +129,8 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 attrs: b.attrs,
                 meta: None,
                 site: None,
+                container: Some(b.container),
+                structure: Some(b.structure),
             }
         })
         .collect()

@@ -68,8 +68,10 @@ pub struct Args {
     pub input: InputArg,
 
     /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
-    /// plain text, JSON Lines, or WARC. Default: what the name of `-o` says
-    /// (`.jsonl`, `.warc`, optionally `.gz`/`.zst`), else cleaneval.
+    /// plain text, JSON Lines, Markdown (headings, nested lists, code blocks,
+    /// quotes and GFM tables of the kept text), or WARC. Default: what the
+    /// name of `-o` says (`.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`),
+    /// else cleaneval.
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
 
@@ -96,11 +98,21 @@ pub struct Args {
     pub min_probability: Option<f64>,
 
     /// Which operating point stored in the model applies when neither
-    /// --threshold nor --min-probability is given: `precision` (the default:
-    /// the precision-oriented point the model was trained for) or
-    /// `f` (the highest F: more recall, less precision).
-    #[arg(long, value_enum, default_value = "precision")]
+    /// --threshold nor --min-probability is given: `f` (the default: the
+    /// highest mean per-page word F on the training pages), `precision` (the
+    /// highest pooled F0.5: fewer words, cleaner ones) or `recall` (the
+    /// highest pooled F2: more words, more noise). EVALUATION.md gives each
+    /// one's figures.
+    #[arg(long, value_enum, default_value = "f")]
     pub prefer: PreferArg,
+
+    /// User comments under an article: `keep` (the default: the model
+    /// decides them like any other text) or `drop` (removed whatever the
+    /// model says). A comment is text inside an element whose class, id or
+    /// role names comments or replies; on forums and Q&A pages, whose
+    /// content is itself a thread, posts are content either way.
+    #[arg(long, value_parser = comments_parser(), default_value = "keep")]
+    pub comments: classify::Comments,
 
     /// What decides: the n-gram models after the heuristics (ncleaner), the
     /// heuristics alone, nothing (keep-all: the raw text dump), or a word
@@ -140,6 +152,11 @@ pub struct Args {
     /// With --format jsonl: include every segment with its kind, score and decision.
     #[arg(long)]
     pub segments: bool,
+
+    /// With --format jsonl: include each document's kept text as Markdown
+    /// (a `markdown` field; what --format markdown writes).
+    #[arg(long)]
+    pub markdown: bool,
 
     #[command(flatten)]
     pub perplexity: PerplexityArgs,
@@ -215,9 +232,19 @@ pub fn run(args: Args) -> Result<()> {
         args.perplexity.max_perplexity.is_some(),
         args.output.as_deref(),
     )?;
+    anyhow::ensure!(
+        !args.markdown
+            || args.format.or_else(|| {
+                ncleaner_corpus::sink::format_from_name(
+                    &ncleaner_corpus::sink::Destination::from_arg(args.output.as_deref()),
+                )
+            }) == Some(Format::Jsonl),
+        "--markdown adds a field to JSON Lines: give --format jsonl (or -o FILE.jsonl), or --format markdown for Markdown alone"
+    );
     let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
         .with_method(method)
         .with_preference(args.prefer.into())
+        .with_comments(args.comments)
         .with_threshold_option(
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),
@@ -279,6 +306,7 @@ pub fn run(args: Args) -> Result<()> {
             input: args.input.into(),
             json: JsonOptions {
                 segments: args.segments,
+                markdown: args.markdown,
             },
             ..CleanOptions::default()
         },
@@ -499,10 +527,12 @@ impl Observer for Progress {
 /// The stored operating points (`--prefer`).
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum PreferArg {
-    /// The model's precision-oriented default.
+    /// The highest pooled F0.5 on the training pages.
     Precision,
-    /// The highest F on the training pages.
+    /// The highest mean per-page F on the training pages (the default).
     F,
+    /// The highest F-beta with beta 2 on the training pages (recall first).
+    Recall,
 }
 
 impl From<PreferArg> for Preference {
@@ -510,8 +540,16 @@ impl From<PreferArg> for Preference {
         match p {
             PreferArg::Precision => Preference::Precision,
             PreferArg::F => Preference::F,
+            PreferArg::Recall => Preference::Recall,
         }
     }
+}
+
+/// `--comments keep|drop`, parsed by [`classify::Comments`]'s `FromStr`.
+fn comments_parser() -> impl clap::builder::TypedValueParser<Value = classify::Comments> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["keep", "drop"])
+        .map(|s| s.parse::<classify::Comments>().expect("a possible value"))
 }
 
 /// Parses a number from 0 to 1.

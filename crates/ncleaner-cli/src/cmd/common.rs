@@ -108,7 +108,7 @@ pub fn check_clean_options(
         anyhow::ensure!(
             p.exists() || !has_ext,
             "-o {}: the extension names no output format, and the name would be made a \
-             directory; end it in .txt, .jsonl or .warc (optionally .gz or .zst), or give a directory",
+             directory; end it in .txt, .jsonl, .md or .warc (optionally .gz or .zst), or give a directory",
             p.display()
         );
     }

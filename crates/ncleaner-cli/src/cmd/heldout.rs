@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             if let Some(c) = &m.classifier {
                 v.threshold = c.operating_threshold(
                     v.input != ncleaner::InputKind::Text,
-                    ncleaner::classify::Preference::Precision,
+                    ncleaner::classify::Preference::default(),
                 );
             }
         }

@@ -34,12 +34,13 @@ pub struct Args {
     /// Seed of the fold assignment.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Operating point of the trained models.
-    #[arg(long, value_enum, default_value = "precision")]
+    /// Operating point of the trained models (as `clean --prefer`).
+    #[arg(long, value_enum, default_value = "f")]
     pub prefer: PreferArg,
-    /// The precision-oriented operating point the models store: `min-precision:P`
-    /// (the highest F whose training precision is at least P; the default of
-    /// `train`), `f-beta:B` (the highest F-beta), or `max-f`.
+    /// The default operating point the models store (`--prefer f`):
+    /// `max-page-f` (the highest mean per-page F; the default of `train`),
+    /// `min-precision:P` (the highest F whose training precision is at least
+    /// P), `f-beta:B` (the highest F-beta), or `max-f`.
     #[arg(long, value_name = "POINT", value_parser = ncleaner_lab::train::parse_operating_point)]
     pub operating_point: Option<OperatingPoint>,
     /// Train the non-lexical models (letters → a, digits → 0).

@@ -78,17 +78,19 @@ pub struct Args {
     #[arg(long)]
     pub hmm: bool,
 
-    /// Default operating point: the highest word-level F-beta on the training
-    /// pages (beta below 1 favours precision).
-    #[arg(long, value_name = "B", default_value_t = train::DEFAULT_F_BETA, conflicts_with_all = ["max_f", "min_precision"])]
-    pub f_beta: f64,
+    /// Default operating point instead of the highest mean per-page word F on
+    /// the training pages: the highest pooled word-level F-beta (beta below 1
+    /// favours precision). The model always also stores the F0.5 point
+    /// (`clean --prefer precision`) and the F2 point (`--prefer recall`).
+    #[arg(long, value_name = "B", conflicts_with_all = ["max_f", "min_precision"])]
+    pub f_beta: Option<f64>,
 
     /// Default operating point instead: the highest F whose word-level
     /// precision on the training pages (as the alignment estimates it) is at least P (0–1).
     #[arg(long, value_name = "P", conflicts_with = "max_f")]
     pub min_precision: Option<f64>,
 
-    /// Default operating point: the highest word-level F on the training pages.
+    /// Default operating point instead: the highest pooled word-level F on the training pages.
     #[arg(long)]
     pub max_f: bool,
 
@@ -106,6 +108,12 @@ pub struct Args {
     /// No page-quality model.
     #[arg(long)]
     pub no_page_quality: bool,
+
+    /// No boosted trees on top of the classifier's logistic regression (a
+    /// linear model only: smaller and a little faster, less accurate on
+    /// modern pages; EVALUATION.md, "Today's web").
+    #[arg(long)]
+    pub no_trees: bool,
 
     /// The language of the training pages, as a tag (ISO 639-1 like `de`,
     /// `fr`; `de-AT` and ISO 639-3 `deu` are read as `de`). Written into the
@@ -164,7 +172,7 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             "--min-precision must be between 0 and 1"
         );
         anyhow::ensure!(
-            args.f_beta > 0.0 && args.f_beta.is_finite(),
+            args.f_beta.is_none_or(|b| b > 0.0 && b.is_finite()),
             "--f-beta must be a positive number"
         );
         anyhow::ensure!(args.inner_folds >= 2, "--inner-folds must be at least 2");
@@ -178,10 +186,12 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             hmm: args.hmm,
             inner_folds: args.inner_folds,
             page_quality: (!args.no_page_quality).then_some(args.page_quality_folds),
-            operating_point: match (args.max_f, args.min_precision) {
-                (true, _) => OperatingPoint::MaxF,
-                (false, Some(p)) => OperatingPoint::MinPrecision(p),
-                (false, None) => OperatingPoint::MaxFBeta(args.f_beta),
+            trees: if args.no_trees { None } else { c.trees },
+            operating_point: match (args.max_f, args.min_precision, args.f_beta) {
+                (true, _, _) => OperatingPoint::MaxF,
+                (false, Some(p), _) => OperatingPoint::MinPrecision(p),
+                (false, None, Some(b)) => OperatingPoint::MaxFBeta(b),
+                (false, None, None) => OperatingPoint::MaxPageF,
             },
             ..c.clone()
         };

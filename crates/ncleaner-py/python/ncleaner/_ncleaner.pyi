@@ -90,6 +90,9 @@ class CleanResult:
     def text(self) -> str:
         """The cleaned text: the kept segments, one per line, no final newline (as the CLI's JSON Lines)."""
     @property
+    def markdown(self) -> str:
+        """The kept text as Markdown: headings, nested lists, code blocks, quotes, tables (as ``--format markdown``)."""
+    @property
     def words_in(self) -> int:
         """Whitespace-separated words in all segments."""
     @property
@@ -131,7 +134,8 @@ class Cleaner:
         method: Literal["ncleaner", "heuristics", "keep-all", "perplexity"] = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
-        prefer: Literal["precision", "f"] = "precision",
+        prefer: Literal["precision", "f", "recall"] = "f",
+        comments: Literal["keep", "drop"] = "keep",
     ) -> None:
         """Loads ``model`` ("en", "en-nonlex" or a model file's path), which then cleans every page.
 
@@ -139,7 +143,9 @@ class Cleaner:
         routes it: English pages to "en", all others to "en-nonlex".
 
         ``threshold`` (bits of log-odds) or ``min_probability`` (0-1) override the
-        model's own operating point, chosen by ``prefer``; as ``ncleaner clean``.
+        model's own operating point, chosen by ``prefer`` ("precision", "f" for the
+        highest F, "recall" for the highest F2); as ``ncleaner clean``. ``comments="drop"``
+        removes user comments under an article (forum and Q&A posts are content either way).
         Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
         """
     @property

@@ -41,13 +41,17 @@ class NCleanerExtractor(BaseExtractor):
         method: "ncleaner", "heuristics" or "keep-all".
         threshold: decision threshold in bits of log-odds (default: the model's operating point).
         min_probability: keep segments at least this likely to be clean (instead of ``threshold``).
-        prefer: which stored operating point applies by default: "precision" or "f".
+        prefer: which stored operating point applies by default: "precision", "f" or "recall".
+        comments: user comments under an article: "keep" (the model decides) or "drop";
+            forum and Q&A posts are content either way.
         input: "html", "text" or "auto".
         batch_size: documents cleaned together by one parallel call.
         threads: Rust threads per task (default: all cores; set 1 when a machine runs one task per core).
         drop_empty: drop documents left without text (as datatrove's extractors do).
         timeout: kept for ``BaseExtractor``'s signature; unused (the step does not sandbox).
         page_metadata: add the page's own metadata (below).
+        markdown: the document's text becomes the kept text as Markdown (headings, lists,
+            code blocks, quotes, tables) instead of plain lines.
 
     Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
     ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
@@ -65,13 +69,15 @@ class NCleanerExtractor(BaseExtractor):
         method: str = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
-        prefer: str = "precision",
+        prefer: str = "f",
+        comments: str = "keep",
         input: str = "html",
         batch_size: int = 256,
         threads: Optional[int] = None,
         drop_empty: bool = True,
         timeout: float = 1,
         page_metadata: bool = True,
+        markdown: bool = False,
     ):
         super().__init__(timeout)
         if batch_size < 1:
@@ -82,12 +88,14 @@ class NCleanerExtractor(BaseExtractor):
             threshold=threshold,
             min_probability=min_probability,
             prefer=prefer,
+            comments=comments,
         )
         self.input = input
         self.batch_size = batch_size
         self.threads = threads
         self.drop_empty = drop_empty
         self.page_metadata = page_metadata
+        self.markdown = markdown
         # Loaded here so that a bad option fails when the pipeline is built, not in a worker.
         self._cleaner: Optional[ncleaner.Cleaner] = ncleaner.Cleaner(**self.options)
 
@@ -106,7 +114,8 @@ class NCleanerExtractor(BaseExtractor):
 
     def extract(self, text: str) -> str:
         """The cleaned text of one document."""
-        return self.cleaner.clean(text, input=self.input).text
+        result = self.cleaner.clean(text, input=self.input)
+        return result.markdown if self.markdown else result.text
 
     def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
         """Cleans the documents a batch at a time; yields them in order."""
@@ -125,7 +134,7 @@ class NCleanerExtractor(BaseExtractor):
             for doc, result in zip(batch, results):
                 self.stat_update(StatHints.total)
                 self.stat_update("extracted")
-                doc.text = result.text
+                doc.text = result.markdown if self.markdown else result.text
                 doc.metadata["words_in"] = result.words_in
                 doc.metadata["words_out"] = result.words_out
                 doc.metadata["ncleaner_model"] = result.model

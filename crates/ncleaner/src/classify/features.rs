@@ -6,7 +6,10 @@
 //! element, the position on the page, and surface statistics of the text
 //! (final punctuation, capitals, digits, punctuation, vertical bars), and
 //! how much of the segment the page's metadata (title, description, JSON-LD
-//! article body) repeats. For
+//! article body) repeats, and what the page's tree of containers says about
+//! it ([`crate::html::Container`]: the share, link density and prose of its
+//! enclosing containers, whether it sits in the page's best prose container,
+//! and how many same-shaped siblings they have). For
 //! text-dump input only the features that text alone shows are set; the
 //! HTML-only features stay 0 and a separate set of weights is trained.
 //!
@@ -63,7 +66,27 @@ pub const NAMES: &[&str] = &[
     "meta_present",
     "meta_title",
     "meta_summary",
+    "container_share_0",
+    "container_share_1",
+    "container_share_2",
+    "container_share_3",
+    "container_links_0",
+    "container_links_1",
+    "container_links_2",
+    "container_links_3",
+    "container_prose_0",
+    "container_prose_1",
+    "container_prose_2",
+    "container_prose_3",
+    "in_best_container",
+    "below_best_container",
+    "best_container_share",
+    "same_shape_siblings",
+    "same_shape_siblings_above",
 ];
+
+/// Index of the first container feature ([`crate::html::Container`]).
+pub const CONTAINER_FEATURES: usize = 42;
 
 /// Page-level quantities the features of each segment refer to.
 #[derive(Debug, Clone, Copy)]
@@ -179,6 +202,19 @@ pub fn extract(
             f[39] = 1.0;
             f[40] = title;
             f[41] = summary;
+        }
+        if let Some(c) = &seg.container {
+            const L: usize = crate::html::LEVELS;
+            let at = CONTAINER_FEATURES;
+            f[at..at + L].copy_from_slice(&c.share);
+            f[at + L..at + 2 * L].copy_from_slice(&c.link_density);
+            f[at + 2 * L..at + 3 * L].copy_from_slice(&c.paragraphs);
+            let at = at + 3 * L;
+            f[at] = c.in_best as u8 as f32;
+            f[at + 1] = c.below_best;
+            f[at + 2] = c.best_share;
+            f[at + 3] = c.siblings.min(8.0);
+            f[at + 4] = c.siblings_above.min(8.0);
         }
     }
     f
@@ -324,31 +360,33 @@ pub const NEIGHBOUR_OFFSETS: &[isize] = &[-2, -1, 1, 2];
 /// The number of features of a row, with or without the neighbours'.
 pub fn width(neighbours: bool) -> usize {
     if neighbours {
-        COUNT + NEIGHBOUR_OFFSETS.len() * (NEIGHBOUR_FEATURES.len() + 1)
+        COUNT + NEIGHBOUR_OFFSETS.len() * NEIGHBOUR_FEATURES.len()
     } else {
         COUNT
     }
 }
 
-/// Appends to each segment's features those of its neighbours (0 and a
-/// missing-neighbour flag past the page's ends), so that a linear classifier
-/// sees the segment in its context.
+/// Appends to each segment's features those of its neighbours, so that a
+/// linear classifier sees the segment in its context. Past the page's ends a
+/// segment stands in for its missing neighbour: a flag for "no neighbour"
+/// was learned as a sign of boilerplate (pages start with menus and end with
+/// footers) and cost the last paragraph of a bare page, and a lone
+/// paragraph, their place.
 pub fn with_neighbours(rows: &[[f32; COUNT]]) -> Vec<Vec<f32>> {
     let n = rows.len() as isize;
     rows.iter()
         .enumerate()
         .map(|(i, own)| {
-            let mut v = own.to_vec();
+            let mut v = Vec::with_capacity(width(true));
+            v.extend_from_slice(own);
             for &off in NEIGHBOUR_OFFSETS {
                 let j = i as isize + off;
-                if (0..n).contains(&j) {
-                    let r = &rows[j as usize];
-                    v.extend(NEIGHBOUR_FEATURES.iter().map(|&k| r[k]));
-                    v.push(0.0);
+                let r = if (0..n).contains(&j) {
+                    &rows[j as usize]
                 } else {
-                    v.extend(std::iter::repeat_n(0.0, NEIGHBOUR_FEATURES.len()));
-                    v.push(1.0);
-                }
+                    own
+                };
+                v.extend(NEIGHBOUR_FEATURES.iter().map(|&k| r[k]));
             }
             v
         })
@@ -394,6 +432,8 @@ mod tests {
     #[test]
     fn names_match_count() {
         assert_eq!(NAMES.len(), COUNT);
+        assert_eq!(NAMES[CONTAINER_FEATURES], "container_share_0");
+        assert_eq!(COUNT, CONTAINER_FEATURES + 3 * crate::html::LEVELS + 5);
         let s = Segment::plain(Kind::P, "Hello, World 42 | x.".into());
         let ev = Evidence {
             score: 10.0,

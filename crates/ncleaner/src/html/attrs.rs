@@ -50,11 +50,30 @@ pub(super) fn style_hides(style: &[u8]) -> bool {
     has(b"display:none") || has(b"visibility:hidden")
 }
 
-pub(super) fn name_hash(name: &[u8]) -> u32 {
+pub(super) const fn name_hash(name: &[u8]) -> u32 {
     // FNV-1a: names are short, and collisions only merge two unknown tags.
     let mut h: u32 = 0x811c_9dc5;
-    for &b in name {
-        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    let mut i = 0;
+    while i < name.len() {
+        h = (h ^ name[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
     }
     h
+}
+
+/// Attribute words that name a section of user comments (`comment-list`,
+/// `commentsArea`, `disqus_thread`, `replies`, `respond`).
+const COMMENT_WORDS: [u32; 7] = [
+    name_hash(b"comment"),
+    name_hash(b"comments"),
+    name_hash(b"reply"),
+    name_hash(b"replies"),
+    name_hash(b"respond"),
+    name_hash(b"disqus"),
+    name_hash(b"discussion"),
+];
+
+/// Whether an element's attribute words ([`attribute_words`]) name a comment section.
+pub(super) fn names_comments(words: &[u32]) -> bool {
+    words.iter().any(|w| COMMENT_WORDS.contains(w))
 }

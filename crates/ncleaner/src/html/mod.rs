@@ -4,9 +4,12 @@
 //! What the pass does, and the choices where the paper (which used regular
 //! expressions and the Lynx browser) is silent:
 //!
-//! - Text inside `script`, `style`, `title`, `template`, `noscript`,
-//!   `iframe`, `noembed`, `noframes`, `select`, `datalist`, `textarea`,
-//!   `svg`, `math` and comments is dropped; so is everything inside an element
+//! - Text inside `script`, `style`, `title`, `template`, `iframe`,
+//!   `noembed`, `noframes`, `select`, `datalist`, `textarea`, `svg`, `math`
+//!   and comments is dropped; a visible `noscript`'s content is read as
+//!   markup, as a browser without scripts and a crawler read it (sites that
+//!   render with JavaScript put their text there: Discourse forums serve
+//!   every post that way); so is everything inside an element
 //!   with the `hidden` attribute or an inline style `display:none` /
 //!   `visibility:hidden`. Images are dropped (the paper deletes them; their
 //!   `alt` text is not shown).
@@ -39,6 +42,7 @@ mod attrs;
 mod meta;
 mod metadata;
 mod tags;
+mod tree;
 mod walker;
 
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
@@ -50,6 +54,7 @@ pub use metadata::{
     FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
 };
 pub use tags::Tag;
+pub use tree::{Container, LEVELS, PROSE_WORDS};
 use walker::{Quiet, Walker};
 
 /// The kind of a segment, as the CleanEval guidelines label it.
@@ -99,6 +104,39 @@ pub struct Block {
     /// Hashed words of the `class`, `id` and `role` attributes of the
     /// nearest enclosing elements ([`attribute_words`]), sorted, deduplicated.
     pub attrs: Vec<u32>,
+    /// What the tree of containers around the block says about it.
+    pub container: Container,
+    /// Where the block sits in the document's structure, for Markdown.
+    pub structure: Structure,
+}
+
+/// Where a block sits in the document's structure: what Markdown output
+/// needs, recorded by the same pass that builds the blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Structure {
+    /// The level of the enclosing `h1`–`h6` (0: none).
+    pub heading: u8,
+    /// How many lists (`ul`, `ol`, `menu`, `dir`) enclose the block.
+    pub list_depth: u8,
+    /// The innermost enclosing list is an `ol`.
+    pub ordered: bool,
+    /// Inside a `blockquote`.
+    pub quote: bool,
+    /// Inside `pre` (or `listing`, `xmp`, `plaintext`).
+    pub pre: bool,
+    /// The table cell the block sits in, when its innermost block is `td` or `th`.
+    pub cell: Option<Cell>,
+}
+
+/// A table cell of [`Structure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    /// The table, numbered from 1 in document order.
+    pub table: u32,
+    /// The row within the table, numbered from 1 (0: a cell before any `tr`).
+    pub row: u32,
+    /// A header cell (`th`).
+    pub header: bool,
 }
 
 /// A page as the pass reads it: its blocks and its metadata.
@@ -139,6 +177,10 @@ impl Context {
     pub const PRE: u32 = 1 << 9;
     /// Inside `button` or `label`.
     pub const CONTROL: u32 = 1 << 10;
+    /// Inside an element whose `class`, `id` or `role` names user comments
+    /// or replies (`comments`, `comment-list`, `replies`, `respond`,
+    /// `disqus_thread`, `discussion`).
+    pub const COMMENT: u32 = 1 << 11;
 
     /// Whether every flag of `flags` is set.
     pub fn has(self, flags: u32) -> bool {
@@ -195,6 +237,20 @@ mod tests {
     }
 
     #[test]
+    fn noscript_content_is_read_as_markup_unless_hidden() {
+        let page = parse(
+            "<body><noscript><div class=\"post\"><p>First post text.</p><p>Second <b>bold</b>.</p></div>\
+             <noscript><p>inner</p></noscript></noscript><p>After.</p>\
+             <div hidden><noscript><p>Hidden.</p></noscript></div><noscript><p>Unclosed",
+        );
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["First post text.", "Second bold.", "After.", "Unclosed"]
+        );
+    }
+
+    #[test]
     fn broken_json_ld_and_huge_metadata_are_harmless() {
         let big = "word ".repeat(100_000);
         let html = format!(
@@ -236,7 +292,7 @@ mod tests {
     fn scripts_styles_comments_and_images_are_dropped() {
         let got = texts(
             "<head><title>T</title><style>p{x:y}</style></head><body><script>var a='<p>x</p>';</script>\
-             <p>keep<!-- not this --> <img src=a.gif alt=\"alt text\">this</p><noscript>enable js</noscript></body>",
+             <p>keep<!-- not this --> <img src=a.gif alt=\"alt text\">this</p></body>",
         );
         assert_eq!(got, vec![p("keep this")]);
     }

@@ -1,14 +1,16 @@
 //! The walker: one pass over `html5gum`'s tokens with a stack of open
 //! elements counted by name, turning the token stream into blocks.
 
-use html5gum::emitters::callback::CallbackEvent;
+use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+use html5gum::{Span, Tokenizer};
 
-use super::attrs::{ATTR_WORDS, attribute_words, name_hash, style_hides};
+use super::attrs::{ATTR_WORDS, attribute_words, name_hash, names_comments, style_hides};
 use super::meta::META_MAX_CHARS;
 use super::meta::Meta;
 use super::metadata::{CaptureKind, Collector, Field};
 use super::tags::{TAG_COUNT, Tag};
-use super::{BOLD_HEADING_MAX_WORDS, Block, Context, Kind, Page};
+use super::tree::{BlockWords, Container, Node, containers};
+use super::{BOLD_HEADING_MAX_WORDS, Block, Cell, Context, Kind, Page, Structure};
 
 /// One open element on the stack.
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +23,17 @@ pub(super) struct Open {
     link: bool,
     /// Where its attribute words start in `Walker::words`.
     words_start: u32,
+    /// The container node it opened ([`NO_NODE`] if not a block-level element).
+    node: u32,
+    /// Its attribute words name a comment section ([`Context::COMMENT`]).
+    comment: bool,
 }
+
+/// The counter of [`Context::COMMENT`] in `Walker::context_counts`.
+const COMMENT_BIT: usize = Context::COMMENT.trailing_zeros() as usize;
+
+/// [`Open::node`] of an element that is not a container.
+const NO_NODE: u32 = u32::MAX;
 
 /// An emitter that asks the tokenizer for no parse errors. The walker
 /// ignores them, and `html5gum` otherwise validates every input byte for
@@ -157,13 +169,34 @@ pub(super) struct Walker {
     json_ld: Option<String>,
     /// The page's metadata for output ([`super::Metadata`]).
     metadata: Collector,
+    /// The tree of block-level elements (node 0 is the document).
+    nodes: Vec<Node>,
+    /// The innermost open node.
+    node: u32,
+    /// Words and node of each block of `out`.
+    block_words: Vec<BlockWords>,
+    /// The raw content of the visible `<noscript>` being read.
+    noscript: Option<String>,
+    /// Reading a `<noscript>`'s content as markup ([`Walker::replay`]).
+    replaying: bool,
+    /// The open lists, innermost last: whether each is ordered.
+    lists: Vec<bool>,
+    /// The open tables, innermost last: (number, current row).
+    tables: Vec<(u32, u32)>,
+    /// Tables opened so far.
+    table_count: u32,
 }
+
+/// Most bytes of one `<noscript>` read as markup: a bound on what a hostile
+/// page can make the pass hold (the page itself is already in memory).
+const NOSCRIPT_MAX: usize = 4 << 20;
 
 impl Walker {
     /// A walker at the start of a page.
     pub(super) fn new() -> Walker {
         Walker {
             open: vec![0; TAG_COUNT],
+            nodes: vec![Node::root()],
             ..Walker::default()
         }
     }
@@ -307,6 +340,9 @@ impl Walker {
         if tag.is_block() {
             self.boundary(Some(tag));
         }
+        if tag == Tag::Noscript && !self.replaying && self.hiding == 0 {
+            self.noscript = Some(String::new());
+        }
         let hidden = p.hidden || tag.is_skipped();
         let link = tag == Tag::A && p.has_href;
         let hash = if tag == Tag::Other {
@@ -323,13 +359,38 @@ impl Walker {
             self.metadata.end_capture();
         }
         self.words.extend_from_slice(&p.words);
+        let comment = names_comments(&p.words);
+        let node = if tag.is_block() {
+            let in_comment = comment || self.context_counts[COMMENT_BIT] > 0;
+            self.nodes
+                .push(Node::new(self.node, tag, &p.words, in_comment));
+            self.node = (self.nodes.len() - 1) as u32;
+            self.node
+        } else {
+            NO_NODE
+        };
         self.push(Open {
             tag,
             name_hash: hash,
             hidden,
             link,
             words_start,
+            node,
+            comment,
         });
+        match tag {
+            Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
+            Tag::Table => {
+                self.table_count += 1;
+                self.tables.push((self.table_count, 0));
+            }
+            Tag::Tr => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.1 += 1;
+                }
+            }
+            _ => {}
+        }
         self.metadata_capture(p);
     }
 
@@ -433,6 +494,9 @@ impl Walker {
         if flag != 0 {
             self.context_counts[flag.trailing_zeros() as usize] += 1;
         }
+        if open.comment {
+            self.context_counts[COMMENT_BIT] += 1;
+        }
         self.stack.push(open);
     }
 
@@ -444,6 +508,18 @@ impl Walker {
             self.flush();
         }
         self.stack.pop();
+        match open.tag {
+            Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
+                self.lists.pop();
+            }
+            Tag::Table => {
+                self.tables.pop();
+            }
+            _ => {}
+        }
+        if open.node != NO_NODE {
+            self.node = self.nodes[open.node as usize].parent;
+        }
         self.words.truncate(open.words_start as usize);
         self.open[open.tag as usize] -= 1;
         if open.tag == Tag::Other
@@ -466,6 +542,9 @@ impl Walker {
         let flag = open.tag.context_flag();
         if flag != 0 {
             self.context_counts[flag.trailing_zeros() as usize] -= 1;
+        }
+        if open.comment {
+            self.context_counts[COMMENT_BIT] -= 1;
         }
         if open.tag.is_block() {
             self.block_tag = self.innermost_block();
@@ -584,6 +663,34 @@ impl Walker {
             }
             self.pop_until(|o| o.tag == tag);
         }
+        if tag == Tag::Noscript
+            && let Some(content) = self.noscript.take()
+        {
+            self.replay(&content);
+        }
+    }
+
+    /// Reads a `<noscript>`'s content as markup, in place. The tokenizer
+    /// (like a browser running scripts) reads it as raw text; a browser
+    /// without scripts, a crawler and lxml read it as markup, and sites that
+    /// render with JavaScript put the page's text there for them: Discourse
+    /// forums serve every post of a thread inside `<noscript>`. A
+    /// `<noscript>` inside it stays hidden. Its content is a subtree:
+    /// elements it leaves open are closed at its end.
+    fn replay(&mut self, html: &str) {
+        self.replaying = true;
+        let depth = self.stack.len();
+        let mut emitter =
+            CallbackEmitter::new(|ev: CallbackEvent<'_>, _: Span<()>| -> Option<()> {
+                self.event(ev);
+                None
+            });
+        emitter.naively_switch_states(true);
+        for _ in Tokenizer::new_with_emitter(html, Quiet(emitter)) {}
+        while self.stack.len() > depth {
+            self.pop();
+        }
+        self.replaying = false;
     }
 
     pub(super) fn br(&mut self) {
@@ -598,11 +705,40 @@ impl Walker {
         }
     }
 
+    /// Where the block being ended sits in the document's structure.
+    fn structure(&self) -> Structure {
+        let tag = self.block_tag.unwrap_or(Tag::Body);
+        let lists = self.lists.len();
+        Structure {
+            heading: (1..=6u8)
+                .find(|&i| self.open[Tag::H1 as usize + i as usize - 1] > 0)
+                .unwrap_or(0),
+            list_depth: lists.min(u8::MAX as usize) as u8,
+            ordered: self.lists.last().copied().unwrap_or(false),
+            quote: self.open[Tag::Blockquote as usize] > 0,
+            pre: self.in_pre(),
+            cell: match (tag, self.tables.last()) {
+                (Tag::Td | Tag::Th, Some(&(table, row))) => Some(Cell {
+                    table,
+                    row,
+                    header: tag == Tag::Th,
+                }),
+                _ => None,
+            },
+        }
+    }
+
     pub(super) fn in_pre(&self) -> bool {
         self.context_counts[Context::PRE.trailing_zeros() as usize] > 0
     }
 
     pub(super) fn text(&mut self, value: &[u8]) {
+        if let Some(buf) = &mut self.noscript {
+            if buf.len() + value.len() <= NOSCRIPT_MAX {
+                buf.push_str(&String::from_utf8_lossy(value));
+            }
+            return;
+        }
         if self.hiding > 0 {
             if let Some(j) = &mut self.json_ld {
                 if j.len() + value.len() <= 16 * META_MAX_CHARS {
@@ -684,8 +820,17 @@ impl Walker {
                     context |= 1 << bit;
                 }
             }
+            let words = self.text.split(' ').count() as u32;
+            self.block_words.push(BlockWords {
+                node: self.node,
+                words,
+                link_share: self.link_chars as f32 / self.chars.max(1) as f32,
+            });
+            let structure = self.structure();
             self.out.push(Block {
                 kind,
+                structure,
+                container: Container::default(),
                 text: std::mem::take(&mut self.text),
                 link_chars: self.link_chars,
                 tag: self.block_tag.unwrap_or(Tag::Body),
@@ -721,6 +866,11 @@ impl Walker {
     }
 
     pub(super) fn finish(mut self) -> Page {
+        if let Some(content) = self.noscript.take() {
+            // An unclosed `<noscript>` ends with the page.
+            self.pop_until(|o| o.tag == Tag::Noscript);
+            self.replay(&content);
+        }
         self.boundary(None);
         let title = collapse_whitespace(&self.title);
         Meta::push(&mut self.meta.title, &title);
@@ -738,6 +888,13 @@ impl Walker {
             .map(|b| b.text.as_str())
             .collect();
         let metadata = std::mem::take(&mut self.metadata).finish(&h1);
+        for (block, c) in self
+            .out
+            .iter_mut()
+            .zip(containers(&self.nodes, &self.block_words))
+        {
+            block.container = c;
+        }
         Page {
             blocks: self.out,
             meta: self.meta,

@@ -394,6 +394,14 @@ impl Model {
                 });
             }
         }
+        for forest in c.trees.iter().flatten().flatten() {
+            if !forest.is_valid(want) {
+                return Err(Error::BadModel {
+                    what: "model".into(),
+                    reason: "classifier trees refer to features or nodes that do not exist".into(),
+                });
+            }
+        }
         Ok(())
     }
 

@@ -8,12 +8,18 @@
 //!   `text`, `words_in`, `words_out`, `metadata` for HTML input (the page's
 //!   title, authors, dates, … : [`crate::html::Metadata`], unknown fields
 //!   `null` or empty), and with segments requested every segment's `kind`,
-//!   `text`, `keep` and `score`.
+//!   `text`, `keep` and `score`; with Markdown requested, `markdown`.
+//! - [`Format::Markdown`]: the kept segments as Markdown ([`markdown()`]):
+//!   headings, lists, code blocks, quotes and tables.
 //! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
 //!   corpus layer puts it in a WARC `conversion` record
 //!   ([`crate::corpus::sink`]).
 
+mod markdown;
+
 use std::io::Write;
+
+pub use markdown::{MAX_COLUMNS, markdown};
 
 use crate::pipeline::Cleaned;
 use crate::segment::Kind;
@@ -28,6 +34,8 @@ pub enum Format {
     Text,
     /// JSON Lines: one object per document.
     Jsonl,
+    /// Markdown: the kept segments with their structure.
+    Markdown,
     /// WARC: the input records, each cleaned one followed by a `conversion`
     /// record holding its text.
     Warc,
@@ -35,15 +43,22 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 4] = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc];
+    pub const ALL: [Format; 5] = [
+        Format::Cleaneval,
+        Format::Text,
+        Format::Jsonl,
+        Format::Markdown,
+        Format::Warc,
+    ];
 
     /// The format's name on the command line and in the web API
-    /// (`cleaneval`, `text`, `jsonl`, `warc`); [`str::parse`] reads it back.
+    /// (`cleaneval`, `text`, `jsonl`, `markdown`, `warc`); [`str::parse`] reads it back.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Cleaneval => "cleaneval",
             Format::Text => "text",
             Format::Jsonl => "jsonl",
+            Format::Markdown => "markdown",
             Format::Warc => "warc",
         }
     }
@@ -53,6 +68,7 @@ impl Format {
         match self {
             Format::Cleaneval | Format::Text => "txt",
             Format::Jsonl => "jsonl",
+            Format::Markdown => "md",
             Format::Warc => "warc",
         }
     }
@@ -66,7 +82,7 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format {s:?} (cleaneval, text, jsonl, warc)"))
+            .ok_or_else(|| format!("unknown format {s:?} (cleaneval, text, jsonl, markdown, warc)"))
     }
 }
 
@@ -81,6 +97,8 @@ impl std::fmt::Display for Format {
 pub struct JsonOptions {
     /// Include every segment with its kind, score and decision.
     pub segments: bool,
+    /// Include the kept text as Markdown ([`markdown()`]).
+    pub markdown: bool,
 }
 
 /// Writes one cleaned document in the CleanEval format.
@@ -118,6 +136,9 @@ pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
 struct JsonDoc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
+    /// The kept text as Markdown, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markdown: Option<String>,
     /// Only when the cleaner routes by language (`null`: not identified).
     #[serde(skip_serializing_if = "Option::is_none")]
     language: Option<Option<&'a str>>,
@@ -174,6 +195,7 @@ fn with_json_doc<T>(
     });
     f(&JsonDoc {
         id,
+        markdown: opts.markdown.then(|| markdown(doc)),
         language: doc.model.as_ref().map(|_| doc.language.as_deref()),
         metadata: doc.metadata.as_ref(),
         model: doc.model.as_deref(),
@@ -216,6 +238,7 @@ pub fn write(
         Format::Cleaneval => write_cleaneval(w, doc),
         Format::Text | Format::Warc => write_text(w, doc),
         Format::Jsonl => write_jsonl(w, doc, id, opts),
+        Format::Markdown => w.write_all(markdown(doc).as_bytes()),
     }
 }
 
@@ -394,7 +417,10 @@ mod tests {
             &mut out,
             &doc(),
             Some("a.html"),
-            JsonOptions { segments: true },
+            JsonOptions {
+                segments: true,
+                ..JsonOptions::default()
+            },
         )
         .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();

@@ -1,0 +1,245 @@
+//! Markdown of a cleaned document: the kept segments with the structure the
+//! HTML pass recorded for each ([`crate::html::Structure`]), in reading order.
+//! Nothing the cleaner dropped appears in it.
+//!
+//! - `h1`–`h6` become `#` headings at their level; a heading set in bold (a
+//!   [`Kind::H`] without a level) becomes `###`.
+//! - List items become `-` (or `1.` in an `ol`) items, indented two spaces
+//!   per enclosing list beyond the first.
+//! - Consecutive segments from `pre` become one fenced code block.
+//! - Segments inside `blockquote` are quoted with `>`.
+//! - Consecutive kept cells of one table become a GFM pipe table: one row
+//!   per `tr`, the first row the header, `|` and line breaks escaped, short
+//!   rows padded. `colspan` and `rowspan` are not expanded, so a hostile
+//!   `colspan="1000000"` costs nothing; at most [`MAX_COLUMNS`] columns.
+//! - A paragraph that would read as Markdown syntax (`# `, `- `, `1. `, `> `,
+//!   a fence) is escaped with a backslash.
+//! - Text dumps (no HTML structure) give paragraphs, headings and list items
+//!   from their segment kinds.
+//!
+//! Links and images are not kept: segments hold text only.
+
+use crate::cleaned::{Cleaned, ScoredSegment};
+use crate::html::{Cell, Structure};
+use crate::segment::Kind;
+
+/// The most columns a rendered table has; cells beyond are joined into the last.
+pub const MAX_COLUMNS: usize = 64;
+
+/// The Markdown of a cleaned document's kept segments (empty when nothing
+/// is kept; otherwise ending in a newline).
+pub fn markdown(doc: &Cleaned) -> String {
+    let kept: Vec<&ScoredSegment> = doc.kept().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    // What the previous block was, to separate blocks by a blank line and
+    // list items by a newline only.
+    let mut prev_list = false;
+    while i < kept.len() {
+        let s = kept[i];
+        let st = s.segment.structure.unwrap_or_default();
+        if let Some(cell) = st.cell {
+            let end = run_end(&kept, i, |t| t.cell.is_some_and(|c| c.table == cell.table));
+            separate(&mut out, false, &mut prev_list);
+            table(&mut out, &kept[i..end]);
+            i = end;
+            continue;
+        }
+        if st.pre {
+            let end = run_end(&kept, i, |t| t.pre && t.cell.is_none());
+            separate(&mut out, false, &mut prev_list);
+            out.push_str("```\n");
+            for t in &kept[i..end] {
+                out.push_str(&t.text().replace("```", "`\u{200b}``"));
+                out.push('\n');
+            }
+            out.push_str("```\n");
+            i = end;
+            continue;
+        }
+        let text = s.text();
+        let is_item = s.segment.kind == Kind::L;
+        separate(&mut out, is_item, &mut prev_list);
+        if st.quote {
+            out.push_str("> ");
+        }
+        match s.segment.kind {
+            Kind::H => {
+                let level = if st.heading > 0 { st.heading } else { 3 };
+                for _ in 0..level {
+                    out.push('#');
+                }
+                out.push(' ');
+                out.push_str(text);
+            }
+            Kind::L => {
+                for _ in 1..st.list_depth.max(1) {
+                    out.push_str("  ");
+                }
+                out.push_str(if st.ordered { "1. " } else { "- " });
+                out.push_str(text);
+            }
+            Kind::P => escaped_paragraph(&mut out, text),
+        }
+        out.push('\n');
+        i += 1;
+    }
+    out
+}
+
+/// The end of the run of segments from `from` whose structure satisfies `same`.
+fn run_end(kept: &[&ScoredSegment], from: usize, same: impl Fn(&Structure) -> bool) -> usize {
+    let mut end = from + 1;
+    while end < kept.len() && kept[end].segment.structure.as_ref().is_some_and(&same) {
+        end += 1;
+    }
+    end
+}
+
+/// A blank line before a new block, a newline only between list items.
+fn separate(out: &mut String, item: bool, prev_list: &mut bool) {
+    let continues_a_list = item && *prev_list;
+    if !out.is_empty() && !continues_a_list {
+        out.push('\n');
+    }
+    *prev_list = item;
+}
+
+/// A paragraph, with a backslash before what would start Markdown syntax.
+fn escaped_paragraph(out: &mut String, text: &str) {
+    let syntax = text.starts_with('#')
+        || text.starts_with('>')
+        || text.starts_with("```")
+        || text.starts_with("- ")
+        || text.starts_with("* ")
+        || text.starts_with("+ ")
+        || text.starts_with('|')
+        || text.starts_with('=')
+        || {
+            let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')'))
+        };
+    if syntax {
+        out.push('\\');
+    }
+    out.push_str(text);
+}
+
+/// A GFM pipe table of consecutive kept cells of one table.
+fn table(out: &mut String, cells: &[&ScoredSegment]) {
+    let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
+    for s in cells {
+        let Some(Cell { row, .. }) = s.segment.structure.and_then(|t| t.cell) else {
+            continue;
+        };
+        let text = s
+            .text()
+            .replace('\\', "\\\\")
+            .replace('|', "\\|")
+            .replace('\n', " ");
+        match rows.last_mut() {
+            Some((r, v)) if *r == row => {
+                if v.len() < MAX_COLUMNS {
+                    v.push(text);
+                } else if let Some(last) = v.last_mut() {
+                    last.push(' ');
+                    last.push_str(&text);
+                }
+            }
+            _ => rows.push((row, vec![text])),
+        }
+    }
+    let columns = rows.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    if columns == 0 {
+        return;
+    }
+    for (n, (_, row)) in rows.iter().enumerate() {
+        out.push('|');
+        for c in 0..columns {
+            out.push(' ');
+            out.push_str(row.get(c).map_or("", String::as_str));
+            out.push_str(" |");
+        }
+        out.push('\n');
+        if n == 0 {
+            out.push('|');
+            for _ in 0..columns {
+                out.push_str(" --- |");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::classify::{Decision, Reason};
+    use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
+
+    /// A cleaned page whose segments are all kept.
+    fn kept_page(html: &str) -> Cleaned {
+        let (input, segments) = crate::pipeline::segments_of(html, InputKind::Html);
+        Cleaned {
+            url: None,
+            input,
+            encoding: "UTF-8",
+            had_decode_errors: false,
+            segments: segments
+                .into_iter()
+                .map(|segment| ScoredSegment {
+                    segment,
+                    score: None,
+                    probability: None,
+                    decision: Decision {
+                        keep: true,
+                        reason: Reason::KeepAll,
+                    },
+                    sentences: None,
+                    output: None,
+                })
+                .collect(),
+            language: None,
+            model: None,
+            quality: None,
+            metadata: None,
+        }
+    }
+
+    #[test]
+    fn headings_lists_code_quotes_and_tables() {
+        let md = super::markdown(&kept_page(
+            "<h1>Title</h1><p>Intro text.</p><h2>Steps</h2>\
+             <ol><li>First</li><li>Second<ul><li>Nested</li></ul></li></ol>\
+             <pre><code>let x = 1;</code></pre><blockquote><p>Quoted.</p></blockquote>\
+             <table><tr><th>Name</th><th>Value</th></tr><tr><td>a|b</td><td>1</td></tr>\
+             <tr><td>c</td></tr></table><p>1. Not a list.</p><p><b>Bold heading</b></p>",
+        ));
+        assert_eq!(
+            md,
+            "# Title\n\nIntro text.\n\n## Steps\n\n1. First\n1. Second\n  - Nested\n\n\
+             ```\nlet x = 1;\n```\n\n> Quoted.\n\n\
+             | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n\\1. Not a list.\n\n### Bold heading\n"
+        );
+    }
+
+    /// A hostile colspan costs nothing, and a row of a thousand cells is cut
+    /// to the column bound with nothing lost.
+    #[test]
+    fn hostile_tables_stay_small() {
+        let cells: String = (0..1000)
+            .map(|i| format!("<td colspan=1000000>c{i}</td>"))
+            .collect();
+        let md = super::markdown(&kept_page(&format!("<table><tr>{cells}</tr></table>")));
+        let first = md.lines().next().unwrap();
+        assert_eq!(first.matches(" |").count(), super::MAX_COLUMNS);
+        assert!(first.contains("c999"));
+        assert!(md.len() < 20_000);
+    }
+
+    #[test]
+    fn nothing_kept_gives_nothing() {
+        let mut page = kept_page("<p>One.</p>");
+        page.segments[0].decision.keep = false;
+        assert_eq!(super::markdown(&page), "");
+    }
+}
