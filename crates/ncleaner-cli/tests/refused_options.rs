@@ -44,7 +44,7 @@ fn perplexity_options_need_the_perplexity_method() {
 #[test]
 fn output_name_without_a_format_is_refused() {
     let dir = tempdir();
-    let md = dir.path().join("out.md");
+    let md = dir.path().join("out.csv");
     refused(
         &["clean", "-o", md.to_str().unwrap(), &example()],
         "the extension names no output format",

@@ -86,7 +86,7 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner:
 /// `--segments` without JSON Lines output (`--format jsonl` or `-o
 /// FILE.jsonl`), `--mark` or `--max-perplexity` (`max_perplexity_given`)
 /// without `--method perplexity`, and `-o NAME.EXT` where EXT names no
-/// output format (`-o out.md` would make a directory `out.md`).
+/// output format (`-o out.csv` would make a directory `out.csv`).
 pub fn check_clean_options(
     format: Option<ncleaner::format::Format>,
     segments: bool,
@@ -199,8 +199,8 @@ mod tests {
             "{e}"
         );
         assert!(ok(None, false, Method::Perplexity, true, true, None).is_ok());
-        let e = ok(None, false, Method::NCleaner, false, false, Some("out.md")).unwrap_err();
-        assert!(e.contains("-o out.md"), "{e}");
+        let e = ok(None, false, Method::NCleaner, false, false, Some("out.csv")).unwrap_err();
+        assert!(e.contains("-o out.csv"), "{e}");
         assert!(ok(None, false, Method::NCleaner, false, false, Some("outdir")).is_ok());
         assert!(ok(None, false, Method::NCleaner, false, false, Some("out.txt")).is_ok());
     }
