@@ -1,0 +1,254 @@
+//! Tests of `pipeline`.
+
+use super::*;
+
+fn route(name: &str) -> Route {
+    Route {
+        name: name.into(),
+        model: Arc::new(crate::model::embedded(name).unwrap()),
+    }
+}
+
+fn page(paragraphs: &[&str]) -> String {
+    let mut html = String::from(
+        "<html><body><ul><li><a href=/>Home</a></li><li><a href=/a>About</a></li></ul>",
+    );
+    for p in paragraphs {
+        html.push_str(&format!("<p>{p}</p>"));
+    }
+    html.push_str("<div class=footer>(c) 2024</div></body></html>");
+    html
+}
+
+#[test]
+fn routes_from_names_as_the_cli_assembles_them() {
+    // No names: English pages to `en`, the rest to `en-nonlex`.
+    let r = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap();
+    assert_eq!(&*r.pick(Some("en")).name, "en");
+    assert_eq!(&*r.pick(Some("de")).name, "en-nonlex");
+    assert_eq!(&*r.pick(None).name, "en-nonlex");
+    // One model without a language cleans every page.
+    let r = Routes::from_names(&["en-nonlex"], "en").unwrap();
+    assert_eq!(r.languages().count(), 0);
+    assert_eq!(&*r.fallback().name, "en-nonlex");
+    // A model without a tag cannot be routed to beside others.
+    assert!(Routes::from_names(&["en", "en-nonlex"], DEFAULT_FALLBACK).is_err());
+    // Unknown names are errors that say so.
+    let e = Routes::from_names(&["fr"], DEFAULT_FALLBACK).unwrap_err();
+    assert!(e.to_string().contains("not an embedded model"), "{e}");
+}
+
+const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen war der \
+    jüngste so schön, dass die Sonne selber sich wunderte, sooft sie ihm ins Gesicht \
+    schien. Nahe bei dem Schlosse des Königs lag ein großer dunkler Wald.";
+const EN: &str = "It was the best of times, it was the worst of times, it was the age \
+    of wisdom, it was the age of foolishness, it was the epoch of belief, it was the \
+    epoch of incredulity, it was the season of Light, it was the season of Darkness.";
+
+#[test]
+fn routes_pages_by_language() {
+    let mut routes = Routes::new(route("en-nonlex"));
+    routes.add(route("en")).unwrap();
+    // The fallback has no tag: it cannot be a language's route; a second `en` clashes.
+    assert!(routes.add(route("en-nonlex")).is_err());
+    assert!(
+        routes
+            .add(route("en"))
+            .unwrap_err()
+            .to_string()
+            .contains("both")
+    );
+    let routed = Cleaner::routed(routes);
+    let single = Cleaner::new(crate::model::embedded("en").unwrap());
+
+    let en = page(&[EN, EN]);
+    let r = routed.clean(en.as_bytes(), InputKind::Html, None);
+    assert_eq!(r.language.as_deref(), Some("en"));
+    assert_eq!(r.model.as_deref(), Some("en"));
+    // Routed to `en`, an English page is cleaned exactly as by `en` alone.
+    let s = single.clean(en.as_bytes(), InputKind::Html, None);
+    assert_eq!((s.language.as_deref(), s.model.as_deref()), (None, None));
+    assert_eq!(r.segments, s.segments);
+
+    let de = page(&[DE, DE]);
+    let r = routed.clean(de.as_bytes(), InputKind::Html, None);
+    assert_eq!(r.language.as_deref(), Some("de"));
+    assert_eq!(r.model.as_deref(), Some("en-nonlex"));
+    let nonlex = Cleaner::new(crate::model::embedded("en-nonlex").unwrap());
+    assert_eq!(
+        r.segments,
+        nonlex.clean(de.as_bytes(), InputKind::Html, None).segments
+    );
+
+    // Too little text to identify: the fallback, language unknown.
+    let r = routed.clean(b"<p>Hallo</p>", InputKind::Html, None);
+    assert_eq!((r.language, r.model.as_deref()), (None, Some("en-nonlex")));
+    // No panic on nothing at all.
+    let r = routed.clean(b"", InputKind::Auto, None);
+    assert!(r.segments.is_empty() && r.language.is_none());
+}
+
+#[test]
+fn a_set_cancel_flag_stops_the_work() {
+    let en = page(&[EN, EN]);
+    let doc = || decode::decode(en.as_bytes(), Some("http://x/"), None);
+    let model = Arc::new(crate::model::embedded("en").unwrap());
+    for method in [
+        Method::NCleaner,
+        Method::Heuristics,
+        Method::KeepAll,
+        Method::Perplexity,
+    ] {
+        let cleaner = Cleaner::from_shared(model.clone()).with_method(method);
+        // Not set: the same page as without a flag.
+        let cancel = Cancel::new();
+        let c = cleaner
+            .clean_document_cancellable(doc(), InputKind::Html, &cancel)
+            .unwrap();
+        let plain = cleaner.clean_document(doc(), InputKind::Html);
+        assert_eq!(c.segments, plain.segments, "{method:?}");
+        assert_eq!(c.url, plain.url);
+        // Set (by another thread, say): the work stops with `Cancelled`.
+        cancel.cancel();
+        assert!(cancel.is_cancelled());
+        assert_eq!(
+            cleaner
+                .clean_document_cancellable(doc(), InputKind::Html, &cancel)
+                .err(),
+            Some(Cancelled),
+            "{method:?}"
+        );
+    }
+    // A routed cleaner too, and a deadline already passed counts as set.
+    let routed = Cleaner::routed(Routes::new(route("en")));
+    let past = Cancel::with_deadline(Instant::now());
+    assert_eq!(
+        routed
+            .clean_document_cancellable(doc(), InputKind::Html, &past)
+            .err(),
+        Some(Cancelled)
+    );
+    let later = Cancel::with_deadline(Instant::now() + std::time::Duration::from_secs(3600));
+    assert!(
+        routed
+            .clean_document_cancellable(doc(), InputKind::Html, &later)
+            .is_ok()
+    );
+}
+
+#[test]
+fn stages_look_at_the_flag_every_so_many_segments() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    for i in 0..3 * Cancel::EVERY {
+        assert_eq!(
+            cancel.check_at(i).is_err(),
+            i % Cancel::EVERY == 0,
+            "segment {i}"
+        );
+    }
+    // A stage that goes segment by segment stops at its first look: a
+    // text dump of many segments, decided by the perplexity filter.
+    let text: String = (0..5 * Cancel::EVERY)
+        .map(|i| format!("Line number {i} of a long dump.\n\n"))
+        .collect();
+    let cleaner =
+        Cleaner::new(crate::model::embedded("en").unwrap()).with_method(Method::Perplexity);
+    let (input, segments) = segments_of(&text, InputKind::Text);
+    assert!(segments.len() > 4 * Cancel::EVERY);
+    let model = cleaner.model.clone();
+    assert_eq!(
+        cleaner.decide_with(&model, segments, input, &cancel),
+        Err(Cancelled)
+    );
+}
+
+#[test]
+fn metadata_travels_with_the_cleaned_page() {
+    let single = Cleaner::new(crate::model::embedded("en").unwrap());
+    let html = format!(
+        "<html lang=de><head><link rel=canonical href=/moon></head><body>\
+         <h1>Moon pulls sea</h1><p>By Jane Doe | March 4, 2025</p><p>{EN}</p><p>{EN}</p></body></html>"
+    );
+    let c = single.clean(
+        html.as_bytes(),
+        InputKind::Html,
+        Some("https://t.example/x?y"),
+    );
+    let m = c.metadata.expect("HTML input has metadata");
+    assert_eq!(m.title.as_deref(), Some("Moon pulls sea"));
+    assert_eq!(m.canonical_url.as_deref(), Some("https://t.example/moon"));
+    // No routing, so no detection: the page's own lang.
+    assert_eq!(m.language.as_deref(), Some("de"));
+    // The kept byline names the author and dates the page, if the cleaner kept it.
+    if c.segments
+        .iter()
+        .any(|s| s.keep() && s.segment.text.starts_with("By "))
+    {
+        assert_eq!(m.authors, ["Jane Doe"]);
+        assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
+    }
+    // Routed: the detected language wins over the page's lang.
+    let routed = Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap());
+    let c = routed.clean(html.as_bytes(), InputKind::Html, None);
+    let m = c.metadata.unwrap();
+    assert_eq!(m.language.as_deref(), Some("en"));
+    assert_eq!(m.canonical_url, None, "a path without the page's URL");
+    // Text input: none.
+    assert!(
+        single
+            .clean(b"Just text.", InputKind::Text, None)
+            .metadata
+            .is_none()
+    );
+    assert_eq!(
+        absolute_url("https://a/b", None).as_deref(),
+        Some("https://a/b")
+    );
+    assert_eq!(
+        absolute_url("//b/x", Some("https://a/")).as_deref(),
+        Some("https://b/x")
+    );
+    assert_eq!(absolute_url("//b/x", None), None);
+    assert_eq!(absolute_url("/x", Some("file:///tmp/a.html")), None);
+    assert_eq!(
+        absolute_url("/p", Some("http://h:8/a/b#c")).as_deref(),
+        Some("http://h:8/p")
+    );
+}
+
+#[test]
+fn kept_bylines_and_datelines() {
+    let seg = |t: &str, keep: bool| ScoredSegment {
+        segment: Segment::plain(crate::segment::Kind::P, t.to_string()),
+        score: None,
+        probability: None,
+        decision: Decision {
+            keep,
+            reason: classify::Reason::Score,
+        },
+        sentences: None,
+        output: None,
+    };
+    let segs = [
+        seg("By Ann Roe", false),
+        seg("By Jane Doe", true),
+        seg("Last updated March 9, 2025", true),
+        seg("Posted March 4, 2025", true),
+    ];
+    assert_eq!(kept_byline(&segs), ["Jane Doe"]);
+    assert_eq!(kept_date(&segs).as_deref(), Some("2025-03-04"));
+    // Two different bylines: a listing, no author.
+    let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
+    assert!(kept_byline(&two).is_empty());
+    assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
+}
+
+#[test]
+fn html_detection() {
+    assert!(looks_like_html("<!DOCTYPE html><html>"));
+    assert!(looks_like_html("junk\n<P>para"));
+    assert!(!looks_like_html(
+        "Just some text.\n\nWith a <b> in it? No: 3 < 4."
+    ));
+}
