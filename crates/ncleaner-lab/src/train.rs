@@ -147,7 +147,7 @@ use crate::crossval::{PoolPage, folds};
 use ncleaner::classify::attrs::AttrModel;
 use ncleaner::classify::hmm::Chain;
 use ncleaner::classify::logistic::Logistic;
-use ncleaner::classify::{Classifier, log2_odds};
+use ncleaner::classify::{Calibration, Classifier, log2_odds};
 use ncleaner::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
 use ncleaner::segment::Segment;
 
@@ -570,6 +570,7 @@ impl Trainer {
             precision_threshold: None,
             max_recall_threshold: None,
             chain: None,
+            calibration: None,
             site: cc.site,
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
@@ -679,6 +680,18 @@ impl Trainer {
                 let wf: Vec<f32> = fit_rows.iter().map(|&r| w[r]).collect();
                 let base: Vec<f32> = xf.iter().map(|r| lr.logit(r)).collect();
                 let forest = ncleaner::classify::trees::Forest::fit(&xf, &yf, &wf, &base, boost);
+                // Platt scaling on the held-out pages, before the operating
+                // points are chosen on them: the thresholds are then in the
+                // calibrated scale the model reports.
+                let held: Vec<usize> = (0..x.len()).filter(|&r| !in_fit[r]).collect();
+                let z: Vec<f64> = held
+                    .iter()
+                    .map(|&r| f64::from(lr.logit(&x[r]) + forest.margin(&x[r])))
+                    .collect();
+                let yh: Vec<bool> = held.iter().map(|&r| y[r]).collect();
+                let wh: Vec<f64> = held.iter().map(|&r| f64::from(w[r])).collect();
+                let c = classifier.calibration.get_or_insert([None, None]);
+                c[ii] = Some(Calibration::fit(&z, &yh, &wh));
                 let t = classifier.trees.get_or_insert([None, None]);
                 t[ii] = Some(forest);
             }

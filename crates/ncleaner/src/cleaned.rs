@@ -117,3 +117,76 @@ impl Cleaned {
         self.kept().map(|s| segment::count_words(s.text())).sum()
     }
 }
+
+/// The fewest words a kept segment needs for [`drop_repeats`] to drop its
+/// repeats: shorter ones ("Yes", "Read more", table cells) repeat in real
+/// content too.
+pub const REPEAT_MIN_WORDS: usize = 3;
+
+/// Drops each kept segment of [`REPEAT_MIN_WORDS`] words or more whose text
+/// (whitespace collapsed) a kept segment before it already has
+/// ([`crate::classify::Reason::Repeat`]).
+///
+/// Modern pages repeat blocks for layout's sake: carousel slides cloned
+/// for looping, a mobile and a desktop copy of the same section, a
+/// disclaimer under every tab. A reader sees each once, the gold texts
+/// (CleanEval, Dragnet, WCXB) hold each once, and for a corpus a repeat is
+/// noise. On WCXB's development pages (cross-validated by domain) dropping
+/// repeats of 3+ words raised the mean page F from 0.848 to 0.852, products
+/// most (0.627 to 0.643; 1, 5 and 10 words: 0.852, 0.852, 0.852).
+pub fn drop_repeats(segments: &mut [ScoredSegment]) {
+    let mut seen = std::collections::HashSet::new();
+    for s in segments.iter_mut().filter(|s| s.decision.keep) {
+        let text = s.text();
+        if text.split_whitespace().nth(REPEAT_MIN_WORDS - 1).is_none() {
+            continue;
+        }
+        let key: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !seen.insert(key) {
+            s.decision = Decision {
+                keep: false,
+                reason: crate::classify::Reason::Repeat,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::{Decision, Reason};
+
+    fn scored(text: &str, keep: bool) -> ScoredSegment {
+        ScoredSegment {
+            segment: Segment::plain(segment::Kind::P, text.to_string()),
+            score: None,
+            probability: None,
+            decision: Decision {
+                keep,
+                reason: Reason::Score,
+            },
+            sentences: None,
+            output: None,
+        }
+    }
+
+    #[test]
+    fn repeats_of_kept_segments_are_dropped() {
+        let mut s = vec![
+            scored("Colorful design that lets you shine", true),
+            scored("Colorful  design that lets\nyou shine", true),
+            scored("Read more", true),
+            scored("Read more", true),
+            scored("A dropped one here", false),
+            scored("A dropped one here", true),
+            scored("Colorful design that lets you shine", true),
+        ];
+        drop_repeats(&mut s);
+        let kept: Vec<bool> = s.iter().map(|x| x.decision.keep).collect();
+        // Short texts repeat in real content; a repeat of a dropped
+        // segment is the first kept one.
+        assert_eq!(kept, [true, false, true, true, false, true, false]);
+        assert_eq!(s[1].decision.reason, Reason::Repeat);
+        assert_eq!(s[4].decision.reason, Reason::Score);
+    }
+}

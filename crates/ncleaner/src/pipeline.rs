@@ -277,6 +277,9 @@ pub struct Cleaner {
     site: Option<Arc<crate::site::SiteMemory>>,
     /// Whether user comments are dropped whatever the model says.
     comments: classify::Comments,
+    /// Whether a kept segment that repeats one kept before it is kept
+    /// again ([`crate::cleaned::REPEAT_MIN_WORDS`]).
+    keep_repeats: bool,
 }
 
 impl Cleaner {
@@ -297,6 +300,7 @@ impl Cleaner {
             min_page_quality: None,
             site: None,
             comments: classify::Comments::Keep,
+            keep_repeats: false,
         }
     }
 
@@ -392,6 +396,13 @@ impl Cleaner {
         self
     }
 
+    /// The same cleaner keeping (`true`) or dropping (`false`, the default)
+    /// the repeats of kept segments ([`crate::cleaned::drop_repeats`]).
+    pub fn with_repeats(mut self, keep: bool) -> Cleaner {
+        self.keep_repeats = keep;
+        self
+    }
+
     /// The same cleaner with another stored operating point (used when no threshold is set).
     pub fn with_preference(mut self, preference: Preference) -> Cleaner {
         self.preference = preference;
@@ -414,6 +425,18 @@ impl Cleaner {
                 .filter(|c| c.weights(html).is_some())
                 .map_or(0.0, |c| c.operating_threshold(html, self.preference))
         })
+    }
+
+    /// Whether `model` decides each page by its own cut
+    /// ([`classify::expected_f_cut`]): at the default point
+    /// ([`Preference::F`]), no threshold set, and a calibrated classifier.
+    fn page_cut(&self, model: &Model, html: bool) -> bool {
+        self.threshold.is_none()
+            && self.preference == Preference::F
+            && model
+                .classifier
+                .as_ref()
+                .is_some_and(|c| c.calibration(html).is_some())
     }
 
     /// The model (the fallback model when routing).
@@ -614,6 +637,17 @@ impl Cleaner {
             None
         };
         cancel.check()?;
+        let threshold = match &scored {
+            Some((_, probs)) if self.page_cut(model, html) => classify::expected_f_cut(
+                segments
+                    .iter()
+                    .zip(probs)
+                    .filter(|(s, _)| s.heuristic.is_none())
+                    .filter_map(|(s, p)| Some(((*p)?, s.words()))),
+            )
+            .unwrap_or(f64::INFINITY),
+            _ => threshold,
+        };
         segments
             .into_iter()
             .enumerate()
@@ -646,7 +680,13 @@ impl Cleaner {
                     output: None,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, Cancelled>>()
+            .map(|mut scored| {
+                if self.method == Method::NCleaner && !self.keep_repeats {
+                    crate::cleaned::drop_repeats(&mut scored);
+                }
+                scored
+            })
     }
 
     /// [`Method::Perplexity`]: every segment's sentences scored by the word

@@ -307,6 +307,19 @@ mod tests {
     }
 
     #[test]
+    fn streamed_boundaries_are_shown_in_spite_of_hidden() {
+        // React's streamed server rendering: the shell holds a placeholder,
+        // the content comes hidden at the end and a script moves it.
+        let got = texts(
+            "<template id=\"B:0\"></template><div hidden>shell only</div>\
+             <div hidden id=\"S:0\"><p>The article.</p></div>\
+             <div hidden id=\"S:x\">not a boundary</div>\
+             <div hidden id=\"S:1\" style=\"display:none\">styled away</div>",
+        );
+        assert_eq!(got, vec![p("The article.")]);
+    }
+
+    #[test]
     fn br_br_is_a_boundary_single_br_is_not() {
         assert_eq!(texts("a<br>b<br/><br>c"), vec![p("a b"), p("c")]);
         assert_eq!(texts("a<br> <br>b"), vec![p("a"), p("b")]);
