@@ -64,6 +64,54 @@ fn formats() {
 }
 
 #[test]
+fn documents_sharing_a_stream_are_named() {
+    let dir = tempdir();
+    let page = |body: &str| format!("<html><body><p>{body}</p></body></html>");
+    std::fs::write(
+        dir.path().join("a.html"),
+        page("The first page has a sentence that is long enough to be kept by the cleaner."),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b -->.html"),
+        page("The second page has a sentence that is long enough to be kept as well."),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let a = dir.path().join("a.html");
+    let b = dir.path().join("b -->.html");
+    let line = |p: &std::path::Path| {
+        let id = serde_json::to_string(p.to_str().unwrap())
+            .unwrap()
+            .replace('>', "\\u003e");
+        format!("<!-- ncleaner document id={id} url=null -->")
+    };
+    let text = ok(&["clean", "-q", "--format", "text", d]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], line(&a), "{text}");
+    assert!(lines[1].starts_with("The first page"), "{text}");
+    assert_eq!(lines[2], line(&b), "no id can end the comment: {text}");
+    assert!(lines[3].starts_with("The second page"), "{text}");
+    let md = ok(&["clean", "-q", "--format", "markdown", d]);
+    assert!(
+        md.starts_with(&format!("{}\n\nThe first page", line(&a))),
+        "{md}"
+    );
+    assert!(md.contains(&format!("kept by the cleaner.\n\n{}\n\nThe second", line(&b))), "{md}");
+    // CleanEval's own first line, which its scorer skips.
+    let ce = ok(&["clean", "-q", "--format", "cleaneval", d]);
+    assert!(ce.starts_with(&format!("URL: {}\n\n<p> The first", a.display())), "{ce}");
+    assert!(ce.contains(&format!("URL: {}\n\n<p> The second", b.display())), "{ce}");
+    // A lone document is written as it always was.
+    let one = ok(&["clean", "-q", "--format", "text", a.to_str().unwrap()]);
+    assert!(one.starts_with("The first page"), "{one}");
+    // JSON Lines records name their documents themselves.
+    let jsonl = ok(&["clean", "-q", "--format", "jsonl", d]);
+    assert!(!jsonl.contains("ncleaner document"), "{jsonl}");
+    assert_eq!(jsonl.lines().count(), 2);
+}
+
+#[test]
 fn jsonl_carries_the_pages_metadata() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("moon.html");

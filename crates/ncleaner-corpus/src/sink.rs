@@ -24,7 +24,7 @@ use super::compress::{self, Compression, Output};
 use super::run::{Outcome, Sink};
 use super::{Container, Entry, Input, warc};
 use ncleaner::error::{Error, Result};
-use ncleaner::format::Format;
+use ncleaner::format::{self, Format};
 use ncleaner::pipeline::InputKind;
 
 /// Where the output of a run goes.
@@ -213,6 +213,9 @@ fn stream_or_warc(
             name,
             format,
             rename,
+            documents: 0,
+            first: None,
+            written: 0,
         })
     }
 }
@@ -230,28 +233,92 @@ pub fn json_error_line(entry: &Entry, error: &Error) -> Vec<u8> {
 }
 
 /// All outputs to one stream; see the module documentation.
+///
+/// In the formats whose documents need a line that names them where
+/// several share the stream ([`format::document_line`]), the first
+/// document is held until a second one comes (then both are written, each
+/// after its line) or the stream ends (then it is written alone, as a
+/// single page's output always was).
 pub struct StreamSink {
     out: Option<Output>,
     name: String,
     format: Format,
     /// (temporary, final) names of the file, renamed when finished.
     rename: Option<(PathBuf, PathBuf)>,
+    /// Documents rendered so far.
+    documents: u64,
+    /// The first document's line and rendering, while it is the only one.
+    first: Option<(Option<String>, Vec<u8>)>,
+    /// Documents written so far.
+    written: u64,
+}
+
+/// A document's line ([`format::document_line`]) in `format`.
+fn document_line(format: Format, entry: &Entry, bytes: &[u8]) -> Option<String> {
+    format::document_line(
+        format,
+        &entry.id,
+        entry.url.as_deref(),
+        bytes.starts_with(b"URL: "),
+    )
+}
+
+impl StreamSink {
+    /// Writes a document after its line; in Markdown, a document after
+    /// the first gets a blank line before its line too.
+    fn write_named(&mut self, line: Option<&str>, bytes: &[u8]) -> std::io::Result<()> {
+        let markdown_after_first = self.format == Format::Markdown && self.written > 0;
+        let out = self.out.as_mut().expect("not finished");
+        if let Some(line) = line {
+            if markdown_after_first {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(line.as_bytes())?;
+        }
+        self.written += 1;
+        out.write_all(bytes)
+    }
 }
 
 impl Sink for StreamSink {
     fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
-        let out = self.out.as_mut().expect("not finished");
         let res = match outcome {
-            Outcome::Rendered(r) => out.write_all(&r.bytes),
-            Outcome::Failed(e) if self.format == Format::Jsonl => {
-                out.write_all(&json_error_line(entry, e))
+            Outcome::Rendered(r) if matches!(self.format, Format::Jsonl | Format::Warc) => {
+                self.write_named(None, &r.bytes)
             }
+            Outcome::Rendered(r) => {
+                self.documents += 1;
+                let line = document_line(self.format, entry, &r.bytes);
+                match self.documents {
+                    1 => {
+                        self.first = Some((line, r.bytes.clone()));
+                        Ok(())
+                    }
+                    n => {
+                        let held = self.first.take();
+                        let first = match &held {
+                            Some((l, b)) if n == 2 => self.write_named(l.as_deref(), b),
+                            _ => Ok(()),
+                        };
+                        first.and_then(|_| self.write_named(line.as_deref(), &r.bytes))
+                    }
+                }
+            }
+            Outcome::Failed(e) if self.format == Format::Jsonl => self
+                .out
+                .as_mut()
+                .expect("not finished")
+                .write_all(&json_error_line(entry, e)),
             _ => Ok(()),
         };
         res.map_err(|e| Error::io(&self.name, e))
     }
 
     fn finish(&mut self) -> Result<()> {
+        if let Some((_, bytes)) = self.first.take() {
+            self.write_named(None, &bytes)
+                .map_err(|e| Error::io(&self.name, e))?;
+        }
         match self.out.take() {
             Some(out) => {
                 out.finish().map_err(|e| Error::io(&self.name, e))?;

@@ -98,8 +98,10 @@ pub struct Args {
     pub min_probability: Option<f64>,
 
     /// Which operating point stored in the model applies when neither
-    /// --threshold nor --min-probability is given: `f` (the default: the
-    /// highest mean per-page word F on the training pages), `precision` (the
+    /// --threshold nor --min-probability is given: `f` (the default: each
+    /// page cut where its expected word F is highest, in models trained
+    /// with trees; in others the threshold of the highest mean per-page
+    /// word F on the training pages), `precision` (the
     /// highest pooled F0.5: fewer words, cleaner ones) or `recall` (the
     /// highest pooled F2: more words, more noise). EVALUATION.md gives each
     /// one's figures.
@@ -113,6 +115,12 @@ pub struct Args {
     /// content is itself a thread, posts are content either way.
     #[arg(long, value_parser = comments_parser(), default_value = "keep")]
     pub comments: classify::Comments,
+
+    /// Keep a segment of 3+ words that repeats one kept earlier on the page
+    /// (by default repeats are dropped: carousel clones, mobile and desktop
+    /// copies of one section; --method ncleaner).
+    #[arg(long)]
+    pub keep_repeats: bool,
 
     /// What decides: the n-gram models after the heuristics (ncleaner), the
     /// heuristics alone, nothing (keep-all: the raw text dump), or a word
@@ -245,6 +253,7 @@ pub fn run(args: Args) -> Result<()> {
         .with_method(method)
         .with_preference(args.prefer.into())
         .with_comments(args.comments)
+        .with_repeats(args.keep_repeats)
         .with_threshold_option(
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),

@@ -14,6 +14,12 @@
 //! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
 //!   corpus layer puts it in a WARC `conversion` record
 //!   ([`crate::corpus::sink`]).
+//!
+//! Where several documents share one stream (standard output, one output
+//! file, the output of a WARC or JSON Lines input), each document of the
+//! text, Markdown and CleanEval formats starts with a line that names it
+//! ([`document_line`]); a lone document has none. JSON Lines and WARC
+//! records name their documents themselves.
 
 mod markdown;
 
@@ -99,6 +105,39 @@ pub struct JsonOptions {
     pub segments: bool,
     /// Include the kept text as Markdown ([`markdown()`]).
     pub markdown: bool,
+}
+
+/// The line that starts a document where several share one stream, in
+/// formats whose documents cannot otherwise be told apart:
+///
+/// - text and Markdown: `<!-- ncleaner document id="ID" url="URL" -->`
+///   (an HTML comment, so Markdown renderers hide it; in Markdown a blank
+///   line follows it, and the corpus layer puts one before it after the
+///   first document, so that it is a block of its own), the id and the URL
+///   as JSON strings (`url=null` when unknown) with `<` and `>` escaped
+///   (`\u003c`, `\u003e`), so that no id or URL can end the comment;
+/// - CleanEval: the format's own `URL: …` line, which its scorer skips:
+///   `write_cleaneval` writes it for documents with a URL, and a document
+///   without one gets `URL: ID` and a blank line (`Some` only then:
+///   `has_url` is whether the document's own rendering starts with one);
+/// - JSON Lines and WARC: `None` (their records carry the id and URL).
+pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool) -> Option<String> {
+    let json = |s: &str| {
+        serde_json::to_string(s)
+            .expect("strings serialise")
+            .replace('<', "\\u003c")
+            .replace('>', "\\u003e")
+    };
+    match format {
+        Format::Text | Format::Markdown => Some(format!(
+            "<!-- ncleaner document id={} url={} -->\n{}",
+            json(id),
+            url.map_or_else(|| "null".to_string(), json),
+            if format == Format::Markdown { "\n" } else { "" }
+        )),
+        Format::Cleaneval if !has_url => Some(format!("URL: {}\n\n", id.replace(['\n', '\r'], " "))),
+        Format::Cleaneval | Format::Jsonl | Format::Warc => None,
+    }
 }
 
 /// Writes one cleaned document in the CleanEval format.
