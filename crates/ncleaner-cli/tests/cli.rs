@@ -97,11 +97,23 @@ fn documents_sharing_a_stream_are_named() {
         md.starts_with(&format!("{}\n\nThe first page", line(&a))),
         "{md}"
     );
-    assert!(md.contains(&format!("kept by the cleaner.\n\n{}\n\nThe second", line(&b))), "{md}");
+    assert!(
+        md.contains(&format!(
+            "kept by the cleaner.\n\n{}\n\nThe second",
+            line(&b)
+        )),
+        "{md}"
+    );
     // CleanEval's own first line, which its scorer skips.
     let ce = ok(&["clean", "-q", "--format", "cleaneval", d]);
-    assert!(ce.starts_with(&format!("URL: {}\n\n<p> The first", a.display())), "{ce}");
-    assert!(ce.contains(&format!("URL: {}\n\n<p> The second", b.display())), "{ce}");
+    assert!(
+        ce.starts_with(&format!("URL: {}\n\n<p> The first", a.display())),
+        "{ce}"
+    );
+    assert!(
+        ce.contains(&format!("URL: {}\n\n<p> The second", b.display())),
+        "{ce}"
+    );
     // A lone document is written as it always was.
     let one = ok(&["clean", "-q", "--format", "text", a.to_str().unwrap()]);
     assert!(one.starts_with("The first page"), "{one}");

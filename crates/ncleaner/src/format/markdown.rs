@@ -6,7 +6,9 @@
 //!   [`Kind::H`] without a level) becomes `###`.
 //! - List items become `-` (or `1.` in an `ol`) items, indented two spaces
 //!   per enclosing list beyond the first.
-//! - Consecutive segments from `pre` become one fenced code block.
+//! - Consecutive segments from `pre` become one fenced code block, with the
+//!   language its class names (`language-rust`, `lang-py`,
+//!   `highlight-source-js`, `brush: sql`: [`crate::html::CodeLanguage`]).
 //! - Segments inside `blockquote` are quoted with `>`.
 //! - Consecutive kept cells of one table become a GFM pipe table: one row
 //!   per `tr`, the first row the header, `|` and line breaks escaped, short
@@ -48,7 +50,11 @@ pub fn markdown(doc: &Cleaned) -> String {
         if st.pre {
             let end = run_end(&kept, i, |t| t.pre && t.cell.is_none());
             separate(&mut out, false, &mut prev_list);
-            out.push_str("```\n");
+            out.push_str("```");
+            if let Some(l) = st.code_language {
+                out.push_str(l.as_str());
+            }
+            out.push('\n');
             for t in &kept[i..end] {
                 out.push_str(&t.text().replace("```", "`\u{200b}``"));
                 out.push('\n');
@@ -220,6 +226,29 @@ mod tests {
              ```\nlet x = 1;\n```\n\n> Quoted.\n\n\
              | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n\\1. Not a list.\n\n### Bold heading\n"
         );
+    }
+
+    #[test]
+    fn code_blocks_carry_the_language_their_class_names() {
+        let md = |html: &str| super::markdown(&kept_page(html));
+        assert!(
+            md("<p>Run this in a shell to see it.</p><pre><code class=\"hljs language-Rust\">fn main() {}</code></pre>")
+                .contains("```rust\nfn main() {}\n```"),
+        );
+        assert!(
+            md("<div class=\"highlight highlight-source-python\"><pre>print(1)</pre></div>")
+                .contains("```python\nprint(1)\n```"),
+        );
+        assert!(md("<pre class=\"brush: sql;\">select 1</pre>").contains("```sql\nselect 1\n```"));
+        // No language, a strange one, or a lang- class outside code: a bare fence.
+        for html in [
+            "<pre>plain</pre>",
+            "<pre class=\"language-a<b\">plain</pre>",
+            "<div class=\"lang-en\"><pre>plain</pre></div>",
+            "<pre><code class=\"language-rust\"></code></pre><pre>plain</pre>",
+        ] {
+            assert!(md(html).contains("```\nplain\n```"), "{html}: {}", md(html));
+        }
     }
 
     /// A hostile colspan costs nothing, and a row of a thousand cells is cut

@@ -135,7 +135,9 @@ pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool)
             url.map_or_else(|| "null".to_string(), json),
             if format == Format::Markdown { "\n" } else { "" }
         )),
-        Format::Cleaneval if !has_url => Some(format!("URL: {}\n\n", id.replace(['\n', '\r'], " "))),
+        Format::Cleaneval if !has_url => {
+            Some(format!("URL: {}\n\n", id.replace(['\n', '\r'], " ")))
+        }
         Format::Cleaneval | Format::Jsonl | Format::Warc => None,
     }
 }

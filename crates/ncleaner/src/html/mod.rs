@@ -124,8 +124,75 @@ pub struct Structure {
     pub quote: bool,
     /// Inside `pre` (or `listing`, `xmp`, `plaintext`).
     pub pre: bool,
+    /// The language of the code, when `pre` and an enclosing `pre` or
+    /// `code` names one in its class ([`CodeLanguage`]).
+    pub code_language: Option<CodeLanguage>,
     /// The table cell the block sits in, when its innermost block is `td` or `th`.
     pub cell: Option<Cell>,
+}
+
+/// The language a code block's class names: `language-X` or `lang-X`
+/// (highlight.js, Prism, Markdown renderers), `highlight-source-X`
+/// (GitHub), `brush: X` (SyntaxHighlighter), on `pre` or `code`; on any
+/// element for `highlight-source-X`. Held inline (15 bytes at most, of
+/// ASCII letters, digits and `+#-_.`), so that [`Structure`] stays `Copy`;
+/// a longer or stranger name is not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeLanguage {
+    len: u8,
+    bytes: [u8; 15],
+}
+
+impl CodeLanguage {
+    /// The language named by one class attribute value, if any.
+    pub fn from_class(class: &[u8], code_element: bool) -> Option<CodeLanguage> {
+        let mut words = class
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        while let Some(w) = words.next() {
+            let name = if let Some(n) = w.strip_prefix(b"highlight-source-") {
+                n
+            } else if !code_element {
+                continue;
+            } else if let Some(n) = w
+                .strip_prefix(b"language-")
+                .or_else(|| w.strip_prefix(b"lang-"))
+            {
+                n
+            } else if w == b"brush:" {
+                words.next().unwrap_or_default()
+            } else if let Some(n) = w.strip_prefix(b"brush:") {
+                n
+            } else {
+                continue;
+            };
+            let name = name.strip_suffix(b";").unwrap_or(name);
+            if let Some(l) = CodeLanguage::new(name) {
+                return Some(l);
+            }
+        }
+        None
+    }
+
+    fn new(name: &[u8]) -> Option<CodeLanguage> {
+        let ok = |b: &u8| b.is_ascii_alphanumeric() || b"+#-_.".contains(b);
+        if name.is_empty() || name.len() > 15 || !name.iter().all(ok) {
+            return None;
+        }
+        let mut bytes = [0u8; 15];
+        for (d, s) in bytes.iter_mut().zip(name) {
+            *d = s.to_ascii_lowercase();
+        }
+        Some(CodeLanguage {
+            len: name.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The name, lower-cased.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
 }
 
 /// A table cell of [`Structure`].

@@ -10,7 +10,7 @@ use super::meta::Meta;
 use super::metadata::{CaptureKind, Collector, Field};
 use super::tags::{TAG_COUNT, Tag};
 use super::tree::{BlockWords, Container, Node, containers};
-use super::{BOLD_HEADING_MAX_WORDS, Block, Cell, Context, Kind, Page, Structure};
+use super::{BOLD_HEADING_MAX_WORDS, Block, Cell, CodeLanguage, Context, Kind, Page, Structure};
 
 /// One open element on the stack.
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +73,8 @@ pub(super) struct PendingTag {
     hidden: bool,
     /// The `hidden` attribute.
     hidden_attr: bool,
+    /// The code language its class names ([`CodeLanguage::from_class`]).
+    code_language: Option<CodeLanguage>,
     /// Its `id` is that of a streamed server-rendered boundary
     /// ([`streamed_boundary_id`]): shown in spite of `hidden`.
     streamed: bool,
@@ -130,6 +132,8 @@ pub(super) enum Attr {
     Naming,
     /// `id`: words as [`Attr::Naming`], and [`streamed_boundary_id`].
     Id,
+    /// `class`: words as [`Attr::Naming`], and [`CodeLanguage::from_class`].
+    Class,
     /// `name`, `property` or `itemprop` of a `<meta>` tag.
     MetaName,
     /// `content` of a `<meta>` tag.
@@ -202,6 +206,11 @@ pub(super) struct Walker {
     lists: Vec<bool>,
     /// The open tables, innermost last: (number, current row).
     tables: Vec<(u32, u32)>,
+    /// Code languages named by open elements, innermost last: (the stack
+    /// depth of the element, its language).
+    code_languages: Vec<(usize, CodeLanguage)>,
+    /// The language of an element closed inside the block being read.
+    block_code_language: Option<CodeLanguage>,
     /// Tables opened so far.
     table_count: u32,
 }
@@ -233,7 +242,8 @@ impl Walker {
                     b"style" => Attr::Style,
                     b"href" => Attr::Href,
                     b"id" => Attr::Id,
-                    b"class" | b"role" => Attr::Naming,
+                    b"class" => Attr::Class,
+                    b"role" => Attr::Naming,
                     b"name" | b"property" | b"itemprop"
                         if self.pending.name.eq_ignore_ascii_case(b"meta") =>
                     {
@@ -269,6 +279,14 @@ impl Walker {
             CallbackEvent::AttributeValue { value } => match self.pending.attr {
                 Attr::Style if style_hides(value) => self.pending.hidden = true,
                 Attr::Naming => attribute_words(value, &mut self.pending.words),
+                Attr::Class => {
+                    attribute_words(value, &mut self.pending.words);
+                    let code = self.pending.name.eq_ignore_ascii_case(b"pre")
+                        || self.pending.name.eq_ignore_ascii_case(b"code");
+                    if code || value.len() > 17 {
+                        self.pending.code_language = CodeLanguage::from_class(value, code);
+                    }
+                }
                 Attr::Id => {
                     self.pending.streamed = streamed_boundary_id(value);
                     attribute_words(value, &mut self.pending.words);
@@ -402,6 +420,9 @@ impl Walker {
             node,
             comment,
         });
+        if let Some(l) = p.code_language {
+            self.code_languages.push((self.stack.len(), l));
+        }
         match tag {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
             Tag::Table => {
@@ -532,6 +553,14 @@ impl Walker {
             self.flush();
         }
         self.stack.pop();
+        if self
+            .code_languages
+            .last()
+            .is_some_and(|&(depth, _)| depth > self.stack.len())
+        {
+            // `<pre><code class=…>` closes its `code` before the block ends.
+            self.block_code_language = self.code_languages.pop().map(|(_, l)| l);
+        }
         match open.tag {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
                 self.lists.pop();
@@ -741,6 +770,12 @@ impl Walker {
             ordered: self.lists.last().copied().unwrap_or(false),
             quote: self.open[Tag::Blockquote as usize] > 0,
             pre: self.in_pre(),
+            code_language: self
+                .code_languages
+                .last()
+                .map(|&(_, l)| l)
+                .or(self.block_code_language)
+                .filter(|_| self.in_pre()),
             cell: match (tag, self.tables.last()) {
                 (Tag::Td | Tag::Th, Some(&(table, row))) => Some(Cell {
                     table,
@@ -867,6 +902,7 @@ impl Walker {
         self.chars = 0;
         self.space = false;
         self.brs = 0;
+        self.block_code_language = None;
         self.pre_newlines = 0;
     }
 
