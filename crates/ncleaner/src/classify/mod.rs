@@ -277,19 +277,33 @@ impl Classifier {
     /// P(clean) of one feature row with the weights `w` of an input, the
     /// trees' margin added when the classifier has trees.
     pub fn probability(&self, w: &Logistic, html: bool, x: &[f32]) -> f64 {
-        let mut logit = w.logit(x);
-        if let Some(forest) = self
+        self.probabilities(w, html, &[x])[0]
+    }
+
+    /// [`Classifier::probability`] of every row, the same numbers bit for
+    /// bit, with the trees walked over all rows at once
+    /// ([`trees::Forest::margins`]).
+    pub fn probabilities<R: AsRef<[f32]>>(&self, w: &Logistic, html: bool, rows: &[R]) -> Vec<f64> {
+        let margins = self
             .trees
             .as_ref()
             .and_then(|t| t[usize::from(!html)].as_ref())
-        {
-            logit += forest.margin(x);
-        }
-        let logit = logit as f64;
-        match self.calibration(html) {
-            Some(c) => logistic::sigmoid(c.scale * logit + c.shift),
-            None => logistic::sigmoid(logit),
-        }
+            .map(|forest| forest.margins(rows));
+        let calibration = self.calibration(html);
+        rows.iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let mut logit = w.logit(x.as_ref());
+                if let Some(m) = &margins {
+                    logit += m[i];
+                }
+                let logit = f64::from(logit);
+                match calibration {
+                    Some(c) => logistic::sigmoid(c.scale * logit + c.shift),
+                    None => logistic::sigmoid(logit),
+                }
+            })
+            .collect()
     }
 
     /// The calibration of an input's log-odds, if the model has one.
@@ -307,7 +321,7 @@ impl Classifier {
     ) -> Option<(Vec<f64>, Vec<f64>)> {
         let w = self.weights(html)?;
         let (rows, scores) = self.rows_and_scores(segments, scorer, html);
-        let probs: Vec<f64> = rows.iter().map(|x| self.probability(w, html, x)).collect();
+        let probs = self.probabilities(w, html, &rows);
         let probs = match self
             .chain
             .as_ref()

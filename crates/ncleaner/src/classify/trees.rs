@@ -66,6 +66,9 @@ struct Node {
 /// `Node::feature` of a leaf.
 const LEAF: u16 = u16::MAX;
 
+/// Rows walked at once by [`Forest::margins`].
+const LANES: usize = 8;
+
 /// Boosted trees: the sum of their leaves' values is added to a logit.
 ///
 /// Each tree is stored complete, to the forest's depth D: 2^D − 1 splits
@@ -114,6 +117,35 @@ impl Forest {
             sum += leaves[k - splits];
         }
         sum
+    }
+
+    /// [`Forest::margin`] of every row, the same numbers bit for bit (each
+    /// row's trees are summed in the same order), computed tree by tree
+    /// over groups of [`LANES`] rows: a tree's walk is a chain of dependent
+    /// loads, and walking several rows at once lets them overlap while the
+    /// tree stays in cache. In a profile of `clean -j 1` on CleanEval pages,
+    /// `margin` row by row took 14 % of the time.
+    pub fn margins<R: AsRef<[f32]>>(&self, rows: &[R]) -> Vec<f32> {
+        let depth = self.depth as usize;
+        let splits = (1usize << depth) - 1;
+        let mut out = vec![0.0f32; rows.len()];
+        for (t, leaves) in self.leaves.chunks_exact(splits + 1).enumerate() {
+            let features = &self.features[t * splits..(t + 1) * splits];
+            let thresholds = &self.thresholds[t * splits..(t + 1) * splits];
+            for (group, sums) in rows.chunks(LANES).zip(out.chunks_mut(LANES)) {
+                let mut k = [0usize; LANES];
+                for _ in 0..depth {
+                    for (kj, row) in k.iter_mut().zip(group) {
+                        let right = row.as_ref()[features[*kj] as usize] >= thresholds[*kj];
+                        *kj = 2 * *kj + 1 + usize::from(right);
+                    }
+                }
+                for (sum, kj) in sums.iter_mut().zip(k) {
+                    *sum += leaves[kj - splits];
+                }
+            }
+        }
+        out
     }
 
     /// Whether the arrays fit together and every split refers to a feature
@@ -383,6 +415,17 @@ mod tests {
             .filter(|(r, l)| (f.margin(r) > 0.0) == **l)
             .count();
         assert!(right as f64 / x.len() as f64 > 0.97, "{right}");
+        // All rows at once give each row's margin bit for bit, for any
+        // number of rows (groups of LANES and a remainder).
+        for n in [0, 1, LANES - 1, LANES, 3 * LANES + 5] {
+            let rows = &x[..n];
+            let all = f.margins(rows);
+            let one: Vec<f32> = rows.iter().map(|r| f.margin(r)).collect();
+            assert_eq!(
+                all.iter().map(|m| m.to_bits()).collect::<Vec<_>>(),
+                one.iter().map(|m| m.to_bits()).collect::<Vec<_>>()
+            );
+        }
         // A padded complete tree gives what its linked form gives, for
         // trees that stop early too (depth 7 on this data leaves short branches).
         let g: Vec<f64> = y.iter().map(|&l| if l { -0.5 } else { 0.5 }).collect();
