@@ -619,7 +619,7 @@ impl Cleaner {
                     .as_ref()
                     .and_then(|c| c.score_page(&segments, scorer, html))
                 {
-                    Some((scores, probs)) => (scores, probs.into_iter().map(Some).collect()),
+                    Some(scored) => scored,
                     None => (
                         segments
                             .iter()

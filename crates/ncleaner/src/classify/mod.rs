@@ -311,24 +311,42 @@ impl Classifier {
         self.calibration.as_ref()?[usize::from(!html)]
     }
 
-    /// The n-gram score and P(clean) of every segment of a page; `None` if
-    /// the classifier has no weights for this input.
+    /// The n-gram score of every segment of a page and P(clean) of those the
+    /// heuristics left to the model (`None` for the others, whose
+    /// probability nobody reads: their rows are still built, as their
+    /// neighbours' features); `None` if the classifier has no weights for
+    /// this input. With a chain every segment gets its posterior.
     pub fn score_page<S: SegmentScorer + ?Sized>(
         &self,
         segments: &[Segment],
         scorer: &S,
         html: bool,
-    ) -> Option<(Vec<f64>, Vec<f64>)> {
+    ) -> Option<(Vec<f64>, Vec<Option<f64>>)> {
         let w = self.weights(html)?;
         let (rows, scores) = self.rows_and_scores(segments, scorer, html);
-        let probs = self.probabilities(w, html, &rows);
         let probs = match self
             .chain
             .as_ref()
             .and_then(|c| c[usize::from(!html)].as_ref())
         {
-            Some(chain) => chain.posteriors(&probs),
-            None => probs,
+            Some(chain) => chain
+                .posteriors(&self.probabilities(w, html, &rows))
+                .into_iter()
+                .map(Some)
+                .collect(),
+            None => {
+                // The trees cost most of the classifier's time: only the
+                // segments the model decides are walked down them.
+                let needed: Vec<usize> = (0..segments.len())
+                    .filter(|&i| segments[i].heuristic.is_none())
+                    .collect();
+                let sub: Vec<&[f32]> = needed.iter().map(|&i| rows[i].as_slice()).collect();
+                let mut probs = vec![None; segments.len()];
+                for (&i, p) in needed.iter().zip(self.probabilities(w, html, &sub)) {
+                    probs[i] = Some(p);
+                }
+                probs
+            }
         };
         Some((scores, probs))
     }
