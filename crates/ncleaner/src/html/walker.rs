@@ -159,7 +159,7 @@ pub(super) struct Walker {
     /// Open elements per tag (index `Tag as usize`).
     open: Vec<u32>,
     /// Open `Other` elements per name hash.
-    open_other: std::collections::HashMap<u32, u32>,
+    open_other: rustc_hash::FxHashMap<u32, u32>,
     /// Open elements that hide their content (hidden or skipped).
     hiding: u32,
     /// Open `a` elements with an `href`.
@@ -866,9 +866,7 @@ impl Walker {
                 Kind::H
             } else if self.open[Tag::Li as usize] > 0 {
                 Kind::L
-            } else if self.bold_chars == self.chars
-                && self.text.split(' ').count() <= BOLD_HEADING_MAX_WORDS
-            {
+            } else if self.bold_chars == self.chars && words(&self.text) <= BOLD_HEADING_MAX_WORDS {
                 Kind::H
             } else {
                 Kind::P
@@ -879,7 +877,7 @@ impl Walker {
                     context |= 1 << bit;
                 }
             }
-            let words = self.text.split(' ').count() as u32;
+            let words = words(&self.text) as u32;
             self.block_words.push(BlockWords {
                 node: self.node,
                 words,
@@ -991,4 +989,11 @@ fn md_hints() -> &'static MdHints {
 
 pub(super) fn collapse_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The words of a block's text, whose words the pass joins with single
+/// spaces: its spaces plus one (as `split(' ').count()`, which a profile
+/// showed at 3 % of `clean`; a byte count vectorises).
+fn words(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b' ').count() + 1
 }

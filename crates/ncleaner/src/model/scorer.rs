@@ -16,7 +16,7 @@
 //!
 //! and scores a character with at most n − d + 1 lookups, exactly.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Estimates, Model, Sym};
 
@@ -68,9 +68,9 @@ impl Scorer {
             keys.extend(dirty.orders[k - 1].keys().copied());
             keys.sort_unstable();
             keys.dedup();
-            let mut cur_c = HashMap::with_capacity(keys.len());
-            let mut cur_d = HashMap::with_capacity(keys.len());
-            let mut l = HashMap::with_capacity(keys.len());
+            let mut cur_c = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            let mut cur_d = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            let mut l = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
             for key in keys {
                 let c = Interp {
                     est: &clean,
