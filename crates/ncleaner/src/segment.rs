@@ -164,24 +164,37 @@ fn word_pairs(text: &str) -> rustc_hash::FxHashSet<u64> {
 fn pairs_of(text: &str, mut f: impl FnMut(bool, u64)) {
     use std::hash::Hasher;
     let mut prev: Option<u64> = None;
-    for w in text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let mut h = rustc_hash::FxHasher::default();
-        for c in w.chars() {
-            if c.is_ascii() {
-                h.write_u8(c.to_ascii_lowercase() as u8);
-            } else {
-                c.to_lowercase().for_each(|l| h.write_u32(l as u32));
+    let mut word = rustc_hash::FxHasher::default();
+    let mut in_word = false;
+    let mut end_word = |word: &mut rustc_hash::FxHasher, prev: &mut Option<u64>| {
+        let h = std::mem::take(word).finish();
+        f(false, h);
+        if let Some(p) = *prev {
+            f(true, p.rotate_left(17) ^ h ^ 0x9e37_79b9_7f4a_7c15);
+        }
+        *prev = Some(h);
+    };
+    // One pass over the characters, each word hashed as it is read
+    // (the same hashes as splitting the text into words first).
+    for c in text.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                word.write_u8(c.to_ascii_lowercase() as u8);
+                in_word = true;
+                continue;
             }
+        } else if c.is_alphanumeric() {
+            c.to_lowercase().for_each(|l| word.write_u32(l as u32));
+            in_word = true;
+            continue;
         }
-        let word = h.finish();
-        f(false, word);
-        if let Some(p) = prev {
-            f(true, p.rotate_left(17) ^ word ^ 0x9e37_79b9_7f4a_7c15);
+        if in_word {
+            end_word(&mut word, &mut prev);
+            in_word = false;
         }
-        prev = Some(word);
+    }
+    if in_word {
+        end_word(&mut word, &mut prev);
     }
 }
 
@@ -195,21 +208,29 @@ pub fn meta_overlap(
     title: &rustc_hash::FxHashSet<u64>,
     summary: &rustc_hash::FxHashSet<u64>,
 ) -> [f32; 2] {
-    let (mut words, mut pairs) = (Vec::new(), Vec::new());
-    pairs_of(
-        text,
-        |pair, h| {
-            if pair { pairs.push(h) } else { words.push(h) }
-        },
-    );
-    let keys = if pairs.is_empty() { &words } else { &pairs };
-    if keys.is_empty() {
+    // Counted as the words and pairs go by: no list of hashes per segment
+    // (this function was 4 % of `clean` in a profile).
+    let (mut words, mut pairs) = ([0usize; 2], [0usize; 2]);
+    let (mut n_words, mut n_pairs) = (0usize, 0usize);
+    pairs_of(text, |pair, h| {
+        let (n, found) = if pair {
+            (&mut n_pairs, &mut pairs)
+        } else {
+            (&mut n_words, &mut words)
+        };
+        *n += 1;
+        found[0] += usize::from(title.contains(&h));
+        found[1] += usize::from(summary.contains(&h));
+    });
+    let (n, found) = if n_pairs > 0 {
+        (n_pairs, pairs)
+    } else {
+        (n_words, words)
+    };
+    if n == 0 {
         return [0.0, 0.0];
     }
-    let share = |set: &rustc_hash::FxHashSet<u64>| {
-        keys.iter().filter(|k| set.contains(k)).count() as f32 / keys.len() as f32
-    };
-    [share(title), share(summary)]
+    [found[0] as f32 / n as f32, found[1] as f32 / n as f32]
 }
 
 /// Most words a one-line paragraph may have to be read as a heading.
