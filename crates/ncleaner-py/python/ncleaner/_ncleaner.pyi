@@ -30,7 +30,8 @@ class Segment:
         """The classifier's probability that the segment is clean (models with a classifier)."""
     @property
     def reason(self) -> str:
-        """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar" or "no-alphanumeric"."""
+        """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar", "no-alphanumeric",
+        "perplexity", "page-quality", "comment" or "repeat" (the same text kept earlier on the page)."""
 
 class Metadata:
     """A page's metadata (the ``metadata`` object of the CLI's JSON Lines): each field None, or
