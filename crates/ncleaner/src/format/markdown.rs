@@ -11,8 +11,9 @@
 //!   `highlight-source-js`, `brush: sql`: [`crate::html::CodeLanguage`]).
 //! - Segments inside `blockquote` are quoted with `>`.
 //! - Consecutive kept cells of one table become a GFM pipe table: one row
-//!   per `tr`, the first row the header, `|` and line breaks escaped, short
-//!   rows padded. `colspan` and `rowspan` are not expanded, so a hostile
+//!   per `tr`, the first row the header, each cell in its place in the row
+//!   (a cell that made no segment stays empty), `|` and line breaks
+//!   escaped, short rows padded. `colspan` and `rowspan` are not expanded, so a hostile
 //!   `colspan="1000000"` costs nothing; at most [`MAX_COLUMNS`] columns.
 //! - A paragraph that would read as Markdown syntax (`# `, `- `, `1. `, `> `,
 //!   a fence) is escaped with a backslash.
@@ -135,7 +136,7 @@ fn escaped_paragraph(out: &mut String, text: &str) {
 fn table(out: &mut String, cells: &[&ScoredSegment]) {
     let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
     for s in cells {
-        let Some(Cell { row, .. }) = s.segment.structure.and_then(|t| t.cell) else {
+        let Some(Cell { row, column, .. }) = s.segment.structure.and_then(|t| t.cell) else {
             continue;
         };
         let text = s
@@ -143,17 +144,20 @@ fn table(out: &mut String, cells: &[&ScoredSegment]) {
             .replace('\\', "\\\\")
             .replace('|', "\\|")
             .replace('\n', " ");
-        match rows.last_mut() {
-            Some((r, v)) if *r == row => {
-                if v.len() < MAX_COLUMNS {
-                    v.push(text);
-                } else if let Some(last) = v.last_mut() {
-                    last.push(' ');
-                    last.push_str(&text);
-                }
-            }
-            _ => rows.push((row, vec![text])),
+        if rows.last().is_none_or(|(r, _)| *r != row) {
+            rows.push((row, Vec::new()));
         }
+        let (_, v) = rows.last_mut().expect("pushed above");
+        // Cells past the bound share the last column; several segments of
+        // one cell share it, joined by a space.
+        let at = (column.max(1) as usize).min(MAX_COLUMNS) - 1;
+        if v.len() <= at {
+            v.resize(at + 1, String::new());
+        }
+        if !v[at].is_empty() {
+            v[at].push(' ');
+        }
+        v[at].push_str(&text);
     }
     let columns = rows.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
     if columns == 0 {
@@ -249,6 +253,19 @@ mod tests {
         ] {
             assert!(md(html).contains("```\nplain\n```"), "{html}: {}", md(html));
         }
+    }
+
+    #[test]
+    fn empty_cells_keep_their_place() {
+        let md = super::markdown(&kept_page(
+            "<table><tr><th>A</th><th>B</th><th>C</th></tr>\
+             <tr><td>1</td><td></td><td>3</td></tr>\
+             <tr><td></td><td>5</td></tr></table>",
+        ));
+        assert_eq!(
+            md,
+            "| A | B | C |\n| --- | --- | --- |\n| 1 |  | 3 |\n|  | 5 |  |\n"
+        );
     }
 
     /// A hostile colspan costs nothing, and a row of a thousand cells is cut

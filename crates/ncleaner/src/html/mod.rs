@@ -202,6 +202,11 @@ pub struct Cell {
     pub table: u32,
     /// The row within the table, numbered from 1 (0: a cell before any `tr`).
     pub row: u32,
+    /// The cell within the row, numbered from 1 in document order (a
+    /// `colspan` counts as one cell), so that a cell that made no segment
+    /// (empty, or dropped) leaves its place empty instead of shifting the
+    /// cells after it.
+    pub column: u32,
     /// A header cell (`th`).
     pub header: bool,
 }

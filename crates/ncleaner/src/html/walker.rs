@@ -204,8 +204,9 @@ pub(super) struct Walker {
     replaying: bool,
     /// The open lists, innermost last: whether each is ordered.
     lists: Vec<bool>,
-    /// The open tables, innermost last: (number, current row).
-    tables: Vec<(u32, u32)>,
+    /// The open tables, innermost last: (number, current row, current
+    /// cell of the row).
+    tables: Vec<(u32, u32, u32)>,
     /// Code languages named by open elements, innermost last: (the stack
     /// depth of the element, its language).
     code_languages: Vec<(usize, CodeLanguage)>,
@@ -427,11 +428,17 @@ impl Walker {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
             Tag::Table => {
                 self.table_count += 1;
-                self.tables.push((self.table_count, 0));
+                self.tables.push((self.table_count, 0, 0));
             }
             Tag::Tr => {
                 if let Some(t) = self.tables.last_mut() {
                     t.1 += 1;
+                    t.2 = 0;
+                }
+            }
+            Tag::Td | Tag::Th => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.2 = t.2.saturating_add(1);
                 }
             }
             _ => {}
@@ -777,9 +784,10 @@ impl Walker {
                 .or(self.block_code_language)
                 .filter(|_| self.in_pre()),
             cell: match (tag, self.tables.last()) {
-                (Tag::Td | Tag::Th, Some(&(table, row))) => Some(Cell {
+                (Tag::Td | Tag::Th, Some(&(table, row, column))) => Some(Cell {
                     table,
                     row,
+                    column,
                     header: tag == Tag::Th,
                 }),
                 _ => None,
