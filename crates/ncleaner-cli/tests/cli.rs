@@ -124,6 +124,47 @@ fn documents_sharing_a_stream_are_named() {
 }
 
 #[test]
+fn warc_conversion_records_carry_the_pages_metadata() {
+    let dir = tempdir();
+    let page = dir.path().join("story.html");
+    std::fs::write(
+        &page,
+        "<html lang=en><head><title>A Story</title>\
+         <meta name=author content=\"Ann Writer\">\
+         <meta property=\"article:published_time\" content=\"2025-03-04T10:00:00Z\">\
+         <meta name=description content=\"What happened,\r\n in short.\"></head>\
+         <body><p>The story has a sentence that is long enough to be kept by the cleaner, and more.</p></body></html>",
+    )
+    .unwrap();
+    let out = dir.path().join("out.warc");
+    ok(&[
+        "clean",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    let warc = std::fs::read_to_string(&out).unwrap();
+    let conversion = &warc[warc
+        .find("WARC-Type: conversion")
+        .expect("a conversion record")..];
+    let header = &conversion[..conversion.find("\r\n\r\n").unwrap()];
+    for field in [
+        "ncleaner-Title: A Story\r\n",
+        "ncleaner-Author: Ann Writer\r\n",
+        "ncleaner-Date-Published: 2025-03-04",
+        // One line whatever the page wrote.
+        "ncleaner-Description: What happened, in short.\r\n",
+    ] {
+        assert!(header.contains(field), "{field} missing in:\n{header}");
+    }
+    assert!(
+        !header.contains("ncleaner-Site-Name"),
+        "no field that nobody stated: {header}"
+    );
+}
+
+#[test]
 fn jsonl_carries_the_pages_metadata() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("moon.html");

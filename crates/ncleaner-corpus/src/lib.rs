@@ -784,11 +784,16 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Res
         opts.json,
     )
     .map_err(|e| Error::io(&entry.id, e))?;
+    let warc_fields = match (&cleaned.metadata, opts.format) {
+        (Some(m), Format::Warc) => warc::metadata_fields(m),
+        _ => Vec::new(),
+    };
     Ok(Rendered {
         bytes,
         words_in: cleaned.words_in() as u64,
         words_out: cleaned.words_out() as u64,
         below_quality: cleaner.below_page_quality(&cleaned),
+        warc_fields,
     })
 }
 

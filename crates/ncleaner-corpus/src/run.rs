@@ -40,6 +40,9 @@ pub struct Rendered {
     pub words_out: u64,
     /// Dropped whole for its predicted page quality.
     pub below_quality: bool,
+    /// Fields for the WARC `conversion` record of the document (WARC output
+    /// only; [`crate::warc::metadata_fields`]).
+    pub warc_fields: Vec<(String, String)>,
 }
 
 /// What became of one entry.

@@ -342,14 +342,14 @@ pub struct WarcSink {
 impl Sink for WarcSink {
     fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
         let w = self.w.as_mut().expect("not finished");
-        let text = match outcome {
-            Outcome::Rendered(r) => Some(r.bytes.as_slice()),
-            _ => None,
+        let (text, extra) = match outcome {
+            Outcome::Rendered(r) => (Some(r.bytes.as_slice()), r.warc_fields.as_slice()),
+            _ => (None, &[][..]),
         };
         let res = match (&entry.record, text) {
             (Some(rec), text) => w
                 .write_record(rec)
-                .and_then(|_| text.map_or(Ok(()), |t| w.write_conversion(rec, t))),
+                .and_then(|_| text.map_or(Ok(()), |t| w.write_conversion_with(rec, t, extra))),
             (None, Some(text)) => {
                 let content_type = match entry.document.as_ref().and_then(|d| d.kind) {
                     Some(InputKind::Text) => "text/plain",
@@ -357,7 +357,7 @@ impl Sink for WarcSink {
                 };
                 let uri = entry.url.clone().unwrap_or_else(|| file_uri(&entry.id));
                 w.write_resource(&entry.id, &uri, content_type, &self.date, entry.bytes())
-                    .and_then(|res| w.write_conversion(&res, text))
+                    .and_then(|res| w.write_conversion_with(&res, text, extra))
             }
             (None, None) => Ok(()),
         };

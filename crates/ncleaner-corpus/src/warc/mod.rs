@@ -40,7 +40,8 @@
 //! [`Writer::write_conversion`] writes the `conversion` record of a cleaned
 //! document: `WARC-Refers-To` the original's `WARC-Record-ID`, the original's
 //! `WARC-Target-URI` and `WARC-Date` (as Common Crawl's WET files do), and
-//! `Content-Type: text/plain` holding UTF-8 text.
+//! `Content-Type: text/plain` holding UTF-8 text; the page's metadata
+//! follows, where known, in the fields of [`metadata_fields`].
 
 mod read;
 mod write;
@@ -50,6 +51,73 @@ pub use crate::http::{
 };
 pub use read::Reader;
 pub use write::{CONVERSION_CONTENT_TYPE, Writer, derived_id, now};
+
+/// The longest value of a metadata field in a conversion record, in bytes
+/// (cut at a character boundary).
+pub const METADATA_FIELD_MAX: usize = 1024;
+
+/// The fields of a conversion record that carry a page's metadata:
+/// `WARC-Identified-Content-Language` (the field Common Crawl's WET files
+/// use; here the ISO 639-1 tag) and, as WARC allows for fields it does not
+/// define, `ncleaner-Title`, `ncleaner-Author` (one field per author),
+/// `ncleaner-Date-Published`, `ncleaner-Date-Modified`,
+/// `ncleaner-Site-Name`, `ncleaner-Canonical-URL`, `ncleaner-Description`
+/// and `ncleaner-Tags` (tags and categories, joined by `, `). A field
+/// nobody stated is left out. Values are one line (control characters
+/// become spaces, runs of whitespace one space) of at most
+/// [`METADATA_FIELD_MAX`] bytes.
+pub fn metadata_fields(m: &ncleaner::html::Metadata) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut add = |name: &str, value: &str| {
+        let mut v: String = value
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if v.len() > METADATA_FIELD_MAX {
+            let mut end = METADATA_FIELD_MAX;
+            while !v.is_char_boundary(end) {
+                end -= 1;
+            }
+            v.truncate(end);
+        }
+        if !v.is_empty() {
+            out.push((name.to_string(), v));
+        }
+    };
+    if let Some(l) = &m.language {
+        add("WARC-Identified-Content-Language", l);
+    }
+    if let Some(t) = &m.title {
+        add("ncleaner-Title", t);
+    }
+    for a in &m.authors {
+        add("ncleaner-Author", a);
+    }
+    for (name, v) in [
+        ("ncleaner-Date-Published", &m.date_published),
+        ("ncleaner-Date-Modified", &m.date_modified),
+        ("ncleaner-Site-Name", &m.site_name),
+        ("ncleaner-Canonical-URL", &m.canonical_url),
+        ("ncleaner-Description", &m.description),
+    ] {
+        if let Some(v) = v {
+            add(name, v);
+        }
+    }
+    let tags: Vec<&str> = m
+        .tags
+        .iter()
+        .chain(&m.categories)
+        .map(String::as_str)
+        .collect();
+    if !tags.is_empty() {
+        add("ncleaner-Tags", &tags.join(", "));
+    }
+    out
+}
 
 /// Blank lines of CR/LF accepted between records before the reader decides
 /// that a record did not end where its `Content-Length` said.

@@ -77,6 +77,17 @@ impl<W: Write> Writer<W> {
 
     /// Writes the `conversion` record of `original` holding `text`.
     pub fn write_conversion(&mut self, original: &Record, text: &[u8]) -> io::Result<()> {
+        self.write_conversion_with(original, text, &[])
+    }
+
+    /// [`Writer::write_conversion`] with more fields after the standard
+    /// ones (the page's metadata: [`super::metadata_fields`]).
+    pub fn write_conversion_with(
+        &mut self,
+        original: &Record,
+        text: &[u8],
+        extra: &[(String, String)],
+    ) -> io::Result<()> {
         let refers = original.id().unwrap_or("").to_string();
         let id = derived_id(refers.as_bytes(), b"conversion");
         let mut fields = vec![("WARC-Type", "conversion")];
@@ -91,6 +102,7 @@ impl<W: Write> Writer<W> {
             fields.push(("WARC-Refers-To", &refers));
         }
         fields.push(("Content-Type", CONVERSION_CONTENT_TYPE));
+        fields.extend(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         self.write_new(&fields, text)
     }
 
