@@ -389,7 +389,7 @@ impl Calibration {
         }
         let (mut a, mut b) = (1.0f64, 0.0f64);
         for _ in 0..50 {
-            // Gradient and Hessian of the mean log-loss, with a small ridge
+            // Gradient and Hessian of the summed weighted log-loss, with a small ridge
             // towards the identity so that separable data stays finite.
             let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (0.0, 0.0, 0.0, 0.0, 0.0);
             for ((&zi, &yi), &wi) in z.iter().zip(y).zip(w) {
