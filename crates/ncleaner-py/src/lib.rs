@@ -40,8 +40,9 @@ struct Cleaner {
     /// The model asked for; `None`: routed by language as `ncleaner clean` routes.
     model_name: Option<String>,
     method: &'static str,
-    /// The constructor's threshold, min_probability, prefer and comments, for pickling.
-    args: (Option<f64>, Option<f64>, String, String),
+    /// The constructor's threshold, min_probability, prefer, comments and
+    /// keep_repeats, for pickling.
+    args: (Option<f64>, Option<f64>, String, String, bool),
 }
 
 /// One segment of a cleaned document.
@@ -377,7 +378,7 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
 #[pymethods]
 impl Cleaner {
     #[new]
-    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep"))]
+    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep", keep_repeats=false))]
     fn new(
         model: Option<&str>,
         method: &str,
@@ -385,6 +386,7 @@ impl Cleaner {
         min_probability: Option<f64>,
         prefer: &str,
         comments: &str,
+        keep_repeats: bool,
     ) -> PyResult<Cleaner> {
         let (m, method_name) = parse_method(method)?;
         let preference: Preference = prefer
@@ -428,6 +430,7 @@ impl Cleaner {
             .with_method(m)
             .with_preference(preference)
             .with_comments(comments_choice)
+            .with_repeats(keep_repeats)
             .with_threshold_option(threshold);
         if let Some(p) = min_probability {
             inner = inner.with_min_probability(p);
@@ -441,6 +444,7 @@ impl Cleaner {
                 min_probability,
                 prefer.to_owned(),
                 comments.to_owned(),
+                keep_repeats,
             ),
         })
     }
@@ -526,7 +530,7 @@ impl Cleaner {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let me = slf.get();
-        let (threshold, min_probability, prefer, comments) = &me.args;
+        let (threshold, min_probability, prefer, comments, keep_repeats) = &me.args;
         let args = (
             me.model_name.as_deref(),
             me.method,
@@ -534,6 +538,7 @@ impl Cleaner {
             *min_probability,
             prefer.as_str(),
             comments.as_str(),
+            *keep_repeats,
         )
             .into_pyobject(slf.py())?;
         Ok((slf.get_type().into_any(), args))

@@ -88,6 +88,10 @@ def test_drop_empty_and_options(tmp_path):
     assert [d.id for d in kept] == ["page"]
     assert kept[0].metadata["words_out"] > 0
     assert step.extract("<p>Home</p>") == ncleaner.Cleaner().clean("<p>Home</p>").text
+    twice = "<p>The same sentence of this page is shown twice for the layout's sake.</p>" * 2
+    both = NCleanerExtractor(min_probability=0.01, keep_repeats=True, model="en").extract(twice)
+    once = NCleanerExtractor(min_probability=0.01, model="en").extract(twice)
+    assert (both.count("shown twice"), once.count("shown twice")) == (2, 1)
     with pytest.raises(ValueError, match="method"):
         NCleanerExtractor(method="nope")
     with pytest.raises(ValueError, match="batch_size"):

@@ -227,10 +227,25 @@ def test_pickles_as_its_arguments():
     d = pickle.loads(pickle.dumps(c))
     assert (d.model, d.method, d.threshold()) == ("en-nonlex", "heuristics", 1.5)
     assert d.clean(PAGE).text == c.clean(PAGE).text
-    c = ncleaner.Cleaner(prefer="recall", comments="drop")
+    c = ncleaner.Cleaner(prefer="recall", comments="drop", keep_repeats=True)
     d = pickle.loads(pickle.dumps(c))
     assert d.threshold() == c.threshold()
     assert d.clean(PAGE).text == c.clean(PAGE).text
+    assert d.clean(REPEATS).text == c.clean(REPEATS).text
+
+
+REPEATS = (
+    "<html><body><p>The same sentence of this page is shown twice for the layout's sake.</p>"
+    "<p>The same sentence of this page is shown twice for the layout's sake.</p></body></html>"
+)
+
+
+def test_repeats_are_dropped_unless_kept():
+    dropped = ncleaner.Cleaner(model="en", min_probability=0.01).clean(REPEATS)
+    kept = ncleaner.Cleaner(model="en", min_probability=0.01, keep_repeats=True).clean(REPEATS)
+    assert [s.reason for s in dropped.segments] == ["score", "repeat"]
+    assert kept.text.count("shown twice") == 2
+    assert dropped.text.count("shown twice") == 1
 
 
 GOOD = "The minister said the report would be published next week."

@@ -57,6 +57,9 @@ pub struct CleanRequest {
     pub prefer: Option<String>,
     /// User comments: `keep` (default: the model decides) or `drop`.
     pub comments: Option<String>,
+    /// Keep a segment of 3+ words that repeats one kept earlier on the
+    /// page (default false: repeats are dropped, as `clean` drops them).
+    pub keep_repeats: Option<bool>,
 }
 
 /// Query parameters of `POST /api/clean` with a raw body.
@@ -69,6 +72,7 @@ pub(crate) struct CleanParams {
     threshold: Option<f64>,
     prefer: Option<String>,
     comments: Option<String>,
+    keep_repeats: Option<bool>,
 }
 
 /// One segment in the answer.
@@ -188,6 +192,7 @@ pub(crate) async fn clean(
             threshold: params.threshold,
             prefer: params.prefer,
             comments: params.comments,
+            keep_repeats: params.keep_repeats,
             ..CleanRequest::default()
         };
         (bytes, input, req)
@@ -244,6 +249,7 @@ pub(crate) async fn clean(
         .with_method(method)
         .with_preference(prefer)
         .with_comments(comments)
+        .with_repeats(req.keep_repeats.unwrap_or(false))
         .with_threshold_option(req.threshold);
 
     let url = req.url.clone();

@@ -93,6 +93,33 @@ async fn clean_json_and_raw_bodies() {
     let (status, d) = post_json(&s, json!({ "html": page, "comments": "drop" })).await;
     assert_eq!(status, 200, "{d}");
     assert!(d["words_out"].as_u64() <= v["words_out"].as_u64());
+    // Repeats: dropped by default, kept on request.
+    let twice = "<p>The same sentence of this page is shown twice for the layout's sake.</p>\
+                 <p>The same sentence of this page is shown twice for the layout's sake.</p>";
+    let (_, once) = post_json(&s, json!({ "html": twice, "threshold": -20.0 })).await;
+    let (_, both) = post_json(
+        &s,
+        json!({ "html": twice, "threshold": -20.0, "keep_repeats": true }),
+    )
+    .await;
+    assert_eq!(
+        once["text"]
+            .as_str()
+            .unwrap()
+            .matches("shown twice")
+            .count(),
+        1,
+        "{once}"
+    );
+    assert_eq!(
+        both["text"]
+            .as_str()
+            .unwrap()
+            .matches("shown twice")
+            .count(),
+        2,
+        "{both}"
+    );
     let (_, nl) = post_json(&s, json!({ "text": "Home | News | About\n\nA paragraph of ordinary running text, written in full sentences.\n", "model": "en-nonlex" })).await;
     assert_eq!(nl["model"], "en-nonlex");
     assert_eq!(nl["input"], "text");

@@ -137,6 +137,7 @@ class Cleaner:
         min_probability: Optional[float] = None,
         prefer: Literal["precision", "f", "recall"] = "f",
         comments: Literal["keep", "drop"] = "keep",
+        keep_repeats: bool = False,
     ) -> None:
         """Loads ``model`` ("en", "en-nonlex" or a model file's path), which then cleans every page.
 
@@ -147,6 +148,8 @@ class Cleaner:
         model's own operating point, chosen by ``prefer`` ("precision", "f" for the
         highest F, "recall" for the highest F2); as ``ncleaner clean``. ``comments="drop"``
         removes user comments under an article (forum and Q&A posts are content either way).
+        A kept segment of 3+ words that repeats one kept earlier on the page is dropped
+        unless ``keep_repeats`` (as ``ncleaner clean --keep-repeats``).
         Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
         """
     @property

@@ -52,6 +52,8 @@ class NCleanerExtractor(BaseExtractor):
         page_metadata: add the page's own metadata (below).
         markdown: the document's text becomes the kept text as Markdown (headings, lists,
             code blocks, quotes, tables) instead of plain lines.
+        keep_repeats: keep a segment of 3+ words that repeats one kept earlier on the page
+            (by default repeats are dropped, as ``ncleaner clean`` drops them).
 
     Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
     ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
@@ -78,6 +80,7 @@ class NCleanerExtractor(BaseExtractor):
         timeout: float = 1,
         page_metadata: bool = True,
         markdown: bool = False,
+        keep_repeats: bool = False,
     ):
         super().__init__(timeout)
         if batch_size < 1:
@@ -89,6 +92,7 @@ class NCleanerExtractor(BaseExtractor):
             min_probability=min_probability,
             prefer=prefer,
             comments=comments,
+            keep_repeats=keep_repeats,
         )
         self.input = input
         self.batch_size = batch_size
