@@ -715,10 +715,7 @@ impl Trainer {
             let probs: Vec<Vec<f64>> = chosen
                 .iter()
                 .map(|&i| {
-                    let p: Vec<f64> = rows[&i][ii]
-                        .iter()
-                        .map(|r| classifier.probability(&lr, input == InputKind::Html, r))
-                        .collect();
+                    let p = classifier.probabilities(&lr, input == InputKind::Html, &rows[&i][ii]);
                     match &chains[ii] {
                         Some(ch) => ch.posteriors(&p),
                         None => p,

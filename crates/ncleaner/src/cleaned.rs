@@ -145,7 +145,7 @@ pub fn drop_repeats(segments: &mut [ScoredSegment]) {
             continue;
         }
         let text = segments[i].text().trim();
-        if words(text) < REPEAT_MIN_WORDS {
+        if segment::count_words(text) < REPEAT_MIN_WORDS {
             continue;
         }
         let earlier = seen
@@ -160,19 +160,6 @@ pub fn drop_repeats(segments: &mut [ScoredSegment]) {
             earlier.push(i);
         }
     }
-}
-
-/// The words of a text: runs of bytes other than ASCII whitespace (the
-/// pass collapses a segment's whitespace to single spaces).
-fn words(text: &str) -> usize {
-    let mut n = 0;
-    let mut space = true;
-    for b in text.bytes() {
-        let s = b.is_ascii_whitespace();
-        n += usize::from(space && !s);
-        space = s;
-    }
-    n
 }
 
 #[cfg(test)]

@@ -274,15 +274,9 @@ impl Classifier {
         (rows, scores)
     }
 
-    /// P(clean) of one feature row with the weights `w` of an input, the
-    /// trees' margin added when the classifier has trees.
-    pub fn probability(&self, w: &Logistic, html: bool, x: &[f32]) -> f64 {
-        self.probabilities(w, html, &[x])[0]
-    }
-
-    /// [`Classifier::probability`] of every row, the same numbers bit for
-    /// bit, with the trees walked over all rows at once
-    /// ([`trees::Forest::margins`]).
+    /// P(clean) of each feature row with the weights `w` of an input: the
+    /// trees' margin added when the classifier has trees (walked over all
+    /// rows at once, [`trees::Forest::margins`]), then the calibration.
     pub fn probabilities<R: AsRef<[f32]>>(&self, w: &Logistic, html: bool, rows: &[R]) -> Vec<f64> {
         let margins = self
             .trees
