@@ -1,5 +1,6 @@
 //! Words of `class`/`id`/`role` attributes, hashed for the classifier's
-//! attribute evidence, and the inline-CSS check for hidden elements.
+//! attribute evidence, and the checks for hidden elements (inline CSS, and
+//! the streamed boundaries that `hidden` does not hide).
 
 /// How many of the nearest attribute words a block records.
 pub const ATTR_WORDS: usize = 24;
@@ -37,6 +38,17 @@ pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
 /// The hash of one attribute word (FNV-1a, as model files store them).
 pub fn word_hash(word: &[u8]) -> u32 {
     name_hash(word)
+}
+
+/// Whether an `id` is that of a boundary that a server streams after the
+/// page's shell: React sends `<div hidden id="S:0">…</div>` at the end of the
+/// body, and an inline script (`$RC`) moves it into the placeholder
+/// `<template id="B:0">`, so browsers show it. On Next.js pages it holds the
+/// whole article (33 of WCXB's 1,474 development pages; 2 came out empty).
+/// Its `hidden` attribute is ignored; a hiding inline style still hides it.
+pub(super) fn streamed_boundary_id(id: &[u8]) -> bool {
+    let id = id.trim_ascii();
+    id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
 }
 
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`).

@@ -4,7 +4,9 @@
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
-use super::attrs::{ATTR_WORDS, attribute_words, name_hash, names_comments, style_hides};
+use super::attrs::{
+    ATTR_WORDS, attribute_words, name_hash, names_comments, streamed_boundary_id, style_hides,
+};
 use super::meta::META_MAX_CHARS;
 use super::meta::Meta;
 use super::metadata::{CaptureKind, Collector, Field};
@@ -31,17 +33,6 @@ pub(super) struct Open {
 
 /// The counter of [`Context::COMMENT`] in `Walker::context_counts`.
 const COMMENT_BIT: usize = Context::COMMENT.trailing_zeros() as usize;
-
-/// Whether an `id` is that of a boundary that a server streams after the
-/// page's shell: React sends `<div hidden id="S:0">…</div>` at the end of the
-/// body, and an inline script (`$RC`) moves it into the placeholder
-/// `<template id="B:0">`, so browsers show it. On Next.js pages it holds the
-/// whole article (33 of WCXB's 1,474 development pages; 2 came out empty).
-/// Its `hidden` attribute is ignored; a hiding inline style still hides it.
-fn streamed_boundary_id(id: &[u8]) -> bool {
-    let id = id.trim_ascii();
-    id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
-}
 
 /// [`Open::node`] of an element that is not a container.
 const NO_NODE: u32 = u32::MAX;
