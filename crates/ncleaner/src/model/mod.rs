@@ -38,7 +38,7 @@ pub use file::{EMBEDDED, embedded, open};
 pub use scorer::Scorer;
 pub use scorer::log2_prob;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
@@ -183,7 +183,7 @@ impl Counts {
     /// Empty counts for orders 1 … n.
     pub fn new(n: usize) -> Counts {
         Counts {
-            orders: vec![HashMap::new(); n],
+            orders: vec![HashMap::default(); n],
         }
     }
 
@@ -225,7 +225,7 @@ impl Counts {
 
     /// History totals Σ_x f(hx) of order k (keys are packed (k−1)-grams).
     fn history_totals(&self, k: usize) -> HashMap<u64, u64> {
-        let mut t = HashMap::new();
+        let mut t = HashMap::default();
         for (&key, &v) in &self.orders[k - 1] {
             *t.entry(key >> 7).or_insert(0) += v;
         }
@@ -485,7 +485,7 @@ impl Estimates {
     /// Maximum-likelihood estimates of one collection's counts.
     pub fn mle(c: &Counts, v: usize) -> Estimates {
         let n = c.n();
-        let mut orders = vec![HashMap::new(); n];
+        let mut orders = vec![HashMap::default(); n];
         for k in 2..=n {
             let totals = c.history_totals(k);
             orders[k - 1] = c.orders[k - 1]
@@ -502,12 +502,12 @@ impl Estimates {
     /// The paper's deficient differential estimates of the dirty model.
     fn differential(raw: &Counts, clean: &Counts, v: usize) -> Estimates {
         let n = raw.n();
-        let mut orders = vec![HashMap::new(); n];
+        let mut orders = vec![HashMap::default(); n];
         let diff = |r: u64, c: u64| r.saturating_sub(c);
         for k in 2..=n {
             let rt = raw.history_totals(k);
             let ct = clean.history_totals(k);
-            let mut m = HashMap::new();
+            let mut m = HashMap::default();
             for (&key, &r) in &raw.orders[k - 1] {
                 let num = diff(r, clean.orders[k - 1].get(&key).copied().unwrap_or(0));
                 if num == 0 {
@@ -521,7 +521,7 @@ impl Estimates {
             }
             orders[k - 1] = m;
         }
-        let mut uni = HashMap::new();
+        let mut uni = HashMap::default();
         for (&key, &r) in &raw.orders[0] {
             let d = diff(r, clean.orders[0].get(&key).copied().unwrap_or(0));
             if d > 0 {

@@ -64,10 +64,12 @@ impl Scorer {
         let mut s_c: Vec<HashMap<u64, f64>> = Vec::new();
         let mut s_d: Vec<HashMap<u64, f64>> = Vec::new();
         for k in (d + 1)..=n {
-            let mut keys: Vec<u64> = clean.orders[k - 1].keys().copied().collect();
-            keys.extend(dirty.orders[k - 1].keys().copied());
-            keys.sort_unstable();
-            keys.dedup();
+            // Each key's value depends on lower orders only, so any order
+            // of the keys will do (sorting them to drop duplicates was a
+            // quarter of the start-up time of `clean`).
+            let (seen_c, seen_d) = (&clean.orders[k - 1], &dirty.orders[k - 1]);
+            let mut keys: Vec<u64> = seen_c.keys().copied().collect();
+            keys.extend(seen_d.keys().filter(|key| !seen_c.contains_key(key)));
             let mut cur_c = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
             let mut cur_d = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
             let mut l = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
