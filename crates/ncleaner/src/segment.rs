@@ -230,6 +230,9 @@ pub fn meta_overlap(
     title: &rustc_hash::FxHashSet<u64>,
     summary: &rustc_hash::FxHashSet<u64>,
 ) -> [f32; 2] {
+    if title.is_empty() && summary.is_empty() {
+        return [0.0, 0.0];
+    }
     // Counted as the words and pairs go by: no list of hashes per segment
     // (this function was 4 % of `clean` in a profile).
     let (mut words, mut pairs) = ([0usize; 2], [0usize; 2]);
