@@ -224,8 +224,18 @@ impl Walker {
     pub(super) fn event(&mut self, ev: CallbackEvent<'_>) {
         match ev {
             CallbackEvent::OpenStartTag { name } => {
+                // A fresh tag in the last tag's buffers (a tag's name and
+                // words allocated anew were most of the walker's malloc).
+                let (mut buf, mut words) = (
+                    std::mem::take(&mut self.pending.name),
+                    std::mem::take(&mut self.pending.words),
+                );
+                buf.clear();
+                buf.extend_from_slice(name);
+                words.clear();
                 self.pending = PendingTag {
-                    name: name.to_vec(),
+                    name: buf,
+                    words,
                     ..PendingTag::default()
                 };
             }
@@ -333,6 +343,7 @@ impl Walker {
             CallbackEvent::CloseStartTag { .. } => {
                 let p = std::mem::take(&mut self.pending);
                 self.start_tag(&p);
+                self.pending = p;
             }
             CallbackEvent::EndTag { name } => self.end_tag(name),
             CallbackEvent::String { value } => self.text(value),
