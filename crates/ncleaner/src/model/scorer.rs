@@ -52,11 +52,7 @@ impl Scorer {
         let d = n.min(DENSE_MAX);
         let sc = dense_s(&clean, d, v, q);
         let sd = dense_s(&dirty, d, v, q);
-        let dense: Vec<f32> = sc
-            .iter()
-            .zip(&sd)
-            .map(|(c, d)| (c.log2() - d.log2()) as f32)
-            .collect();
+        let dense = dense_log_odds(&sc, &sd, v, d);
 
         let mut sparse = Vec::new();
         // S_k of both models for the k-grams seen by either, built upwards;
@@ -166,6 +162,32 @@ impl Scorer {
         }
         self.dense[idx]
     }
+}
+
+/// L_d = log2 S_d^clean − log2 S_d^dirty over the dense table. Most d-grams
+/// are seen by neither model, so their S are q·S_{d−1} of their suffix in
+/// both, the same pair of numbers for every oldest symbol: the log-odds of
+/// a pair is kept per suffix and reused when the next d-gram with that
+/// suffix has the very same pair (bit for bit, so the table is what a
+/// log2 per entry gives; the log2s were 3 % of `clean`'s time).
+fn dense_log_odds(sc: &[f64], sd: &[f64], v: usize, d: usize) -> Vec<f32> {
+    let lower = v.pow(d.saturating_sub(1) as u32).max(1);
+    let mut last: Vec<Option<(u64, u64, f32)>> = vec![None; lower];
+    sc.iter()
+        .zip(sd)
+        .enumerate()
+        .map(|(idx, (&c, &dd))| {
+            let slot = &mut last[idx % lower];
+            match *slot {
+                Some((cb, db, l)) if cb == c.to_bits() && db == dd.to_bits() => l,
+                _ => {
+                    let l = (c.log2() - dd.log2()) as f32;
+                    *slot = Some((c.to_bits(), dd.to_bits(), l));
+                    l
+                }
+            }
+        })
+        .collect()
 }
 
 /// Dense S_d over all V^d d-grams (index: base-V number, oldest symbol first).
