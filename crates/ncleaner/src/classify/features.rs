@@ -371,13 +371,13 @@ pub fn width(neighbours: bool) -> usize {
 /// segment stands in for its missing neighbour: a flag for "no neighbour"
 /// was learned as a sign of boilerplate (pages start with menus and end with
 /// footers) and cost the last paragraph of a bare page, and a lone
-/// paragraph, their place.
-pub fn with_neighbours(rows: &[[f32; COUNT]]) -> Vec<Vec<f32>> {
+/// paragraph, their place. Each row has room for `extra` more columns.
+pub fn with_neighbours(rows: &[[f32; COUNT]], extra: usize) -> Vec<Vec<f32>> {
     let n = rows.len() as isize;
     rows.iter()
         .enumerate()
         .map(|(i, own)| {
-            let mut v = Vec::with_capacity(width(true));
+            let mut v = Vec::with_capacity(width(true) + extra);
             v.extend_from_slice(own);
             for &off in NEIGHBOUR_OFFSETS {
                 let j = i as isize + off;

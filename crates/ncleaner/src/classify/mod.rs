@@ -253,10 +253,19 @@ impl Classifier {
                 )
             })
             .collect();
+        // Room for the columns appended below, so that no row grows twice
+        // (growing them was most of a 10 MB page's peak memory).
+        let extra = 2 * usize::from(self.site) + 2 * usize::from(self.words.0.is_some());
         let mut rows = if self.neighbours {
-            features::with_neighbours(&rows)
+            features::with_neighbours(&rows, extra)
         } else {
-            rows.iter().map(|r| r.to_vec()).collect()
+            rows.iter()
+                .map(|r| {
+                    let mut v = Vec::with_capacity(r.len() + extra);
+                    v.extend_from_slice(r);
+                    v
+                })
+                .collect()
         };
         if self.site {
             for (row, s) in rows.iter_mut().zip(segments) {

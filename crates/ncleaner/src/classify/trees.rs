@@ -69,6 +69,11 @@ const LEAF: u16 = u16::MAX;
 /// Rows walked at once by [`Forest::margins`].
 const LANES: usize = 4;
 
+/// Groups of [`LANES`] rows taken through all the trees before the next
+/// ones (16 groups of 4 rows of ~60 features: 15 KB, in L1 with the trees
+/// in L2).
+const CHUNK_GROUPS: usize = 16;
+
 /// Boosted trees: the sum of their leaves' values is added to a logit.
 ///
 /// Each tree is stored complete, to the forest's depth D: 2^D − 1 splits
@@ -156,18 +161,6 @@ impl Forest {
             }
             packed.push((f32::MAX, 0));
         }
-        // The rows in groups of LANES, each group feature-major: a step reads
-        // `group[feature][lane]`, one bounds check and no row pointer to load
-        // per lane. The last group's missing lanes stay 0 (their sums are
-        // never read).
-        let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
-        let mut block = vec![[0.0f32; LANES]; rows.len().div_ceil(LANES) * width];
-        for (i, row) in rows.iter().enumerate() {
-            let group = &mut block[(i / LANES) * width..(i / LANES + 1) * width];
-            for (cell, &x) in group.iter_mut().zip(row.as_ref()) {
-                cell[i % LANES] = x;
-            }
-        }
         // The tree size as a constant (MAX_DEPTH is 10).
         let walk = match slots {
             2 => walk::<2>,
@@ -181,7 +174,30 @@ impl Forest {
             512 => walk::<512>,
             _ => walk::<1024>,
         };
-        walk(&packed, &self.leaves, &block, width, &mut out);
+        // The rows a chunk at a time through every tree, so that the chunk
+        // stays in cache while the trees go by (all rows tree after tree
+        // swept a 10 MB page's 12 MB of rows 200 times: the walk was 44 % of
+        // cleaning such a page). In a chunk, the rows are in groups of
+        // LANES, each group feature-major: a step reads `group[feature][lane]`,
+        // one bounds check and no row pointer to load per lane. The last
+        // group's missing lanes stay 0 (their sums are never read).
+        let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
+        let mut block = vec![[0.0f32; LANES]; CHUNK_GROUPS * width];
+        for (rows, out) in rows
+            .chunks(CHUNK_GROUPS * LANES)
+            .zip(out.chunks_mut(CHUNK_GROUPS * LANES))
+        {
+            let groups = rows.len().div_ceil(LANES);
+            let block = &mut block[..groups * width];
+            block.fill([0.0; LANES]);
+            for (i, row) in rows.iter().enumerate() {
+                let group = &mut block[(i / LANES) * width..(i / LANES + 1) * width];
+                for (cell, &x) in group.iter_mut().zip(row.as_ref()) {
+                    cell[i % LANES] = x;
+                }
+            }
+            walk(&packed, &self.leaves, block, width, out);
+        }
         out
     }
 
@@ -288,7 +304,8 @@ impl Forest {
 
 /// [`Forest::margins`]' walk over trees of `S` slots (2^D: the splits and
 /// one unused slot; `S` leaves): adds each tree's leaf to each row's sum,
-/// tree after tree, for groups of [`LANES`] rows stored feature-major.
+/// tree after tree, for a chunk of groups of [`LANES`] rows stored
+/// feature-major.
 fn walk<const S: usize>(
     packed: &[(f32, u32)],
     leaves: &[f32],
