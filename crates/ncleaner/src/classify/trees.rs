@@ -82,7 +82,7 @@ const CHUNK_GROUPS: usize = 16;
 /// children are 2k + 1 and 2k + 2). A branch that stopped early is padded
 /// with splits that always go left (the bias, always 1, below `f32::MAX`)
 /// and its value copied to every leaf under it.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Forest {
     /// The depth of every tree.
     pub depth: u8,
@@ -92,6 +92,34 @@ pub struct Forest {
     pub thresholds: Vec<f32>,
     /// The leaf values, tree after tree.
     pub leaves: Vec<f32>,
+    /// The splits packed for [`Forest::margins`], built at its first call
+    /// from the fields above (packing them for every page was 8 % of
+    /// cleaning 1 KB pages). A forest changed after its first `margins`
+    /// must be cloned first: a clone packs afresh.
+    #[serde(skip)]
+    packed: std::sync::OnceLock<Vec<(f32, u32)>>,
+}
+
+impl Clone for Forest {
+    fn clone(&self) -> Forest {
+        Forest {
+            depth: self.depth,
+            features: self.features.clone(),
+            thresholds: self.thresholds.clone(),
+            leaves: self.leaves.clone(),
+            packed: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+/// Forests are equal when their trees are (the packed copy aside).
+impl PartialEq for Forest {
+    fn eq(&self, other: &Forest) -> bool {
+        self.depth == other.depth
+            && self.features == other.features
+            && self.thresholds == other.thresholds
+            && self.leaves == other.leaves
+    }
 }
 
 impl Forest {
@@ -150,17 +178,20 @@ impl Forest {
         if rows.is_empty() || self.is_empty() {
             return out;
         }
-        let mut packed: Vec<(f32, u32)> = Vec::with_capacity(self.len() * slots);
-        for (t, f) in self
-            .thresholds
-            .chunks_exact(splits)
-            .zip(self.features.chunks_exact(splits))
-        {
-            for (&t, &f) in t.iter().zip(f) {
-                packed.push((t, u32::from(f)));
+        let packed = self.packed.get_or_init(|| {
+            let mut packed = Vec::with_capacity(self.len() * slots);
+            for (t, f) in self
+                .thresholds
+                .chunks_exact(splits)
+                .zip(self.features.chunks_exact(splits))
+            {
+                for (&t, &f) in t.iter().zip(f) {
+                    packed.push((t, u32::from(f)));
+                }
+                packed.push((f32::MAX, 0));
             }
-            packed.push((f32::MAX, 0));
-        }
+            packed
+        });
         // The tree size as a constant (MAX_DEPTH is 10).
         let walk = match slots {
             2 => walk::<2>,
@@ -182,7 +213,8 @@ impl Forest {
         // one bounds check and no row pointer to load per lane. The last
         // group's missing lanes stay 0 (their sums are never read).
         let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
-        let mut block = vec![[0.0f32; LANES]; CHUNK_GROUPS * width];
+        let chunk_groups = CHUNK_GROUPS.min(rows.len().div_ceil(LANES));
+        let mut block = vec![[0.0f32; LANES]; chunk_groups * width];
         for (rows, out) in rows
             .chunks(CHUNK_GROUPS * LANES)
             .zip(out.chunks_mut(CHUNK_GROUPS * LANES))
@@ -196,7 +228,7 @@ impl Forest {
                     cell[i % LANES] = x;
                 }
             }
-            walk(&packed, &self.leaves, block, width, out);
+            walk(packed, &self.leaves, block, width, out);
         }
         out
     }
