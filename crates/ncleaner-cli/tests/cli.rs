@@ -61,6 +61,29 @@ fn formats() {
     let refused = run(&["clean", "--format", "text", "--markdown", &example()]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--markdown"));
+
+    // Links and images on request, in Markdown only; the kept text is the same.
+    let page = dir.path().join("linked.html");
+    let html = std::fs::read_to_string(example()).unwrap().replacen(
+        "easiest vegetables",
+        "easiest <a href=\"/veg\">vegetables</a><img src=\"t.png\" alt=\"A tomato\">",
+        1,
+    );
+    std::fs::write(&page, html).unwrap();
+    let page = page.to_str().unwrap();
+    let md = ok(&["clean", "--format", "markdown", page]);
+    let linked = ok(&["clean", "--format", "markdown", "--links", "--images", page]);
+    assert!(
+        linked.contains("easiest [vegetables](/veg) ![A tomato](t.png)"),
+        "{linked}"
+    );
+    assert_eq!(
+        linked.replace("[vegetables](/veg) ![A tomato](t.png)", "vegetables"),
+        md
+    );
+    let refused = run(&["clean", "--format", "text", "--links", &example()]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--links"));
 }
 
 #[test]

@@ -40,9 +40,9 @@ struct Cleaner {
     /// The model asked for; `None`: routed by language as `ncleaner clean` routes.
     model_name: Option<String>,
     method: &'static str,
-    /// The constructor's threshold, min_probability, prefer, comments and
-    /// keep_repeats, for pickling.
-    args: (Option<f64>, Option<f64>, String, String, bool),
+    /// The constructor's threshold, min_probability, prefer, comments,
+    /// keep_repeats, links and images, for pickling.
+    args: (Option<f64>, Option<f64>, String, String, bool, bool, bool),
 }
 
 /// One segment of a cleaned document.
@@ -378,7 +378,9 @@ fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
 #[pymethods]
 impl Cleaner {
     #[new]
-    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep", keep_repeats=false))]
+    // The Python constructor's keyword arguments, one Rust argument each.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep", keep_repeats=false, links=false, images=false))]
     fn new(
         model: Option<&str>,
         method: &str,
@@ -387,6 +389,8 @@ impl Cleaner {
         prefer: &str,
         comments: &str,
         keep_repeats: bool,
+        links: bool,
+        images: bool,
     ) -> PyResult<Cleaner> {
         let (m, method_name) = parse_method(method)?;
         let preference: Preference = prefer
@@ -431,6 +435,7 @@ impl Cleaner {
             .with_preference(preference)
             .with_comments(comments_choice)
             .with_repeats(keep_repeats)
+            .with_marks(ncleaner::html::Marks { links, images })
             .with_threshold_option(threshold);
         if let Some(p) = min_probability {
             inner = inner.with_min_probability(p);
@@ -445,6 +450,8 @@ impl Cleaner {
                 prefer.to_owned(),
                 comments.to_owned(),
                 keep_repeats,
+                links,
+                images,
             ),
         })
     }
@@ -530,7 +537,7 @@ impl Cleaner {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let me = slf.get();
-        let (threshold, min_probability, prefer, comments, keep_repeats) = &me.args;
+        let (threshold, min_probability, prefer, comments, keep_repeats, links, images) = &me.args;
         let args = (
             me.model_name.as_deref(),
             me.method,
@@ -539,6 +546,8 @@ impl Cleaner {
             prefer.as_str(),
             comments.as_str(),
             *keep_repeats,
+            *links,
+            *images,
         )
             .into_pyobject(slf.py())?;
         Ok((slf.get_type().into_any(), args))

@@ -92,6 +92,9 @@ def test_drop_empty_and_options(tmp_path):
     both = NCleanerExtractor(min_probability=0.01, keep_repeats=True, model="en").extract(twice)
     once = NCleanerExtractor(min_probability=0.01, model="en").extract(twice)
     assert (both.count("shown twice"), once.count("shown twice")) == (2, 1)
+    linked = "<p>Read <a href='/guide'>the guide to the tool</a> before you start it on your own pages.</p>"
+    md = NCleanerExtractor(min_probability=0.01, model="en", markdown=True, links=True).extract(linked)
+    assert "[the guide to the tool](/guide)" in md
     with pytest.raises(ValueError, match="method"):
         NCleanerExtractor(method="nope")
     with pytest.raises(ValueError, match="batch_size"):

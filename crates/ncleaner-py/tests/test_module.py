@@ -240,6 +240,25 @@ REPEATS = (
 )
 
 
+LINKED = (
+    "<html><body><p>Read <a href='/guide'>the guide to the tool</a> before you start it "
+    "on your own pages.</p></body></html>"
+)
+
+
+def test_links_in_markdown_on_request():
+    plain = ncleaner.Cleaner(model="en", min_probability=0.01).clean(LINKED, url="https://example.org/a/")
+    linked = ncleaner.Cleaner(model="en", min_probability=0.01, links=True)
+    r = linked.clean(LINKED, url="https://example.org/a/")
+    assert "[the guide to the tool](https://example.org/guide)" in r.markdown
+    assert "](" not in plain.markdown
+    assert r.text == plain.text
+    import pickle
+
+    again = pickle.loads(pickle.dumps(linked)).clean(LINKED, url="https://example.org/a/")
+    assert again.markdown == r.markdown
+
+
 def test_repeats_are_dropped_unless_kept():
     dropped = ncleaner.Cleaner(model="en", min_probability=0.01).clean(REPEATS)
     kept = ncleaner.Cleaner(model="en", min_probability=0.01, keep_repeats=True).clean(REPEATS)

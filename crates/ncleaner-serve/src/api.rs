@@ -60,6 +60,10 @@ pub struct CleanRequest {
     /// Keep a segment of 3+ words that repeats one kept earlier on the
     /// page (default false: repeats are dropped, as `clean` drops them).
     pub keep_repeats: Option<bool>,
+    /// Markdown keeps links as `[text](url)` (default false).
+    pub links: Option<bool>,
+    /// Markdown keeps images as `![alt](url)` (default false).
+    pub images: Option<bool>,
 }
 
 /// Query parameters of `POST /api/clean` with a raw body.
@@ -73,6 +77,8 @@ pub(crate) struct CleanParams {
     prefer: Option<String>,
     comments: Option<String>,
     keep_repeats: Option<bool>,
+    links: Option<bool>,
+    images: Option<bool>,
 }
 
 /// One segment in the answer.
@@ -193,6 +199,8 @@ pub(crate) async fn clean(
             prefer: params.prefer,
             comments: params.comments,
             keep_repeats: params.keep_repeats,
+            links: params.links,
+            images: params.images,
             ..CleanRequest::default()
         };
         (bytes, input, req)
@@ -250,6 +258,10 @@ pub(crate) async fn clean(
         .with_preference(prefer)
         .with_comments(comments)
         .with_repeats(req.keep_repeats.unwrap_or(false))
+        .with_marks(ncleaner::html::Marks {
+            links: req.links.unwrap_or(false),
+            images: req.images.unwrap_or(false),
+        })
         .with_threshold_option(req.threshold);
 
     let url = req.url.clone();

@@ -120,6 +120,30 @@ async fn clean_json_and_raw_bodies() {
         2,
         "{both}"
     );
+    // Links in the Markdown on request, resolved against the page's URL.
+    let linked = "<p>Read <a href=\"/guide\">the guide to the tool</a> before you start it on your pages.</p>";
+    let (_, plain) = post_json(
+        &s,
+        json!({ "html": linked, "url": "https://example.org/a/", "threshold": -20.0 }),
+    )
+    .await;
+    let (_, with) = post_json(
+        &s,
+        json!({ "html": linked, "url": "https://example.org/a/", "threshold": -20.0, "links": true }),
+    )
+    .await;
+    assert!(
+        !plain["markdown"].as_str().unwrap().contains("]("),
+        "{plain}"
+    );
+    assert!(
+        with["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("[the guide to the tool](https://example.org/guide)"),
+        "{with}"
+    );
+    assert_eq!(with["text"], plain["text"]);
     let (_, nl) = post_json(&s, json!({ "text": "Home | News | About\n\nA paragraph of ordinary running text, written in full sentences.\n", "model": "en-nonlex" })).await;
     assert_eq!(nl["model"], "en-nonlex");
     assert_eq!(nl["input"], "text");

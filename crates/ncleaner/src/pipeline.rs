@@ -280,6 +280,8 @@ pub struct Cleaner {
     /// Whether a kept segment that repeats one kept before it is kept
     /// again ([`crate::cleaned::REPEAT_MIN_WORDS`]).
     keep_repeats: bool,
+    /// The inline marks the HTML pass records for Markdown ([`html::inline`]).
+    marks: html::Marks,
 }
 
 impl Cleaner {
@@ -301,6 +303,7 @@ impl Cleaner {
             site: None,
             comments: classify::Comments::Keep,
             keep_repeats: false,
+            marks: html::Marks::default(),
         }
     }
 
@@ -403,6 +406,13 @@ impl Cleaner {
         self
     }
 
+    /// The same cleaner recording links and/or images for Markdown output
+    /// ([`html::inline`]; neither by default). They change no decision.
+    pub fn with_marks(mut self, marks: html::Marks) -> Cleaner {
+        self.marks = marks;
+        self
+    }
+
     /// The same cleaner with another stored operating point (used when no threshold is set).
     pub fn with_preference(mut self, preference: Preference) -> Cleaner {
         self.preference = preference;
@@ -476,7 +486,7 @@ impl Cleaner {
         cancel: &Cancel,
     ) -> Result<Cleaned, Cancelled> {
         cancel.check()?;
-        let (input, mut segments, mut metadata) = read_document(&doc.text, input);
+        let (input, mut segments, mut metadata) = read_document_with(&doc.text, input, self.marks);
         cancel.check()?;
         let (model, language, name) = self.route(&segments);
         if let Some(md) = &mut metadata {
@@ -744,6 +754,15 @@ pub fn read_document(
     text: &str,
     input: InputKind,
 ) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
+    read_document_with(text, input, html::Marks::default())
+}
+
+/// [`read_document`], recording the inline marks asked for ([`html::inline`]).
+pub fn read_document_with(
+    text: &str,
+    input: InputKind,
+    marks: html::Marks,
+) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
     let input = match input {
         InputKind::Auto if looks_like_html(text) => InputKind::Html,
         InputKind::Auto => InputKind::Text,
@@ -752,7 +771,7 @@ pub fn read_document(
     match input {
         InputKind::Text => (input, segment::from_text(text), None),
         _ => {
-            let mut page = html::parse(text);
+            let mut page = html::parse_with(text, marks);
             let metadata = std::mem::take(&mut page.metadata);
             (input, segment::from_page(page), Some(metadata))
         }

@@ -64,6 +64,9 @@ pub struct Segment {
     /// Where the segment sits in the document's structure, for Markdown
     /// (HTML input only).
     pub structure: Option<crate::html::Structure>,
+    /// Links, images and `pre` line breaks in the text, for Markdown
+    /// ([`crate::html::inline`]; HTML input only, `None` when none).
+    pub inline: Option<Box<crate::html::Inline>>,
 }
 
 impl Segment {
@@ -82,6 +85,7 @@ impl Segment {
             site: None,
             container: None,
             structure: None,
+            inline: None,
         }
     }
 
@@ -123,7 +127,7 @@ pub fn count_words(text: &str) -> usize {
             .iter()
             .zip(q)
             .map(|(&p, &q)| u8::from(space(p) & !space(q)))
-            .fold(0, |a, x| a + x);
+            .sum();
         n += usize::from(starts);
     }
     let done = prev.len() / 64 * 64;
@@ -153,6 +157,7 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
                 site: None,
                 container: Some(b.container),
                 structure: Some(b.structure),
+                inline: b.inline,
             }
         })
         .collect()

@@ -75,6 +75,17 @@ pub struct Args {
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
 
+    /// Markdown (--format markdown, and the `markdown` field of JSON Lines):
+    /// keep links as [text](url), resolved against the page's URL. Off by
+    /// default: plain Markdown for training text. Changes no decision.
+    #[arg(long)]
+    pub links: bool,
+
+    /// Markdown: keep images as ![alt](url) where they stood in the kept
+    /// text (an image before its block's text goes with that text).
+    #[arg(long)]
+    pub images: bool,
+
     /// Decision threshold in bits of log-odds: a segment is kept when its
     /// evidence is at least T. For models with a segment classifier (the
     /// default) the evidence is log2(p / (1 − p)) of its probability p of
@@ -240,20 +251,30 @@ pub fn run(args: Args) -> Result<()> {
         args.perplexity.max_perplexity.is_some(),
         args.output.as_deref(),
     )?;
+    let format = args.format.or_else(|| {
+        ncleaner_corpus::sink::format_from_name(&ncleaner_corpus::sink::Destination::from_arg(
+            args.output.as_deref(),
+        ))
+    });
     anyhow::ensure!(
-        !args.markdown
-            || args.format.or_else(|| {
-                ncleaner_corpus::sink::format_from_name(
-                    &ncleaner_corpus::sink::Destination::from_arg(args.output.as_deref()),
-                )
-            }) == Some(Format::Jsonl),
+        !args.markdown || format == Some(Format::Jsonl),
         "--markdown adds a field to JSON Lines: give --format jsonl (or -o FILE.jsonl), or --format markdown for Markdown alone"
+    );
+    anyhow::ensure!(
+        !(args.links || args.images)
+            || format == Some(Format::Markdown)
+            || (format == Some(Format::Jsonl) && args.markdown),
+        "--links and --images go into Markdown: give --format markdown (or -o FILE.md), or --format jsonl --markdown"
     );
     let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
         .with_method(method)
         .with_preference(args.prefer.into())
         .with_comments(args.comments)
         .with_repeats(args.keep_repeats)
+        .with_marks(ncleaner::html::Marks {
+            links: args.links,
+            images: args.images,
+        })
         .with_threshold_option(
             args.threshold
                 .or(args.min_probability.map(classify::log2_odds)),

@@ -138,6 +138,8 @@ class Cleaner:
         prefer: Literal["precision", "f", "recall"] = "f",
         comments: Literal["keep", "drop"] = "keep",
         keep_repeats: bool = False,
+        links: bool = False,
+        images: bool = False,
     ) -> None:
         """Loads ``model`` ("en", "en-nonlex" or a model file's path), which then cleans every page.
 
@@ -150,6 +152,8 @@ class Cleaner:
         removes user comments under an article (forum and Q&A posts are content either way).
         A kept segment of 3+ words that repeats one kept earlier on the page is dropped
         unless ``keep_repeats`` (as ``ncleaner clean --keep-repeats``).
+        ``links`` and ``images`` keep links as ``[text](url)`` and images as ``![alt](url)``
+        in ``Result.markdown`` (as ``--links``, ``--images``); they change no decision.
         Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
         """
     @property

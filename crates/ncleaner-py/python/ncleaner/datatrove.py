@@ -54,6 +54,8 @@ class NCleanerExtractor(BaseExtractor):
             code blocks, quotes, tables) instead of plain lines.
         keep_repeats: keep a segment of 3+ words that repeats one kept earlier on the page
             (by default repeats are dropped, as ``ncleaner clean`` drops them).
+        links, images: with ``markdown``, keep links as ``[text](url)`` and images as
+            ``![alt](url)`` (as ``ncleaner clean --links --images``).
 
     Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
     ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
@@ -81,6 +83,8 @@ class NCleanerExtractor(BaseExtractor):
         page_metadata: bool = True,
         markdown: bool = False,
         keep_repeats: bool = False,
+        links: bool = False,
+        images: bool = False,
     ):
         super().__init__(timeout)
         if batch_size < 1:
@@ -93,6 +97,8 @@ class NCleanerExtractor(BaseExtractor):
             prefer=prefer,
             comments=comments,
             keep_repeats=keep_repeats,
+            links=links,
+            images=images,
         )
         self.input = input
         self.batch_size = batch_size

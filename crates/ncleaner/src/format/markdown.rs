@@ -20,10 +20,21 @@
 //! - Text dumps (no HTML structure) give paragraphs, headings and list items
 //!   from their segment kinds.
 //!
-//! Links and images are not kept: segments hold text only.
+//! - Links and images, when the cleaner recorded them ([`crate::html::Marks`],
+//!   `clean --links --images`), are `[text](url)` and `![alt](url)` at
+//!   their place in the text, resolved against the page's URL when it has
+//!   one; a `javascript:` or `data:` URL is left out (the link's text
+//!   stays). Brackets in the text between `[ ]` are escaped, and spaces,
+//!   `<`, `>` and parentheses in a URL percent-encoded.
+//! - In a code block, the line breaks and indentation of the `pre` text are
+//!   restored (the segment's text, which the models read, has spaces there).
+//! - The marks are used only where a segment's output is its own text
+//!   (not where the perplexity filter dropped some of its sentences).
+
+use std::borrow::Cow;
 
 use crate::cleaned::{Cleaned, ScoredSegment};
-use crate::html::{Cell, Structure};
+use crate::html::{Cell, Inline, Structure};
 use crate::segment::Kind;
 
 /// The most columns a rendered table has; cells beyond are joined into the last.
@@ -32,6 +43,8 @@ pub const MAX_COLUMNS: usize = 64;
 /// The Markdown of a cleaned document's kept segments (empty when nothing
 /// is kept; otherwise ending in a newline).
 pub fn markdown(doc: &Cleaned) -> String {
+    let base = doc.url.as_deref().and_then(|u| url::Url::parse(u).ok());
+    let base = base.as_ref();
     let kept: Vec<&ScoredSegment> = doc.kept().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -44,7 +57,7 @@ pub fn markdown(doc: &Cleaned) -> String {
         if let Some(cell) = st.cell {
             let end = run_end(&kept, i, |t| t.cell.is_some_and(|c| c.table == cell.table));
             separate(&mut out, false, &mut prev_list);
-            table(&mut out, &kept[i..end]);
+            table(&mut out, &kept[i..end], base);
             i = end;
             continue;
         }
@@ -57,14 +70,14 @@ pub fn markdown(doc: &Cleaned) -> String {
             }
             out.push('\n');
             for t in &kept[i..end] {
-                out.push_str(&t.text().replace("```", "`\u{200b}``"));
+                out.push_str(&code_text(t).replace("```", "`\u{200b}``"));
                 out.push('\n');
             }
             out.push_str("```\n");
             i = end;
             continue;
         }
-        let text = s.text();
+        let text = &*inline_text(s, base);
         let is_item = s.segment.kind == Kind::L;
         separate(&mut out, is_item, &mut prev_list);
         if st.quote {
@@ -92,6 +105,160 @@ pub fn markdown(doc: &Cleaned) -> String {
         i += 1;
     }
     out
+}
+
+/// The inline marks of a segment whose output is its own text.
+fn marks(s: &ScoredSegment) -> Option<&Inline> {
+    let inline = s.segment.inline.as_deref()?;
+    (s.text() == s.segment.text).then_some(inline)
+}
+
+/// A segment's text with its links and images as Markdown.
+fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> Cow<'a, str> {
+    let text = s.text();
+    let Some(m) = marks(s).filter(|m| !m.links.is_empty() || !m.images.is_empty()) else {
+        return Cow::Borrowed(text);
+    };
+    // (offset, order at one offset, what): link ends, then images, then link starts.
+    enum Mark<'m> {
+        Start,
+        End(&'m str),
+        Image(&'m crate::html::inline::Image),
+    }
+    // The URLs are built first, so that the marks can borrow them.
+    let urls: Vec<Option<String>> = m.links.iter().map(|l| destination(&l.href, base)).collect();
+    let mut at: Vec<(usize, u8, Mark)> = Vec::new();
+    for (l, url) in m.links.iter().zip(&urls) {
+        let (start, end) = (l.start as usize, l.end as usize);
+        if let Some(url) = url
+            && start < end
+            && end <= text.len()
+            && text.is_char_boundary(start)
+            && text.is_char_boundary(end)
+        {
+            at.push((start, 2, Mark::Start));
+            at.push((end, 0, Mark::End(url)));
+        }
+    }
+    for img in &m.images {
+        let p = img.at as usize;
+        if p <= text.len() && text.is_char_boundary(p) {
+            at.push((p, 1, Mark::Image(img)));
+        }
+    }
+    at.sort_by_key(|&(p, o, _)| (p, o));
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut pos = 0;
+    let mut in_link = false;
+    for (p, _, mark) in at {
+        push_text(&mut out, &text[pos..p], in_link);
+        pos = p;
+        match mark {
+            Mark::Start if !in_link => {
+                out.push('[');
+                in_link = true;
+            }
+            Mark::End(url) if in_link => {
+                out.push_str("](");
+                out.push_str(url);
+                out.push(')');
+                in_link = false;
+            }
+            Mark::Image(img) => {
+                if let Some(url) = destination(&img.src, base) {
+                    if !out.is_empty() && !out.ends_with(' ') && !in_link {
+                        out.push(' ');
+                    }
+                    out.push_str("![");
+                    push_text(&mut out, &img.alt, true);
+                    out.push_str("](");
+                    out.push_str(&url);
+                    out.push(')');
+                    if p < text.len() && !text[p..].starts_with(' ') && !in_link {
+                        out.push(' ');
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    push_text(&mut out, &text[pos..], in_link);
+    if in_link {
+        out.push(']');
+    }
+    Cow::Owned(out)
+}
+
+/// Text into Markdown output; between `[ ]` its backslashes and brackets
+/// are escaped.
+fn push_text(out: &mut String, text: &str, bracketed: bool) {
+    if !bracketed {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// A link's or an image's URL for Markdown: resolved against the page's
+/// URL, `None` for a `javascript:`, `vbscript:` or `data:` URL (or one that
+/// cannot be resolved), with spaces, `<`, `>` and parentheses
+/// percent-encoded.
+fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
+    let scheme = href
+        .split(':')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if href.contains(':') && matches!(scheme.as_str(), "javascript" | "data" | "vbscript") {
+        return None;
+    }
+    let resolved = match base {
+        Some(b) => b.join(href).ok()?.to_string(),
+        None => href.to_string(),
+    };
+    let mut out = String::with_capacity(resolved.len());
+    for c in resolved.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// A `pre` segment's text with its line breaks and indentation restored.
+fn code_text<'a>(s: &'a ScoredSegment) -> Cow<'a, str> {
+    let text = s.text();
+    let Some(m) = marks(s).filter(|m| !m.breaks.is_empty()) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 8 * m.breaks.len());
+    let mut pos = 0;
+    for &(at, indent) in &m.breaks {
+        let at = at as usize;
+        if at < pos || text.as_bytes().get(at) != Some(&b' ') {
+            continue;
+        }
+        out.push_str(&text[pos..at]);
+        out.push('\n');
+        for _ in 0..indent.min(64) {
+            out.push(' ');
+        }
+        pos = at + 1;
+    }
+    out.push_str(&text[pos..]);
+    Cow::Owned(out)
 }
 
 /// The end of the run of segments from `from` whose structure satisfies `same`.
@@ -133,14 +300,13 @@ fn escaped_paragraph(out: &mut String, text: &str) {
 }
 
 /// A GFM pipe table of consecutive kept cells of one table.
-fn table(out: &mut String, cells: &[&ScoredSegment]) {
+fn table(out: &mut String, cells: &[&ScoredSegment], base: Option<&url::Url>) {
     let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
     for s in cells {
         let Some(Cell { row, column, .. }) = s.segment.structure.and_then(|t| t.cell) else {
             continue;
         };
-        let text = s
-            .text()
+        let text = inline_text(s, base)
             .replace('\\', "\\\\")
             .replace('|', "\\|")
             .replace('\n', " ");
@@ -185,12 +351,54 @@ fn table(out: &mut String, cells: &[&ScoredSegment]) {
 mod tests {
     use crate::classify::{Decision, Reason};
     use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
+    use crate::html::Marks;
+
+    const ALL: Marks = Marks {
+        links: true,
+        images: true,
+    };
+
+    #[test]
+    fn links_and_images_on_request() {
+        let html = "<p>Read <a href=\"/docs/a b\">the [new] docs</a> or \
+                    <a href=\"javascript:go()\">this</a>.<img src=\"i.png\" alt=\"A (cat)\"></p>\
+                    <ul><li><a href=\"https://x.org/\">X</a></li></ul>";
+        let md = super::markdown(&kept_page_with(
+            html,
+            ALL,
+            Some("https://example.org/blog/post"),
+        ));
+        assert_eq!(
+            md,
+            "Read [the \\[new\\] docs](https://example.org/docs/a%20b) or this. \
+             ![A (cat)](https://example.org/blog/i.png)\n\n- [X](https://x.org/)\n"
+        );
+        // Without a URL the hrefs stay as written; without the marks, text only.
+        let md = super::markdown(&kept_page_with(html, ALL, None));
+        assert!(md.contains("[the \\[new\\] docs](/docs/a%20b)"), "{md}");
+        let plain = super::markdown(&kept_page_with(html, Marks::default(), None));
+        assert_eq!(plain, "Read the [new] docs or this.\n\n- X\n");
+    }
+
+    #[test]
+    fn code_keeps_its_lines() {
+        let md = super::markdown(&kept_page(
+            "<pre><code>fn main() {\n    go();\n}</code></pre>",
+        ));
+        assert_eq!(md, "```\nfn main() {\n    go();\n}\n```\n");
+    }
 
     /// A cleaned page whose segments are all kept.
     fn kept_page(html: &str) -> Cleaned {
-        let (input, segments) = crate::pipeline::segments_of(html, InputKind::Html);
+        kept_page_with(html, Marks::default(), None)
+    }
+
+    /// [`kept_page`] with inline marks recorded, at a URL.
+    fn kept_page_with(html: &str, marks: Marks, url: Option<&str>) -> Cleaned {
+        let (input, segments, _) =
+            crate::pipeline::read_document_with(html, InputKind::Html, marks);
         Cleaned {
-            url: None,
+            url: url.map(str::to_string),
             input,
             encoding: "UTF-8",
             had_decode_errors: false,

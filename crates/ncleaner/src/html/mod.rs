@@ -12,7 +12,8 @@
 //!   every post that way); so is everything inside an element
 //!   with the `hidden` attribute or an inline style `display:none` /
 //!   `visibility:hidden`. Images are dropped (the paper deletes them; their
-//!   `alt` text is not shown).
+//!   `alt` text is not shown); Markdown output can keep them, and links,
+//!   as marks beside the text ([`inline`]), which change no decision.
 //! - A block boundary comes at the start and end of every block-level element
 //!   (`p`, `div`, headings, list items, table cells, …), at `<hr>`, and at two
 //!   `<br>` in a row (`<br><br>`); a single `<br>` is a line break inside a
@@ -39,6 +40,7 @@
 //!   `headline`, `description` and `articleBody` of JSON-LD scripts.
 
 mod attrs;
+pub mod inline;
 mod meta;
 mod metadata;
 mod tags;
@@ -49,6 +51,7 @@ use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
 pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
+pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{
     FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
@@ -108,6 +111,9 @@ pub struct Block {
     pub container: Container,
     /// Where the block sits in the document's structure, for Markdown.
     pub structure: Structure,
+    /// Links, images and `pre` line breaks in the text, for Markdown
+    /// ([`inline`]); `None` when there are none.
+    pub inline: Option<Box<Inline>>,
 }
 
 /// Where a block sits in the document's structure: what Markdown output
@@ -271,7 +277,13 @@ pub fn blocks(html: &str) -> Vec<Block> {
 /// Converts an HTML page (already decoded to UTF-8) into blocks of text and
 /// reads its metadata.
 pub fn parse(html: &str) -> Page {
+    parse_with(html, Marks::default())
+}
+
+/// [`parse`], recording the inline marks asked for ([`inline`]).
+pub fn parse_with(html: &str, marks: Marks) -> Page {
     let mut walker = Walker::new();
+    walker.inline.marks = marks;
     let emitter = CallbackEmitter::new(|ev: CallbackEvent<'_>, _: Span<()>| -> Option<()> {
         walker.event(ev);
         None

@@ -80,6 +80,11 @@ pub(super) struct PendingTag {
     json_ld: bool,
     /// What [`super::Metadata`] reads of the tag ([`TagMetadata`]).
     md: TagMetadata,
+    /// An `<a>`'s `href`, an `<img>`'s `src` and `alt`, when recorded
+    /// ([`super::inline`]).
+    href: Option<String>,
+    src: Option<String>,
+    alt: String,
 }
 
 /// The attributes of a start tag that page metadata reads, each bounded.
@@ -141,6 +146,9 @@ pub(super) enum Attr {
     Lang,
     /// `datetime` of `<time>`.
     Datetime,
+    /// `src` and `alt` of an `<img>`, when images are recorded.
+    ImgSrc,
+    ImgAlt,
 }
 
 #[derive(Default)]
@@ -205,6 +213,8 @@ pub(super) struct Walker {
     block_code_language: Option<CodeLanguage>,
     /// Tables opened so far.
     table_count: u32,
+    /// The inline marks of the block being read.
+    pub(super) inline: super::inline::Recorder,
 }
 
 /// Most bytes of one `<noscript>` read as markup: a bound on what a hostile
@@ -269,6 +279,16 @@ impl Walker {
                         self.pending.md.pubdate = true;
                         Attr::None
                     }
+                    b"src" | b"alt"
+                        if self.inline.marks.images
+                            && self.pending.name.eq_ignore_ascii_case(b"img") =>
+                    {
+                        if name == b"src" {
+                            Attr::ImgSrc
+                        } else {
+                            Attr::ImgAlt
+                        }
+                    }
                     _ => Attr::None,
                 };
                 if self.pending.attr == Attr::Href {
@@ -319,6 +339,9 @@ impl Walker {
                         .eq_ignore_ascii_case(b"application/ld+json")
                 }
                 Attr::Href if self.pending.name.eq_ignore_ascii_case(b"a") => {
+                    if self.inline.marks.links {
+                        self.pending.href = super::inline::value(value);
+                    }
                     self.pending.md.author_href = value.len() <= MD_ATTR_MAX
                         && value.windows(8).any(|w| {
                             w.eq_ignore_ascii_case(b"/author/")
@@ -337,6 +360,12 @@ impl Walker {
                         Attr::Lang => md.lang = v,
                         _ => md.datetime = v,
                     }
+                }
+                Attr::ImgSrc => self.pending.src = super::inline::value(value),
+                Attr::ImgAlt => {
+                    self.pending.alt = super::inline::value(value)
+                        .map(|a| collapse_whitespace(&a))
+                        .unwrap_or_default()
                 }
                 _ => {}
             },
@@ -369,6 +398,14 @@ impl Walker {
             Tag::Script if p.json_ld => self.json_ld = Some(String::new()),
             Tag::Void => {
                 // `<img>`, `<input>` … have no content; an `<hr>`-like break is not implied.
+                if let Some(src) = &p.src
+                    && self.hiding == 0
+                    && !p.hidden
+                    && (!p.hidden_attr || p.streamed)
+                {
+                    self.inline
+                        .image(src.clone(), p.alt.clone(), self.text.len());
+                }
                 return;
             }
             Tag::Br => {
@@ -423,6 +460,9 @@ impl Walker {
             node,
             comment,
         });
+        if link {
+            self.inline.open_link(p.href.clone());
+        }
         if let Some(l) = p.code_language {
             self.code_languages.push((self.stack.len(), l));
         }
@@ -597,6 +637,7 @@ impl Walker {
         }
         if open.link {
             self.in_link -= 1;
+            self.inline.close_link(self.text.len());
         }
         if open.tag.is_bold() {
             self.in_bold -= 1;
@@ -852,9 +893,13 @@ impl Walker {
                         self.boundary(None);
                     } else {
                         self.space = true;
+                        self.inline.pre_newline();
                     }
                 }
-                c if c.is_whitespace() => self.space = true,
+                c if c.is_whitespace() => {
+                    self.space = true;
+                    self.inline.pre_indent(c);
+                }
                 '\u{AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
                 c if c.is_control() => {}
                 c => self.visible(c.encode_utf8(&mut [0; 4]), 1, link, bold),
@@ -866,8 +911,10 @@ impl Walker {
     /// space if whitespace came before it.
     fn visible(&mut self, text: &str, chars: u32, link: bool, bold: bool) {
         if self.space && !self.text.is_empty() {
+            self.inline.space_at(self.text.len());
             self.text.push(' ');
         }
+        self.inline.visible_at(self.text.len());
         self.space = false;
         self.brs = 0;
         self.pre_newlines = 0;
@@ -912,9 +959,11 @@ impl Walker {
                 link_share: self.link_chars as f32 / self.chars.max(1) as f32,
             });
             let structure = self.structure();
+            let inline = self.inline.take(self.text.len());
             self.out.push(Block {
                 kind,
                 structure,
+                inline,
                 container: Container::default(),
                 text: std::mem::take(&mut self.text),
                 link_chars: self.link_chars,
