@@ -125,17 +125,13 @@ impl Scorer {
         }
         let mut total = 0.0f64;
         let mut count = 0usize;
-        let ascii = self.alphabet.ascii_table();
-        let symbols = text
-            .chars()
-            .map(|c| {
-                if c.is_ascii() {
-                    ascii[c as usize]
-                } else {
-                    self.alphabet.symbol(c)
-                }
-            })
-            .chain(std::iter::once(b));
+        let symbols = Symbols {
+            text,
+            at: 0,
+            ascii: self.alphabet.ascii_table(),
+            alphabet: self.alphabet,
+            boundary: Some(b),
+        };
         // One loop over the symbols and the closing boundary (a closure
         // called from two places was not inlined: 51 instructions a
         // character). The next dense index drops the oldest symbol by
@@ -188,6 +184,37 @@ fn dense_log_odds(sc: &[f64], sd: &[f64], v: usize, d: usize) -> Vec<f32> {
             }
         })
         .collect()
+}
+
+/// The symbols of a text and then the closing boundary; ASCII (most text)
+/// a byte at a time, without decoding characters.
+struct Symbols<'a> {
+    text: &'a str,
+    at: usize,
+    ascii: &'static [Sym; 128],
+    alphabet: super::Alphabet,
+    boundary: Option<Sym>,
+}
+
+impl Iterator for Symbols<'_> {
+    type Item = Sym;
+
+    #[inline]
+    fn next(&mut self) -> Option<Sym> {
+        let bytes = self.text.as_bytes();
+        match bytes.get(self.at) {
+            Some(&b) if b.is_ascii() => {
+                self.at += 1;
+                Some(self.ascii[b as usize])
+            }
+            Some(_) => {
+                let c = self.text[self.at..].chars().next()?;
+                self.at += c.len_utf8();
+                Some(self.alphabet.symbol(c))
+            }
+            None => self.boundary.take(),
+        }
+    }
 }
 
 /// Dense S_d over all V^d d-grams (index: base-V number, oldest symbol first).
