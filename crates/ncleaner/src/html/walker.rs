@@ -169,7 +169,12 @@ pub(super) struct Walker {
     words: Vec<u32>,
     /// Context flag counters, one per bit of [`Context`].
     context_counts: [u32; 12],
-    pending: PendingTag,
+    /// The start tag being read, boxed: it is handed to `start_tag` and
+    /// back for every tag, and moving the whole struct (some 300 bytes)
+    /// twice a tag showed in profiles as memmove.
+    pending: Box<PendingTag>,
+    /// A second box for `pending` to swap with.
+    spare: Option<Box<PendingTag>>,
     /// Text of the block being built.
     text: String,
     /// Whether a space is owed before the next visible character.
@@ -243,7 +248,7 @@ impl Walker {
                 buf.clear();
                 buf.extend_from_slice(name);
                 words.clear();
-                self.pending = PendingTag {
+                *self.pending = PendingTag {
                     name: buf,
                     words,
                     ..PendingTag::default()
@@ -370,9 +375,12 @@ impl Walker {
                 _ => {}
             },
             CallbackEvent::CloseStartTag { .. } => {
-                let p = std::mem::take(&mut self.pending);
+                let fresh = self.spare.take().unwrap_or_default();
+                let p = std::mem::replace(&mut self.pending, fresh);
                 self.start_tag(&p);
-                self.pending = p;
+                // The next tag reads into the box of the tag before this one
+                // (its buffers reused); this one waits as the spare.
+                self.spare = Some(p);
             }
             CallbackEvent::EndTag { name } => self.end_tag(name),
             CallbackEvent::String { value } => self.text(value),
