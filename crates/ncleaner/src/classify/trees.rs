@@ -533,8 +533,15 @@ mod tests {
             .count();
         assert!(right as f64 / x.len() as f64 > 0.97, "{right}");
         // All rows at once give each row's margin bit for bit, for any
-        // number of rows (groups of LANES and a remainder).
-        for n in [0, 1, LANES - 1, LANES, 3 * LANES + 5] {
+        // number of rows (groups of LANES, chunks of groups, and remainders).
+        for n in [
+            0,
+            1,
+            LANES - 1,
+            LANES,
+            3 * LANES + 5,
+            2 * CHUNK_GROUPS * LANES + 3,
+        ] {
             let rows = &x[..n];
             let all = f.margins(rows);
             let one: Vec<f32> = rows.iter().map(|r| f.margin(r)).collect();
