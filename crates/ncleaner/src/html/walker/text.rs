@@ -78,6 +78,7 @@ impl Walker {
 
     /// Appends visible text of `chars` characters to the block, after a
     /// space if whitespace came before it.
+    #[inline]
     fn visible(&mut self, text: &str, chars: u32, link: bool, bold: bool) {
         if self.space && !self.text.is_empty() {
             self.inline.space_at(self.text.len());
