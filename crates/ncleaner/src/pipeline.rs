@@ -807,7 +807,7 @@ fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
 fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
     for s in segments.iter().filter(|s| s.keep()).take(15) {
         let t = s.text();
-        if t.split_whitespace().count() > 15 {
+        if t.split_whitespace().nth(15).is_some() {
             continue;
         }
         let lower = t.to_lowercase();

@@ -921,6 +921,11 @@ pub fn normalise_date(s: &str) -> Option<String> {
 /// The first full date written in a short text ("By Jane Doe | March 4,
 /// 2025", "Published 2025-03-04"), as [`normalise_date`] gives it.
 pub fn date_in_text(text: &str) -> Option<String> {
+    // Every date read below has a year of four digits: text with no digit
+    // has none (the windows below cost an allocation each).
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let words: Vec<&str> = text.split_whitespace().take(64).collect();
     for i in 0..words.len() {
         let w = words[i].trim_matches(|c: char| !c.is_alphanumeric());
