@@ -176,7 +176,7 @@ pub fn from_page(page: crate::html::Page) -> Vec<Segment> {
 }
 
 /// The hashed words and word pairs of a page's title and of its summary
-/// ([`pairs_of`]), for [`meta_overlap`].
+/// (`pairs_of`), for [`meta_overlap`].
 #[derive(Debug, Clone, Default)]
 pub struct MetaWords {
     title: rustc_hash::FxHashSet<u64>,

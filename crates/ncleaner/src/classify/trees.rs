@@ -154,7 +154,7 @@ impl Forest {
 
     /// [`Forest::margin`] of every row, the same numbers bit for bit (each
     /// row's trees are summed in the same order), computed tree by tree
-    /// over groups of [`LANES`] rows: a tree's walk is a chain of dependent
+    /// over groups of `LANES` rows: a tree's walk is a chain of dependent
     /// loads, and walking several rows at once lets them overlap while the
     /// tree stays in cache. In a profile of `clean -j 1` on CleanEval pages,
     /// `margin` row by row took 14 % of the time.

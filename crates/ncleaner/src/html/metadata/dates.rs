@@ -1,0 +1,214 @@
+//! Dates for [`super::Metadata`]: stated dates normalised to ISO 8601
+//! ([`normalise_date`]) and datelines found in short texts
+//! ([`date_in_text`]).
+
+/// A date as ISO 8601, or `None` when it is not a full date: `YYYY-MM-DD`,
+/// or `YYYY-MM-DDTHH:MM:SS` followed by `Z` or an offset `±HH:MM` when the
+/// value gives a time (fractions of a second dropped). Reads ISO forms
+/// (`T` or a space before the time, `±HHMM` offsets), `YYYY/MM/DD`,
+/// `YYYYMMDD`, RFC 2822 (`Tue, 04 Mar 2025 10:00:00 GMT`) and English
+/// dates (`March 4, 2025`, `4 March 2025`). Years outside 1990–2100, a lone
+/// year or a month are no date.
+pub fn normalise_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    if s.len() > 64 || s.len() < 8 {
+        return None;
+    }
+    iso_date(s).or_else(|| english_date(s))
+}
+
+/// The first full date written in a short text ("By Jane Doe | March 4,
+/// 2025", "Published 2025-03-04"), as [`normalise_date`] gives it.
+pub fn date_in_text(text: &str) -> Option<String> {
+    // Every date read below has a year of four digits: text with no digit
+    // has none (the windows below cost an allocation each).
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let words: Vec<&str> = text.split_whitespace().take(64).collect();
+    for i in 0..words.len() {
+        let w = words[i].trim_matches(|c: char| !c.is_alphanumeric());
+        if w.len() >= 10
+            && w.as_bytes()[0].is_ascii_digit()
+            && let Some(d) = iso_date(w)
+        {
+            return Some(d[..10].to_string());
+        }
+        let window = words[i..(i + 4).min(words.len())].join(" ");
+        if let Some(d) = english_date(&window) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+fn valid(y: u32, m: u32, d: u32) -> bool {
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1990..=2100).contains(&y) && (1..=days).contains(&d)
+}
+
+fn digits(b: &[u8], from: usize, n: usize) -> Option<u32> {
+    let part = b.get(from..from + n)?;
+    part.iter()
+        .all(u8::is_ascii_digit)
+        .then(|| part.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0')))
+}
+
+fn iso_date(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let y = digits(b, 0, 4)?;
+    let (m, d, mut i) = match b.get(4) {
+        Some(&sep @ (b'-' | b'/' | b'.')) => {
+            let m = digits(b, 5, 2)?;
+            if b.get(7) != Some(&sep) {
+                return None;
+            }
+            (m, digits(b, 8, 2)?, 10)
+        }
+        Some(c) if c.is_ascii_digit() => (digits(b, 4, 2)?, digits(b, 6, 2)?, 8),
+        _ => return None,
+    };
+    if !valid(y, m, d) {
+        return None;
+    }
+    let date = format!("{y:04}-{m:02}-{d:02}");
+    // A time: `T` or a space, HH:MM[:SS][.fff], then Z or ±HH[:]MM.
+    if !matches!(b.get(i), Some(b'T' | b't' | b' ')) {
+        return (i == b.len() || !b[i].is_ascii_digit()).then_some(date);
+    }
+    let Some(h) = digits(b, i + 1, 2) else {
+        return Some(date);
+    };
+    if b.get(i + 3) != Some(&b':') {
+        return Some(date);
+    }
+    let Some(min) = digits(b, i + 4, 2) else {
+        return Some(date);
+    };
+    i += 6;
+    let mut sec = 0;
+    if b.get(i) == Some(&b':')
+        && let Some(x) = digits(b, i + 1, 2)
+    {
+        sec = x;
+        i += 3;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    if h > 23 || min > 59 || sec > 60 {
+        return Some(date);
+    }
+    let zone = match b.get(i) {
+        Some(b'Z' | b'z') => "Z".to_string(),
+        Some(&sign @ (b'+' | b'-')) => {
+            let oh = digits(b, i + 1, 2);
+            let om = if b.get(i + 3) == Some(&b':') {
+                digits(b, i + 4, 2)
+            } else {
+                digits(b, i + 3, 2).or(Some(0))
+            };
+            match (oh, om) {
+                (Some(oh), Some(om)) if oh <= 14 && om <= 59 => {
+                    format!("{}{oh:02}:{om:02}", sign as char)
+                }
+                _ => String::new(),
+            }
+        }
+        _ => String::new(),
+    };
+    Some(format!("{date}T{h:02}:{min:02}:{sec:02}{zone}"))
+}
+
+pub(super) const MONTH_NAMES: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+pub(super) const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// `March 4, 2025`, `4 March 2025`, `Tue, 04 Mar 2025 10:00:00 GMT` (the date only).
+fn english_date(s: &str) -> Option<String> {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .collect();
+    let month_of = |w: &str| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        (w.len() >= 3 && w.is_ascii())
+            .then(|| MONTHS.iter().position(|m| w.starts_with(m)))
+            .flatten()
+            .filter(|&i| {
+                let full = [
+                    "january",
+                    "february",
+                    "march",
+                    "april",
+                    "may",
+                    "june",
+                    "july",
+                    "august",
+                    "september",
+                    "october",
+                    "november",
+                    "december",
+                ][i];
+                full.starts_with(&w) || w == "sept"
+            })
+            .map(|i| i as u32 + 1)
+    };
+    let day_of = |w: &str| {
+        let w = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        (w.len() <= 2).then(|| w.parse::<u32>().ok()).flatten()
+    };
+    let year_of = |w: &str| (w.len() == 4).then(|| w.parse::<u32>().ok()).flatten();
+    // Skip a weekday.
+    let start = usize::from(words.first().is_some_and(|w| {
+        let w = w.to_ascii_lowercase();
+        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            .iter()
+            .any(|d| w.starts_with(d))
+    }));
+    let w = words.get(start..start + 3)?;
+    let (y, m, d) =
+        if let (Some(m), Some(d), Some(y)) = (month_of(w[0]), day_of(w[1]), year_of(w[2])) {
+            (y, m, d)
+        } else if let (Some(d), Some(m), Some(y)) = (day_of(w[0]), month_of(w[1]), year_of(w[2])) {
+            (y, m, d)
+        } else {
+            return None;
+        };
+    valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
