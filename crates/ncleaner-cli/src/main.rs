@@ -18,25 +18,33 @@ enum Command {
     /// Clean pages: keep the running text, drop the boilerplate.
     Clean(cmd::clean::Args),
     /// Train a model from pages and their cleaned (gold) versions.
-    Train(cmd::train::Args),
+    #[cfg(feature = "lab")]
+    Train(ncleaner_lab::cli::train::Args),
     /// Score cleaned pages against gold files (word-level P/R/F, segmentation).
-    Eval(cmd::eval::Args),
+    #[cfg(feature = "lab")]
+    Eval(ncleaner_lab::cli::eval::Args),
     /// The paper's Table 2 and Figure 3 by K-fold cross-validation.
-    Crossval(cmd::crossval::Args),
+    #[cfg(feature = "lab")]
+    Crossval(ncleaner_lab::cli::crossval::Args),
     /// Word language models for perplexity filtering: train, convert to and from ARPA.
-    Lm(cmd::lm::Args),
+    #[cfg(feature = "lab")]
+    Lm(ncleaner_lab::cli::lm::Args),
     /// The perplexity of a sentence (or of each line of standard input) under a word model.
     Perplexity(cmd::perplexity::Args),
     /// HTML to plain text with nothing removed (PyPlexity's tag-remover): one block per line.
     Strip(cmd::strip::Args),
     /// Choose n and q (and the threshold) by cross-validated cross-entropy or F (Figure 2).
-    Tune(cmd::tune::Args),
+    #[cfg(feature = "lab")]
+    Tune(ncleaner_lab::cli::tune::Args),
     /// The learning curve: models trained on growing subsets, one held-out set (Figure 4).
-    Curve(cmd::curve::Args),
+    #[cfg(feature = "lab")]
+    Curve(ncleaner_lab::cli::curve::Args),
     /// Table 2's rows with fixed (e.g. the embedded) models on pages never trained on.
-    Heldout(cmd::heldout::Args),
+    #[cfg(feature = "lab")]
+    Heldout(ncleaner_lab::cli::heldout::Args),
     /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
-    Matrix(cmd::matrix::Args),
+    #[cfg(feature = "lab")]
+    Matrix(ncleaner_lab::cli::matrix::Args),
     /// Serve the web demo and the JSON API.
     #[cfg(feature = "serve")]
     Serve(cmd::serve::Args),
@@ -46,16 +54,24 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Clean(a) => cmd::clean::run(a),
-        Command::Train(a) => cmd::train::run(a),
-        Command::Eval(a) => cmd::eval::run(a),
-        Command::Crossval(a) => cmd::crossval::run(a),
-        Command::Lm(a) => cmd::lm::run(a),
+        #[cfg(feature = "lab")]
+        Command::Train(a) => ncleaner_lab::cli::train::run(a),
+        #[cfg(feature = "lab")]
+        Command::Eval(a) => ncleaner_lab::cli::eval::run(a),
+        #[cfg(feature = "lab")]
+        Command::Crossval(a) => ncleaner_lab::cli::crossval::run(a),
+        #[cfg(feature = "lab")]
+        Command::Lm(a) => ncleaner_lab::cli::lm::run(a),
         Command::Perplexity(a) => cmd::perplexity::run(a),
         Command::Strip(a) => cmd::strip::run(a),
-        Command::Tune(a) => cmd::tune::run(a),
-        Command::Curve(a) => cmd::curve::run(a),
-        Command::Heldout(a) => cmd::heldout::run(a),
-        Command::Matrix(a) => cmd::matrix::run(a),
+        #[cfg(feature = "lab")]
+        Command::Tune(a) => ncleaner_lab::cli::tune::run(a),
+        #[cfg(feature = "lab")]
+        Command::Curve(a) => ncleaner_lab::cli::curve::run(a),
+        #[cfg(feature = "lab")]
+        Command::Heldout(a) => ncleaner_lab::cli::heldout::run(a),
+        #[cfg(feature = "lab")]
+        Command::Matrix(a) => ncleaner_lab::cli::matrix::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => cmd::serve::run(a),
     };

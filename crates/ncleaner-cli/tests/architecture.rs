@@ -290,6 +290,45 @@ fn crates_depend_one_way() {
 }
 
 #[test]
+fn the_cli_stays_thin() {
+    // The binary parses and prints: its sources stay under 1,200 lines (the
+    // lab's commands live in `ncleaner-lab::cli`), and the lab and the
+    // server are optional, so `--no-default-features` builds the product's
+    // commands alone.
+    let mut files = Vec::new();
+    rust_files(&workspace().join("crates/ncleaner-cli/src"), &mut files);
+    let lines: usize = files
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .expect("a source file")
+                .lines()
+                .count()
+        })
+        .sum();
+    assert!(
+        lines > 300,
+        "the CLI's sources were not read ({lines} lines)"
+    );
+    assert!(
+        lines < 1_200,
+        "the CLI holds {lines} lines: move the work into a library crate"
+    );
+    let manifest = std::fs::read_to_string(workspace().join("crates/ncleaner-cli/Cargo.toml"))
+        .expect("the CLI's manifest");
+    for dep in ["ncleaner-lab", "ncleaner-serve"] {
+        let line = manifest
+            .lines()
+            .find(|l| l.starts_with(dep))
+            .unwrap_or_else(|| panic!("the CLI's manifest names no {dep}"));
+        assert!(
+            line.contains("optional = true"),
+            "{dep} must be optional: {line}"
+        );
+    }
+}
+
+#[test]
 fn the_path_reader_sees_groups_and_ignores_comments() {
     let c = "use crate::{a, b::{c, d}, e};\nlet x = crate::f::g();";
     let got: Vec<String> = crate_paths(c).into_iter().collect();

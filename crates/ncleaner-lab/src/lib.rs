@@ -13,6 +13,8 @@
 
 pub mod ablation;
 pub mod align;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod crossval;
 pub mod eval;
 pub mod experiment;

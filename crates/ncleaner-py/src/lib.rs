@@ -201,26 +201,23 @@ struct Doc {
 }
 
 fn parse_input(input: &str) -> PyResult<InputKind> {
-    match input {
-        "html" => Ok(InputKind::Html),
-        "text" => Ok(InputKind::Text),
-        "auto" => Ok(InputKind::Auto),
-        other => Err(PyValueError::new_err(format!(
-            "input={other:?}: expected \"html\", \"text\" or \"auto\""
-        ))),
-    }
+    input
+        .parse()
+        .map_err(|e: String| PyValueError::new_err(format!("input={e}")))
 }
 
+/// A method's name, read by [`Method`]'s `FromStr` (`keep_all` is taken for
+/// `keep-all`, as Python spells names).
 fn parse_method(method: &str) -> PyResult<(Method, &'static str)> {
-    match method {
-        "ncleaner" => Ok((Method::NCleaner, "ncleaner")),
-        "heuristics" => Ok((Method::Heuristics, "heuristics")),
-        "keep-all" | "keep_all" => Ok((Method::KeepAll, "keep-all")),
-        "perplexity" => Ok((Method::Perplexity, "perplexity")),
-        other => Err(PyValueError::new_err(format!(
-            "method={other:?}: expected \"ncleaner\", \"heuristics\", \"keep-all\" or \"perplexity\""
-        ))),
-    }
+    let m: Method = method
+        .replace('_', "-")
+        .parse()
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "method={method:?}: expected \"ncleaner\", \"heuristics\", \"keep-all\" or \"perplexity\""
+            ))
+        })?;
+    Ok((m, m.as_str()))
 }
 
 fn load_model(name: &str) -> PyResult<Model> {

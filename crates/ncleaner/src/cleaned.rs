@@ -24,6 +24,33 @@ pub enum InputKind {
     Auto,
 }
 
+impl InputKind {
+    /// Every kind, in the order the command line lists them.
+    pub const ALL: [InputKind; 3] = [InputKind::Html, InputKind::Text, InputKind::Auto];
+
+    /// The kind's name on the command line, in the web API, in Python and
+    /// in JSON (`html`, `text`, `auto`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputKind::Html => "html",
+            InputKind::Text => "text",
+            InputKind::Auto => "auto",
+        }
+    }
+}
+
+impl std::str::FromStr for InputKind {
+    type Err = String;
+
+    /// Reads a name of [`InputKind::as_str`].
+    fn from_str(s: &str) -> std::result::Result<InputKind, String> {
+        InputKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("{s:?}: give html, text or auto"))
+    }
+}
+
 /// A page's predicted cleaning quality.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PageQuality {

@@ -16,8 +16,7 @@ use ncleaner_corpus::{self as corpus, CleanOptions, Destination, Entry, Observer
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 
 use super::common::{
-    SmoothingArg, check_clean_options, format_parser, load_model_named, load_word_model,
-    method_parser, thread_pool,
+    SmoothingArg, check_clean_options, load_model_named, load_word_model, names, thread_pool,
 };
 
 /// Arguments of `ncleaner clean`.
@@ -64,15 +63,15 @@ pub struct Args {
     pub no_route: bool,
 
     /// How to read the inputs: HTML pages, plain-text dumps, or decide per document.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub input: InputArg,
+    #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)), default_value = "auto")]
+    pub input: InputKind,
 
     /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
     /// plain text, JSON Lines, Markdown (headings, nested lists, code blocks,
     /// quotes and GFM tables of the kept text), or WARC. Default: what the
     /// name of `-o` says (`.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`),
     /// else cleaneval.
-    #[arg(long, value_parser = format_parser())]
+    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Option<Format>,
 
     /// Markdown (--format markdown, and the `markdown` field of JSON Lines):
@@ -116,15 +115,15 @@ pub struct Args {
     /// highest pooled F0.5: fewer words, cleaner ones) or `recall` (the
     /// highest pooled F2: more words, more noise). EVALUATION.md gives each
     /// one's figures.
-    #[arg(long, value_enum, default_value = "f")]
-    pub prefer: PreferArg,
+    #[arg(long, value_parser = names::<Preference>(["precision", "f", "recall"]), default_value = "f")]
+    pub prefer: Preference,
 
     /// User comments under an article: `keep` (the default: the model
     /// decides them like any other text) or `drop` (removed whatever the
     /// model says). A comment is text inside an element whose class, id or
     /// role names comments or replies; on forums and Q&A pages, whose
     /// content is itself a thread, posts are content either way.
-    #[arg(long, value_parser = comments_parser(), default_value = "keep")]
+    #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep")]
     pub comments: classify::Comments,
 
     /// Keep a segment of 3+ words that repeats one kept earlier on the page
@@ -136,7 +135,7 @@ pub struct Args {
     /// What decides: the n-gram models after the heuristics (ncleaner), the
     /// heuristics alone, nothing (keep-all: the raw text dump), or a word
     /// model's perplexity per sentence (perplexity: PyPlexity's method).
-    #[arg(long, value_parser = method_parser(), default_value = "ncleaner")]
+    #[arg(long, value_parser = names::<Method>(Method::ALL.map(Method::as_str)), default_value = "ncleaner")]
     pub method: Method,
 
     /// Drop whole pages whose predicted precision is below P (0–1): the
@@ -202,27 +201,6 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-/// `--input`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum InputArg {
-    /// HTML pages.
-    Html,
-    /// Plain-text dumps.
-    Text,
-    /// HTML if the document looks like HTML, else text.
-    Auto,
-}
-
-impl From<InputArg> for InputKind {
-    fn from(a: InputArg) -> InputKind {
-        match a {
-            InputArg::Html => InputKind::Html,
-            InputArg::Text => InputKind::Text,
-            InputArg::Auto => InputKind::Auto,
-        }
-    }
-}
-
 /// The cleaner that `--model`, `--fallback-model` and `--no-route` ask for.
 pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<Cleaner> {
     if no_route {
@@ -268,7 +246,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
         .with_method(method)
-        .with_preference(args.prefer.into())
+        .with_preference(args.prefer)
         .with_comments(args.comments)
         .with_repeats(args.keep_repeats)
         .with_marks(ncleaner::html::Marks {
@@ -311,7 +289,7 @@ pub fn run(args: Args) -> Result<()> {
         let pool = thread_pool(args.jobs)?;
         let (mem, pages) = corpus::site_memory(
             &args.inputs,
-            args.input.into(),
+            args.input,
             args.site_memory.as_deref(),
             args.no_site_pass,
             &pool,
@@ -333,7 +311,7 @@ pub fn run(args: Args) -> Result<()> {
         format: args.format,
         default_format: Format::Cleaneval,
         opts: CleanOptions {
-            input: args.input.into(),
+            input: args.input,
             json: JsonOptions {
                 segments: args.segments,
                 markdown: args.markdown,
@@ -552,34 +530,6 @@ impl Observer for Progress {
             ));
         }
     }
-}
-
-/// The stored operating points (`--prefer`).
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum PreferArg {
-    /// The highest pooled F0.5 on the training pages.
-    Precision,
-    /// The highest mean per-page F on the training pages (the default).
-    F,
-    /// The highest F-beta with beta 2 on the training pages (recall first).
-    Recall,
-}
-
-impl From<PreferArg> for Preference {
-    fn from(p: PreferArg) -> Preference {
-        match p {
-            PreferArg::Precision => Preference::Precision,
-            PreferArg::F => Preference::F,
-            PreferArg::Recall => Preference::Recall,
-        }
-    }
-}
-
-/// `--comments keep|drop`, parsed by [`classify::Comments`]'s `FromStr`.
-fn comments_parser() -> impl clap::builder::TypedValueParser<Value = classify::Comments> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(["keep", "drop"])
-        .map(|s| s.parse::<classify::Comments>().expect("a possible value"))
 }
 
 /// Parses a number from 0 to 1.

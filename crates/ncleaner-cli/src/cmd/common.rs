@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use clap::builder::TypedValueParser;
 use ncleaner::model::{self, Model};
 
 /// `--model`: an embedded model's name or a model file.
@@ -19,6 +20,7 @@ pub struct ModelArg {
 }
 
 /// Loads the model that `--model` names.
+#[cfg(feature = "serve")]
 pub fn load_model(arg: &ModelArg) -> Result<Model> {
     load_model_named(&arg.model)
 }
@@ -64,22 +66,15 @@ impl From<SmoothingArg> for ncleaner::lm::Smoothing {
     }
 }
 
-/// A clap value parser for `--method` built on [`ncleaner::classify::Method`]'s
-/// `as_str`/`FromStr`, so that the names live once (for `value_parser = method_parser()`).
-pub fn method_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::classify::Method> {
-    use clap::builder::TypedValueParser as _;
-    use ncleaner::classify::Method;
-    clap::builder::PossibleValuesParser::new(Method::ALL.map(Method::as_str))
-        .map(|s| s.parse::<Method>().expect("a listed name"))
-}
-
-/// A clap value parser for `--format` built on [`ncleaner::format::Format`]'s
-/// `as_str`/`FromStr` (for `value_parser = format_parser()`).
-pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = ncleaner::format::Format> {
-    use clap::builder::TypedValueParser as _;
-    use ncleaner::format::Format;
-    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::as_str))
-        .map(|s| s.parse::<Format>().expect("a listed name"))
+/// A clap value parser for a library enum, built on its `as_str` names and
+/// its `FromStr`, so that the names live once in the library (for
+/// `value_parser = names::<Method>(Method::ALL.map(Method::as_str))`).
+pub fn names<T>(names: impl IntoIterator<Item = &'static str>) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Debug,
+{
+    clap::builder::PossibleValuesParser::new(names).map(|s| s.parse::<T>().expect("a listed name"))
 }
 
 /// Refuses `clean` options that would be ignored, saying what they need:
@@ -129,6 +124,7 @@ pub fn check_clean_options(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ncleaner::InputKind;
     use ncleaner::classify::Method;
     use ncleaner::format::Format;
 
@@ -136,18 +132,26 @@ mod tests {
     fn parsers_read_the_library_names() {
         #[derive(clap::Parser)]
         struct T {
-            #[arg(long, value_parser = method_parser())]
+            #[arg(long, value_parser = names::<Method>(Method::ALL.map(Method::as_str)))]
             method: Method,
-            #[arg(long, value_parser = format_parser())]
+            #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
             format: Format,
+            #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)))]
+            input: InputKind,
         }
-        let t =
-            <T as clap::Parser>::try_parse_from(["t", "--method", "keep-all", "--format", "jsonl"])
-                .unwrap();
-        assert_eq!((t.method, t.format), (Method::KeepAll, Format::Jsonl));
+        let t = <T as clap::Parser>::try_parse_from([
+            "t", "--method", "keep-all", "--format", "jsonl", "--input", "text",
+        ])
+        .unwrap();
+        assert_eq!(
+            (t.method, t.format, t.input),
+            (Method::KeepAll, Format::Jsonl, InputKind::Text)
+        );
         assert!(
-            <T as clap::Parser>::try_parse_from(["t", "--method", "x", "--format", "text"])
-                .is_err()
+            <T as clap::Parser>::try_parse_from([
+                "t", "--method", "x", "--format", "text", "--input", "html"
+            ])
+            .is_err()
         );
     }
 

@@ -1,21 +1,11 @@
 //! One module per subcommand.
 
-pub mod ablation;
 pub mod clean;
 pub mod common;
-pub mod crossval;
-pub mod curve;
-pub mod eval;
-pub mod heldout;
-pub mod lm;
-pub mod matrix;
 pub mod perplexity;
-pub mod pool;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod strip;
-pub mod train;
-pub mod tune;
 
 /// An error that asks for a particular process exit code.
 #[derive(Debug)]

@@ -10,7 +10,7 @@ use ncleaner::{Cleaner, InputKind};
 use ncleaner_corpus::CleanOptions;
 
 use super::clean::{Run, run_corpus};
-use super::common::format_parser;
+use super::common::names;
 
 /// Arguments of `ncleaner strip`.
 #[derive(clap::Args)]
@@ -35,7 +35,7 @@ pub struct Args {
     pub output: Option<PathBuf>,
 
     /// Output format. Default: what the name of `-o` says, else text.
-    #[arg(long, value_parser = format_parser())]
+    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Option<Format>,
 
     /// No summary line and no progress bar on standard error.

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use crate::experiment;
+use crate::pool::Pool;
 use anyhow::Result;
-use ncleaner_lab::experiment;
-use ncleaner_lab::pool::Pool;
 
 /// `--html DIR --gold DIR` pairs, folds and seed.
 #[derive(clap::Args, Clone)]
@@ -41,7 +41,7 @@ impl PoolArgs {
     }
 
     /// Pairs every page with its gold file.
-    pub fn pairs(&self) -> Result<Vec<ncleaner_lab::train::Pair>> {
+    pub fn pairs(&self) -> Result<Vec<crate::train::Pair>> {
         Ok(experiment::pairs(&self.dirs()?)?)
     }
 
@@ -116,7 +116,7 @@ impl ReportArgs {
             return Ok(None);
         };
         let path = dir.join(name);
-        ncleaner_lab::pool::write_report(&path, text)?;
+        crate::pool::write_report(&path, text)?;
         eprintln!("ncleaner: wrote {}", path.display());
         Ok(Some(path))
     }

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::experiment::{plot, report, table};
 use anyhow::Result;
 use ncleaner::model::TrainOptions;
-use ncleaner_lab::experiment::{plot, report, table};
 
 use super::pool::{PoolArgs, ReportArgs};
 
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<()> {
         for r in &t.rows {
             for (page, text) in pool.pages.iter().zip(&r.outputs) {
                 let path = out.join(r.variant.slug()).join(format!("{}.txt", page.key));
-                ncleaner_lab::pool::write_report(&path, text)?;
+                crate::pool::write_report(&path, text)?;
             }
         }
     }

@@ -3,13 +3,14 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::lm as wordlm;
 use anyhow::{Context, Result};
 use ncleaner::lm::{Estimator, TrainConfig, WordLm};
-use ncleaner_lab::lm as wordlm;
 
 /// Arguments of `ncleaner lm`.
 #[derive(clap::Args)]
 pub struct Args {
+    /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
@@ -128,7 +129,8 @@ fn train(args: TrainArgs) -> Result<()> {
 }
 
 fn export(args: ExportArgs) -> Result<()> {
-    let model = super::common::load_word_model(&args.model)?;
+    let model = ncleaner::lm::file::open(&args.model)
+        .with_context(|| format!("loading word model {}", args.model))?;
     if args.arpa.as_os_str() == "-" {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         model

@@ -1,8 +1,8 @@
 //! `ncleaner curve`: the learning curve (the paper's Figure 4).
 
+use crate::experiment::{curve, plot, report};
 use anyhow::Result;
 use ncleaner::model::{Alphabet, TrainOptions};
-use ncleaner_lab::experiment::{curve, plot, report};
 
 use super::pool::{PoolArgs, ReportArgs, parse_orders};
 

@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
+use crate::matrix::{self, Pools};
+use crate::pool;
+use crate::train::{OperatingPoint, TrainConfig, Trainer};
 use anyhow::Result;
 use ncleaner::classify::Preference;
-use ncleaner_lab::matrix::{self, Pools};
-use ncleaner_lab::pool;
-use ncleaner_lab::train::{OperatingPoint, TrainConfig, Trainer};
 
-use super::clean::PreferArg;
+use super::preference_parser;
 
 /// Arguments of `ncleaner matrix`.
 #[derive(clap::Args)]
@@ -34,14 +34,16 @@ pub struct Args {
     /// Seed of the fold assignment.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Operating point of the trained models (as `clean --prefer`).
-    #[arg(long, value_enum, default_value = "f")]
-    pub prefer: PreferArg,
+    /// Operating point of the trained models (as `clean --prefer`):
+    /// `precision` (the highest pooled F0.5 on the training pages), `f` (the
+    /// highest mean per-page F) or `recall` (the highest F-beta, beta 2).
+    #[arg(long, value_parser = preference_parser(), default_value = "f")]
+    pub prefer: Preference,
     /// The default operating point the models store (`--prefer f`):
     /// `max-page-f` (the highest mean per-page F; the default of `train`),
     /// `min-precision:P` (the highest F whose training precision is at least
     /// P), `f-beta:B` (the highest F-beta), or `max-f`.
-    #[arg(long, value_name = "POINT", value_parser = ncleaner_lab::train::parse_operating_point)]
+    #[arg(long, value_name = "POINT", value_parser = crate::train::parse_operating_point)]
     pub operating_point: Option<OperatingPoint>,
     /// Train the non-lexical models (letters → a, digits → 0).
     #[arg(long)]
@@ -66,7 +68,7 @@ pub fn run(args: Args) -> Result<()> {
         pools.names.len(),
         t.elapsed().as_secs_f64()
     );
-    let preference: Preference = args.prefer.into();
+    let preference = args.prefer;
     let sets = matrix::train_sets(&pools);
     let mut cfg = if args.nonlexical {
         TrainConfig::non_lexical()

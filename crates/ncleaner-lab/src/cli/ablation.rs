@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
+use crate::ablation;
+use crate::crossval;
+use crate::train::{Pair, TrainConfig, Trainer};
 use anyhow::Result;
 use ncleaner::InputKind;
-use ncleaner_lab::ablation;
-use ncleaner_lab::crossval;
-use ncleaner_lab::train::{Pair, TrainConfig, Trainer};
 
 /// Cross-validates every ablation step on the paired pages and prints the
 /// table, then the reliability table of the default model's probabilities
@@ -48,7 +48,7 @@ pub fn run(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Re
     }
     print!("{md}");
     if let Some(dir) = report {
-        ncleaner_lab::pool::write_report(&dir.join("ablation.md"), &md)?;
+        crate::pool::write_report(&dir.join("ablation.md"), &md)?;
     }
     eprintln!("ncleaner: ablation in {:.0} s", t.elapsed().as_secs_f64());
     Ok(())
@@ -62,18 +62,17 @@ pub fn page_quality(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Pat
     let trainer = Trainer::new(crossval::load_pool(pairs)?);
     let fold = crossval::folds(trainer.pages().len(), folds, seed);
     let inner = 5;
-    let m = ncleaner_lab::experiment::page_quality::cross_validate(
+    let m = crate::experiment::page_quality::cross_validate(
         &trainer,
         &fold,
         folds,
         &TrainConfig::lexical(),
         inner,
     )?;
-    let md =
-        ncleaner_lab::experiment::page_quality::markdown(&m, trainer.pages().len(), folds, inner);
+    let md = crate::experiment::page_quality::markdown(&m, trainer.pages().len(), folds, inner);
     print!("{md}");
     if let Some(dir) = report {
-        ncleaner_lab::pool::write_report(&dir.join("page-quality.md"), &md)?;
+        crate::pool::write_report(&dir.join("page-quality.md"), &md)?;
     }
     eprintln!(
         "ncleaner: page quality in {:.0} s",

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::experiment::{self, report, table};
 use anyhow::Result;
 use ncleaner::model::{Alphabet, TrainOptions};
-use ncleaner_lab::experiment::{self, report, table};
 
-use super::common::{ModelArg, load_model};
+use super::open_model;
 use super::pool::ReportArgs;
 
 /// Arguments of `ncleaner heldout`.
@@ -19,9 +19,9 @@ pub struct Args {
     /// Directory of gold files (repeatable).
     #[arg(long, value_name = "DIR", required = true)]
     gold: Vec<PathBuf>,
-    /// The lexical model.
-    #[command(flatten)]
-    model: ModelArg,
+    /// The lexical model: `en` (embedded) or a model file.
+    #[arg(long, short = 'm', default_value = "en", value_name = "en|PATH")]
+    model: String,
     /// The non-lexical model: `en-nonlex` or a model file.
     #[arg(long, default_value = "en-nonlex", value_name = "en-nonlex|PATH")]
     nonlex_model: String,
@@ -48,11 +48,9 @@ pub fn run(args: Args) -> Result<()> {
         .cloned()
         .zip(args.gold.iter().cloned())
         .collect();
-    let pages = ncleaner_lab::crossval::load_pool(&experiment::pairs(&dirs)?)?;
-    let lex = Arc::new(load_model(&args.model)?);
-    let nonlex = Arc::new(load_model(&ModelArg {
-        model: args.nonlex_model.clone(),
-    })?);
+    let pages = crate::crossval::load_pool(&experiment::pairs(&dirs)?)?;
+    let lex = Arc::new(open_model("--model", &args.model)?);
+    let nonlex = Arc::new(open_model("--nonlex-model", &args.nonlex_model)?);
     let params = |m: &ncleaner::model::Model| TrainOptions {
         n: m.meta.n,
         q: m.meta.q,
@@ -94,7 +92,7 @@ pub fn run(args: Args) -> Result<()> {
     })?;
     let mut md = format!(
         "`{}` ({}) and `{}` ({}) on {} pages never trained on:\n\n",
-        args.model.model,
+        args.model,
         lex.meta.alphabet.name(),
         args.nonlex_model,
         nonlex.meta.alphabet.name(),

@@ -1,10 +1,10 @@
 //! `ncleaner tune`: choose n and q (and the threshold) by cross-validation.
 
+use crate::experiment::{entropy, plot, report, tune};
 use anyhow::Result;
 use clap::ValueEnum;
 use ncleaner::InputKind;
 use ncleaner::model::{Alphabet, TrainOptions};
-use ncleaner_lab::experiment::{entropy, plot, report, tune};
 
 use super::pool::{PoolArgs, ReportArgs, parse_grid, parse_orders};
 
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<()> {
         ObjectiveArg::CrossEntropy => {
             let qs = args
                 .q_grid
-                .unwrap_or_else(ncleaner_lab::experiment::default_q_grid);
+                .unwrap_or_else(crate::experiment::default_q_grid);
             let g = entropy::cross_entropy(
                 &pool.pages,
                 &pool.fold,
@@ -147,7 +147,7 @@ pub fn run(args: Args) -> Result<()> {
             tune::Objective::MacroF => "macro-f",
             tune::Objective::Precision { .. } => "precision",
         },
-        ncleaner_lab::crossval::input_name(input).to_lowercase()
+        crate::crossval::input_name(input).to_lowercase()
     );
     args.report.write(&format!("{stem}.md"), &md)?;
     if g.options.thresholds.contains(&0.0) {

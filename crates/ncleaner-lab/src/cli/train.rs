@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 use anyhow::{Context, Result};
 use ncleaner::model::{self, DirtyEstimate};
-use ncleaner_lab::train::{self, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 
 /// Arguments of `ncleaner train`.
 #[derive(clap::Args)]

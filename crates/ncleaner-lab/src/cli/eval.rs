@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::eval::{EvalOptions, score_dirs};
 use anyhow::Context;
-use ncleaner_lab::eval::{EvalOptions, score_dirs};
 
 /// Arguments of `ncleaner eval`.
 #[derive(clap::Args)]
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// `--metric levenshtein`.
 fn levenshtein(args: &Args) -> anyhow::Result<()> {
-    use ncleaner_lab::eval::levenshtein::{mean, per_file_tsv, similarity_dirs, to_json};
+    use crate::eval::levenshtein::{mean, per_file_tsv, similarity_dirs, to_json};
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
         "--ascii, --words-only and --unlabelled apply to --metric words only"
@@ -124,7 +124,7 @@ fn levenshtein(args: &Args) -> anyhow::Result<()> {
 
 /// `--metric wcxb`.
 fn wcxb(args: &Args) -> anyhow::Result<()> {
-    use ncleaner_lab::eval::wcxb;
+    use crate::eval::wcxb;
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
         "--ascii, --words-only and --unlabelled apply to --metric words only"
