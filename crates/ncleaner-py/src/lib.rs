@@ -17,13 +17,15 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ncleaner::classify::{Method, Preference, Reason};
+use ncleaner::format::{CleanedRecord, JsonOptions};
 use ncleaner::model::{self, Model};
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Cleaned, InputKind};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 create_exception!(
@@ -62,38 +64,29 @@ struct Segment {
     reason: String,
 }
 
-/// One cleaned document.
-#[pyclass(frozen, get_all, module = "ncleaner")]
+/// One cleaned document. It holds the library's `Cleaned` and reads its
+/// fields through the library's `CleanedRecord`, the record that JSON Lines
+/// and the web API write, so the three agree; `to_dict()` gives that record.
+/// The Markdown and the segments are built when first asked for.
+#[pyclass(frozen, module = "ncleaner")]
 struct CleanResult {
-    /// The document's URL, if known.
-    url: Option<String>,
-    /// The cleaned text: kept segments, one per line.
-    text: String,
-    /// The kept text as Markdown: headings, nested lists, code blocks,
-    /// quotes and tables (`ncleaner clean --format markdown`).
-    markdown: String,
-    /// Words in all segments.
-    words_in: usize,
-    /// Words in kept segments.
-    words_out: usize,
-    /// `"html"` or `"text"`: how the document was read.
-    input: &'static str,
-    /// The encoding the document was decoded with.
-    encoding: &'static str,
-    /// Whether undecodable bytes were replaced by U+FFFD.
-    had_decode_errors: bool,
-    /// The page's language (ISO 639-1 tag such as "en", "de"), identified by
-    /// whatlang from its longest prose segments; `None` when unsure.
-    language: Option<String>,
-    /// The model that cleaned the page (the one routed to by its language,
-    /// or the one asked for).
-    model: Option<String>,
-    /// All segments in page order, kept and dropped.
-    segments: Vec<Py<Segment>>,
-    /// The page's metadata (HTML input only; `None` for text).
-    metadata: Option<Py<Metadata>>,
-    /// The page's predicted cleaning quality (models with a page-quality model).
-    page_quality: Option<Py<PageQuality>>,
+    cleaned: Cleaned,
+    /// The segments as Python objects, built on first access.
+    segments: GILOnceCell<Py<PyList>>,
+}
+
+impl CleanResult {
+    fn new(cleaned: Cleaned) -> CleanResult {
+        CleanResult {
+            cleaned,
+            segments: GILOnceCell::new(),
+        }
+    }
+
+    /// The record without its optional fields.
+    fn record(&self) -> CleanedRecord<'_> {
+        CleanedRecord::jsonl(&self.cleaned, None, JsonOptions::default())
+    }
 }
 
 /// A page's metadata: each field `None` (lists empty) when no reliable source gave it.
@@ -175,15 +168,150 @@ impl Segment {
 
 #[pymethods]
 impl CleanResult {
+    /// The document's URL, if known.
+    #[getter]
+    fn url(&self) -> Option<String> {
+        self.cleaned.url.clone()
+    }
+
+    /// The cleaned text: kept segments, one per line (no final newline, as
+    /// in JSON Lines).
+    #[getter]
+    fn text(&self) -> String {
+        self.record().text
+    }
+
+    /// The kept text as Markdown: headings, nested lists, code blocks,
+    /// quotes and tables (`ncleaner clean --format markdown`).
+    #[getter]
+    fn markdown(&self) -> String {
+        ncleaner::format::markdown(&self.cleaned)
+    }
+
+    /// Words in all segments.
+    #[getter]
+    fn words_in(&self) -> usize {
+        self.record().words_in
+    }
+
+    /// Words in kept segments.
+    #[getter]
+    fn words_out(&self) -> usize {
+        self.record().words_out
+    }
+
+    /// `"html"` or `"text"`: how the document was read.
+    #[getter]
+    fn input(&self) -> &'static str {
+        self.cleaned.input.as_str()
+    }
+
+    /// The encoding the document was decoded with.
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.cleaned.encoding
+    }
+
+    /// Whether undecodable bytes were replaced by U+FFFD.
+    #[getter]
+    fn had_decode_errors(&self) -> bool {
+        self.cleaned.had_decode_errors
+    }
+
+    /// The page's language (ISO 639-1 tag such as "en", "de"), identified by
+    /// whatlang from its longest prose segments; `None` when unsure.
+    #[getter]
+    fn language(&self) -> Option<&str> {
+        self.cleaned.language.as_deref()
+    }
+
+    /// The model that cleaned the page (the one routed to by its language,
+    /// or the one asked for).
+    #[getter]
+    fn model(&self) -> Option<&str> {
+        self.cleaned.model.as_deref()
+    }
+
+    /// All segments in page order, kept and dropped.
+    #[getter]
+    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = self
+            .segments
+            .get_or_try_init(py, || -> PyResult<Py<PyList>> {
+                let items = self
+                    .cleaned
+                    .segments
+                    .iter()
+                    .map(|s| {
+                        Py::new(
+                            py,
+                            Segment {
+                                kind: s.segment.kind.letter(),
+                                text: s.segment.text.clone(),
+                                keep: s.keep(),
+                                score: s.score,
+                                probability: s.probability,
+                                reason: reason_name(s.decision.reason),
+                            },
+                        )
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(PyList::new(py, items)?.unbind())
+            })?;
+        Ok(list.bind(py).clone())
+    }
+
+    /// The page's metadata (HTML input only; `None` for text).
+    #[getter]
+    fn metadata(&self) -> Option<Metadata> {
+        self.cleaned.metadata.as_ref().map(|m| Metadata {
+            title: m.title.clone(),
+            authors: m.authors.clone(),
+            date_published: m.date_published.clone(),
+            date_modified: m.date_modified.clone(),
+            site_name: m.site_name.clone(),
+            canonical_url: m.canonical_url.clone(),
+            description: m.description.clone(),
+            language: m.language.clone(),
+            tags: m.tags.clone(),
+            categories: m.categories.clone(),
+        })
+    }
+
+    /// The page's predicted cleaning quality (models with a page-quality model).
+    #[getter]
+    fn page_quality(&self) -> Option<PageQuality> {
+        self.cleaned.quality.map(|q| PageQuality {
+            precision: q.precision,
+            recall: q.recall,
+        })
+    }
+
+    /// The document as a dict: the record of the web API's answer (every
+    /// field, the Markdown and the segments with their reasons), which is
+    /// also what `ncleaner clean --format jsonl --segments --markdown` writes
+    /// (there without the fields it does not know).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.to_json()?;
+        py.import("json")?.call_method1("loads", (json,))
+    }
+
+    /// [`to_dict`]'s record as a JSON string.
+    fn to_json(&self) -> PyResult<String> {
+        serde_json::to_string(&CleanedRecord::full(&self.cleaned))
+            .map_err(|e| NCleanerError::new_err(format!("serialising the result: {e}")))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Result(url={}, words_in={}, words_out={}, segments={})",
-            self.url
+            self.cleaned
+                .url
                 .as_ref()
                 .map_or("None".into(), |u| format!("{u:?}")),
-            self.words_in,
-            self.words_out,
-            self.segments.len()
+            self.cleaned.words_in(),
+            self.cleaned.words_out(),
+            self.cleaned.segments.len()
         )
     }
 }
@@ -285,91 +413,12 @@ fn clean_doc(cleaner: &ncleaner::Cleaner, doc: &Doc, input: InputKind) -> Cleane
     cleaner.clean_with_charset(&doc.bytes, input, doc.url.as_deref(), charset)
 }
 
+/// What decided a segment: the heuristic rule's name, else the reason's.
 fn reason_name(reason: Reason) -> String {
     match reason {
-        Reason::Heuristic { rule } => serde_json_name(&rule),
+        Reason::Heuristic { rule } => rule.as_str().into(),
         other => other.as_str().into(),
     }
-}
-
-fn serde_json_name(rule: &ncleaner::segment::Heuristic) -> String {
-    use ncleaner::segment::Heuristic;
-    match rule {
-        Heuristic::PipeNavBar => "pipe-nav-bar".into(),
-        Heuristic::NoAlphanumeric => "no-alphanumeric".into(),
-    }
-}
-
-fn to_python(py: Python<'_>, cleaned: Cleaned) -> PyResult<CleanResult> {
-    // As the CLI's JSON Lines: no final newline.
-    let text = cleaned.text().trim_end().to_owned();
-    let markdown = ncleaner::format::markdown(&cleaned);
-    let words_in = cleaned.words_in();
-    let words_out = cleaned.words_out();
-    let mut segments = Vec::with_capacity(cleaned.segments.len());
-    for s in cleaned.segments {
-        let keep = s.keep();
-        segments.push(Py::new(
-            py,
-            Segment {
-                kind: s.segment.kind.letter(),
-                text: s.segment.text,
-                keep,
-                score: s.score,
-                probability: s.probability,
-                reason: reason_name(s.decision.reason),
-            },
-        )?);
-    }
-    Ok(CleanResult {
-        url: cleaned.url,
-        text,
-        markdown,
-        words_in,
-        words_out,
-        input: if cleaned.input == InputKind::Text {
-            "text"
-        } else {
-            "html"
-        },
-        encoding: cleaned.encoding,
-        had_decode_errors: cleaned.had_decode_errors,
-        language: cleaned.language,
-        model: cleaned.model.as_deref().map(str::to_owned),
-        segments,
-        metadata: cleaned
-            .metadata
-            .map(|m| {
-                Py::new(
-                    py,
-                    Metadata {
-                        title: m.title,
-                        authors: m.authors,
-                        date_published: m.date_published,
-                        date_modified: m.date_modified,
-                        site_name: m.site_name,
-                        canonical_url: m.canonical_url,
-                        description: m.description,
-                        language: m.language,
-                        tags: m.tags,
-                        categories: m.categories,
-                    },
-                )
-            })
-            .transpose()?,
-        page_quality: cleaned
-            .quality
-            .map(|q| {
-                Py::new(
-                    py,
-                    PageQuality {
-                        precision: q.precision,
-                        recall: q.recall,
-                    },
-                )
-            })
-            .transpose()?,
-    })
 }
 
 #[pymethods]
@@ -486,7 +535,7 @@ impl Cleaner {
         doc.charset = charset;
         let inner = &self.inner;
         let cleaned = py.allow_threads(|| clean_doc(inner, &doc, input));
-        to_python(py, cleaned)
+        Ok(CleanResult::new(cleaned))
     }
 
     /// Cleans many documents in parallel in Rust (GIL released), results in input order.
@@ -525,7 +574,7 @@ impl Cleaner {
                 None => run(),
             }
         });
-        cleaned.into_iter().map(|c| to_python(py, c)).collect()
+        Ok(cleaned.into_iter().map(CleanResult::new).collect())
     }
 
     /// Pickled as its constructor's arguments: the model is loaded again where it is unpickled

@@ -218,6 +218,14 @@ def test_same_as_cli_on_cleaneval_dev(cleaner):
         assert (got.page_quality is None) == (q is None), path
         if q is not None:
             assert (got.page_quality.precision, got.page_quality.recall) == (q["precision"], q["recall"]), path
+        # One record: every field the CLI wrote, `to_dict()` holds alike
+        # (it adds what JSON Lines leaves out: input, markdown, ...).
+        record = got.to_dict()
+        for key, value in want.items():
+            if key != "id":
+                assert record[key] == value, (path, key)
+        assert record["input"] == "html" and record["markdown"] == got.markdown, path
+        assert json.loads(got.to_json()) == record, path
 
 
 def test_pickles_as_its_arguments():

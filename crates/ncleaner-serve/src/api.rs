@@ -9,7 +9,8 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use ncleaner::classify::{self, Method, Reason};
+use ncleaner::classify::Method;
+use ncleaner::format::CleanedRecord;
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Cancel, Cleaned, Cleaner, InputKind, Route, Routes};
 use serde::{Deserialize, Serialize};
@@ -79,26 +80,6 @@ pub(crate) struct CleanParams {
     keep_repeats: Option<bool>,
     links: Option<bool>,
     images: Option<bool>,
-}
-
-/// One segment in the answer.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct SegmentOut {
-    /// `p`, `h` or `l`.
-    pub kind: String,
-    /// The segment's text.
-    pub text: String,
-    /// Whether it is kept.
-    pub keep: bool,
-    /// The n-gram log-odds in bits (absent without a model).
-    pub score: Option<f64>,
-    /// The classifier's probability of being clean (models with a classifier).
-    pub probability: Option<f64>,
-    /// What was compared with the threshold: log2(p / (1 − p)) with a
-    /// classifier, else the score; absent when a rule or the method decided.
-    pub evidence: Option<f64>,
-    /// The rule or method that decided, if not the threshold.
-    pub rule: Option<String>,
 }
 
 /// `POST /api/clean`.
@@ -290,13 +271,16 @@ pub(crate) async fn clean(
             .map_err(|_| stopped())?;
         let threshold = threshold_of(&cleaner, &cleaned);
         check(cancel)?;
-        let answer = Answer {
-            doc: &cleaned,
-            method,
-            threshold,
-            start,
-            cancel,
-        };
+        // The one record of a cleaned document, every field present, with
+        // what this request decided; its segments are written one by one,
+        // with cancellation looked at between them.
+        let answer = CleanedRecord {
+            method: Some(method.as_str()),
+            threshold: Some(threshold),
+            elapsed_ms: Some(start.elapsed().as_secs_f64() * 1e3),
+            ..CleanedRecord::full(&cleaned)
+        }
+        .cancelled_by(cancel);
         serialise(&answer, max_answer, cancel)
     })
     .await?;
@@ -318,8 +302,8 @@ fn threshold_of(cleaner: &Cleaner, cleaned: &Cleaned) -> f64 {
 }
 
 /// The fewest bytes one segment adds to an answer besides its text:
-/// `{"evidence":null,"keep":true,"kind":"p","probability":null,"rule":null,"score":null,"text":""},`
-/// is 95.
+/// `{"evidence":null,"keep":true,"kind":"p","probability":null,"reason":{"by":"score"},"score":null,"text":""},`
+/// is 103.
 const SEGMENT_OVERHEAD: usize = 90;
 
 fn busy(msg: String) -> ApiError {
@@ -553,109 +537,6 @@ impl std::io::Write for Capped<'_> {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-/// The answer to a cleaned document, serialised as the JSON object it always
-/// was (the same keys in the same order), with its segments streamed one by
-/// one instead of collected, and cancellation checked between them.
-struct Answer<'a> {
-    doc: &'a Cleaned,
-    method: Method,
-    threshold: f64,
-    start: Instant,
-    cancel: &'a Cancel,
-}
-
-impl Serialize for Answer<'_> {
-    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeMap};
-        let doc = self.doc;
-        // The small fields, built as before so that their order and form do
-        // not change; "segments" is a placeholder replaced while writing.
-        let head = json!({
-            "url": doc.url,
-            "model": doc.model.as_deref(),
-            "language": doc.language,
-            "method": match self.method { Method::NCleaner => "ncleaner", Method::Heuristics => "heuristics", Method::KeepAll => "keep-all", Method::Perplexity => "perplexity" },
-            "input": match doc.input { InputKind::Text => "text", _ => "html" },
-            "threshold": self.threshold,
-            "segments": null,
-            "text": doc.text().trim_end(),
-            "markdown": ncleaner::format::markdown(doc),
-            "words_in": doc.words_in(),
-            "words_out": doc.words_out(),
-            "page_quality": doc.quality,
-            "metadata": doc.metadata,
-            "elapsed_ms": self.start.elapsed().as_secs_f64() * 1e3,
-        });
-        let serde_json::Value::Object(head) = head else {
-            return Err(S::Error::custom("answer head is an object"));
-        };
-        let mut map = ser.serialize_map(Some(head.len()))?;
-        for (k, v) in &head {
-            if k == "segments" {
-                map.serialize_entry(
-                    k,
-                    &Segments {
-                        doc,
-                        cancel: self.cancel,
-                    },
-                )?;
-            } else {
-                map.serialize_entry(k, v)?;
-            }
-        }
-        map.end()
-    }
-}
-
-/// The segments of an answer, serialised one at a time.
-struct Segments<'a> {
-    doc: &'a Cleaned,
-    cancel: &'a Cancel,
-}
-
-impl Serialize for Segments<'_> {
-    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
-        let mut seq = ser.serialize_seq(Some(self.doc.segments.len()))?;
-        for (i, s) in self.doc.segments.iter().enumerate() {
-            if i % Cancel::EVERY == 0 && self.cancel.is_cancelled() {
-                return Err(S::Error::custom("cancelled"));
-            }
-            let out = segment_out(s);
-            // Through a `Value`, as before, so the keys keep their order.
-            let v = serde_json::to_value(&out).map_err(S::Error::custom)?;
-            seq.serialize_element(&v)?;
-        }
-        seq.end()
-    }
-}
-
-fn segment_out(s: &ncleaner::ScoredSegment) -> SegmentOut {
-    let rule = match s.decision.reason {
-        Reason::Score => None,
-        Reason::Heuristic { rule } => Some(
-            serde_json::to_value(rule)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_else(|| format!("{rule:?}")),
-        ),
-        other => Some(other.as_str().into()),
-    };
-    SegmentOut {
-        kind: s.segment.kind.letter().to_string(),
-        text: s.text().to_string(),
-        keep: s.keep(),
-        score: s.score,
-        probability: s.probability,
-        evidence: if rule.is_none() {
-            s.probability.map(classify::log2_odds).or(s.score)
-        } else {
-            None
-        },
-        rule,
     }
 }
 

@@ -53,7 +53,7 @@ use ncleaner::{Route, Routes};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-pub use api::{CleanRequest, SegmentOut};
+pub use api::CleanRequest;
 
 /// How the server runs.
 #[derive(Debug, Clone)]

@@ -35,6 +35,16 @@ pub enum Heuristic {
     NoAlphanumeric,
 }
 
+impl Heuristic {
+    /// The rule's name, as in JSON (`pipe-nav-bar`, `no-alphanumeric`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Heuristic::PipeNavBar => "pipe-nav-bar",
+            Heuristic::NoAlphanumeric => "no-alphanumeric",
+        }
+    }
+}
+
 /// A unit of text that is kept or dropped as a whole.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Segment {

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module ``ncleaner._ncleaner``."""
 
-from typing import Iterable, Literal, Optional, Tuple, Union
+from typing import Any, Iterable, Literal, Optional, Tuple, Union
 
 __version__: str
 
@@ -123,6 +123,10 @@ class CleanResult:
     @property
     def page_quality(self) -> Optional[PageQuality]:
         """The predicted quality of the page's cleaning (models with a page-quality model)."""
+    def to_dict(self) -> dict[str, Any]:
+        """The document as the web API's record: every field (None when unknown), the Markdown and the segments with their ``reason`` and ``evidence``; ``ncleaner clean --format jsonl --segments --markdown`` writes the same record without the fields it does not know."""
+    def to_json(self) -> str:
+        """``to_dict()``'s record as a JSON string."""
 
 Result = CleanResult
 

@@ -4,11 +4,13 @@
 //!   line, then one kept segment per line, each starting `<p> `, `<h> ` or
 //!   `<l> `: the format of the CleanEval gold files and of `eval`.
 //! - [`Format::Text`]: the kept segments, one per line.
-//! - [`Format::Jsonl`]: one JSON object per document on one line: `url`,
-//!   `text`, `words_in`, `words_out`, `metadata` for HTML input (the page's
-//!   title, authors, dates, … : [`crate::html::Metadata`], unknown fields
-//!   `null` or empty), and with segments requested every segment's `kind`,
-//!   `text`, `keep` and `score`; with Markdown requested, `markdown`.
+//! - [`Format::Jsonl`]: one JSON object per document on one line, a
+//!   [`CleanedRecord`]: `url`, `text`, `words_in`, `words_out`, `metadata`
+//!   for HTML input (the page's title, authors, dates, … :
+//!   [`crate::html::Metadata`], unknown fields `null` or empty), and with
+//!   segments requested every segment's `kind`, `text`, `keep`, `score`,
+//!   `probability`, `evidence` and `reason`; with Markdown requested,
+//!   `markdown`. The web API and Python write the same record.
 //! - [`Format::Markdown`]: the kept segments as Markdown ([`markdown()`]):
 //!   headings, lists, code blocks, quotes and tables.
 //! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
@@ -22,10 +24,12 @@
 //! records name their documents themselves.
 
 mod markdown;
+mod record;
 
 use std::io::Write;
 
 pub use markdown::{MAX_COLUMNS, markdown};
+pub use record::{CleanedRecord, SegmentRecord, SegmentRecords};
 
 use crate::pipeline::Cleaned;
 use crate::segment::Kind;
@@ -169,101 +173,19 @@ pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The JSON record of one document, serialised straight from the cleaned
-/// document (building a `serde_json::Value` first cost a copy of the text
-/// and a map per document). Fields in alphabetical order, as a
-/// `serde_json::Map` orders them.
-#[derive(serde::Serialize)]
-struct JsonDoc<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    /// The kept text as Markdown, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    markdown: Option<String>,
-    /// Only when the cleaner routes by language (`null`: not identified).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    language: Option<Option<&'a str>>,
-    /// The page's metadata (HTML input only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    metadata: Option<&'a crate::html::Metadata>,
-    /// The model that decided, only when the cleaner routes by language.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    page_quality: Option<crate::quality::PageQuality>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    segments: Option<Vec<JsonSegment<'a>>>,
-    text: &'a str,
-    url: &'a Option<String>,
-    words_in: usize,
-    words_out: usize,
-}
-
-/// One segment of a [`JsonDoc`] (fields in alphabetical order).
-#[derive(serde::Serialize)]
-struct JsonSegment<'a> {
-    keep: bool,
-    kind: &'static str,
-    probability: Option<f64>,
-    reason: &'a crate::classify::Reason,
-    score: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sentences: Option<&'a [crate::perplexity::SentenceScore]>,
-    text: &'a str,
-}
-
-/// Calls `f` with the JSON record of `doc`.
-fn with_json_doc<T>(
-    doc: &Cleaned,
-    id: Option<&str>,
-    opts: JsonOptions,
-    f: impl FnOnce(&JsonDoc<'_>) -> T,
-) -> T {
-    let text = doc.text();
-    let segments = opts.segments.then(|| {
-        doc.segments
-            .iter()
-            .map(|s| JsonSegment {
-                keep: s.keep(),
-                kind: s.segment.kind.letter(),
-                probability: s.probability,
-                reason: &s.decision.reason,
-                score: s.score,
-                sentences: s.sentences.as_deref(),
-                text: &s.segment.text,
-            })
-            .collect()
-    });
-    f(&JsonDoc {
-        id,
-        markdown: opts.markdown.then(|| markdown(doc)),
-        language: doc.model.as_ref().map(|_| doc.language.as_deref()),
-        metadata: doc.metadata.as_ref(),
-        model: doc.model.as_deref(),
-        page_quality: doc.quality,
-        segments,
-        text: text.trim_end(),
-        url: &doc.url,
-        words_in: doc.words_in(),
-        words_out: doc.words_out(),
-    })
-}
-
 /// The JSON record of one document; `id` names it (a file path, a record id).
 pub fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
-    with_json_doc(doc, id, opts, |r| {
-        serde_json::to_value(r).expect("a JSON record serialises")
-    })
+    serde_json::to_value(CleanedRecord::jsonl(doc, id, opts)).expect("a JSON record serialises")
 }
 
-/// Writes one document as a JSON line.
+/// Writes one document as a JSON line ([`CleanedRecord::jsonl`]).
 pub fn write_jsonl(
     w: &mut impl Write,
     doc: &Cleaned,
     id: Option<&str>,
     opts: JsonOptions,
 ) -> std::io::Result<()> {
-    with_json_doc(doc, id, opts, |r| serde_json::to_writer(&mut *w, r))?;
+    serde_json::to_writer(&mut *w, &CleanedRecord::jsonl(doc, id, opts))?;
     w.write_all(b"\n")
 }
 
