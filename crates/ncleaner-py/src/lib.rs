@@ -13,7 +13,6 @@
 //! - A `str` document is already decoded: it is cleaned as UTF-8 whatever its
 //!   `<meta charset>` says (the transport charset overrides the meta tag).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use ncleaner::classify::{Method, Preference, Reason};
@@ -348,20 +347,10 @@ fn parse_method(method: &str) -> PyResult<(Method, &'static str)> {
     Ok((m, m.as_str()))
 }
 
+/// Loads a model by embedded name or file path, as the CLI and the server
+/// do ([`model::open`]).
 fn load_model(name: &str) -> PyResult<Model> {
-    if model::EMBEDDED.iter().any(|(n, _)| *n == name) {
-        return model::embedded(name)
-            .map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")));
-    }
-    let path = Path::new(name);
-    if !path.exists() {
-        let names: Vec<&str> = model::EMBEDDED.iter().map(|(n, _)| *n).collect();
-        return Err(NCleanerError::new_err(format!(
-            "model={name:?}: no such file, and not an embedded model ({})",
-            names.join(", ")
-        )));
-    }
-    Model::load(path).map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")))
+    model::open(name).map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")))
 }
 
 /// Copies one document (`str`, `bytes`, or a `(document, url)` tuple) out of Python.

@@ -204,17 +204,7 @@ pub(crate) async fn clean(
         }
         None => Routes::clone(&st.routes),
     };
-    let method = match req.method.as_deref().unwrap_or("ncleaner") {
-        "ncleaner" => Method::NCleaner,
-        "heuristics" => Method::Heuristics,
-        "keep-all" => Method::KeepAll,
-        "perplexity" => Method::Perplexity,
-        m => {
-            return Err(ApiError::bad(format!(
-                "unknown method {m:?}; use ncleaner, heuristics, keep-all or perplexity"
-            )));
-        }
-    };
+    let method: Method = choice(req.method.as_deref(), "ncleaner", "method")?;
     if let Some(t) = req.threshold
         && !t.is_finite()
     {

@@ -20,7 +20,7 @@ pub enum InputKind {
     Html,
     /// A plain-text dump of a page.
     Text,
-    /// Decide by looking at the document ([`looks_like_html`]).
+    /// Decide by looking at the document ([`looks_like_html`](crate::pipeline::looks_like_html)).
     Auto,
 }
 

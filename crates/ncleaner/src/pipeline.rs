@@ -7,12 +7,14 @@ use std::time::Instant;
 use crate::classify::{self, Decision, Method, Preference};
 use crate::decode::{self, Document};
 use crate::html;
-use crate::lm::WordLm;
 use crate::model::Model;
 use crate::perplexity::SentenceFilter;
 use crate::segment::{self, Segment};
 
 pub use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
+pub use decide::{Decide, PageContext};
+
+pub mod decide;
 
 /// Whether a decoded document looks like HTML: it has one of the tags that
 /// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
@@ -263,14 +265,12 @@ pub struct Cleaner {
     model: Arc<Model>,
     /// Language routing; `None`: `model` cleans every page and no language is identified.
     routes: Option<Arc<Routes>>,
-    method: Method,
+    /// The decide stage ([`decide`]): the method's decider.
+    decider: Arc<dyn Decide>,
     /// `None`: the model's own operating point (0 for models without a classifier).
     threshold: Option<f64>,
     /// Which stored operating point applies when `threshold` is `None`.
     preference: Preference,
-    /// The perplexity filter of [`Method::Perplexity`] (`None`: the
-    /// embedded `en-ppl` model with the default cut-off).
-    perplexity: Option<SentenceFilter>,
     /// Pages whose predicted precision is below this are dropped whole.
     min_page_quality: Option<f64>,
     /// What the cleaner knows of the pages' sites ([`crate::site`]).
@@ -295,10 +295,9 @@ impl Cleaner {
         Cleaner {
             model,
             routes: None,
-            method: Method::NCleaner,
+            decider: Arc::new(decide::ByModel),
             threshold: None,
             preference: Preference::default(),
-            perplexity: None,
             min_page_quality: None,
             site: None,
             comments: classify::Comments::Keep,
@@ -334,7 +333,7 @@ impl Cleaner {
     }
 
     fn uses_sites_with(&self, model: &Model) -> bool {
-        self.method == Method::NCleaner && model.classifier.as_ref().is_some_and(|c| c.site)
+        self.decider.uses_model() && model.classifier.as_ref().is_some_and(|c| c.site)
     }
 
     /// The same cleaner dropping every page whose predicted precision
@@ -360,16 +359,27 @@ impl Cleaner {
 
     /// The same cleaner filtering sentences by perplexity
     /// ([`Method::Perplexity`]) with this filter.
-    pub fn with_perplexity(mut self, filter: SentenceFilter) -> Cleaner {
-        self.method = Method::Perplexity;
-        self.perplexity = Some(filter);
+    pub fn with_perplexity(self, filter: SentenceFilter) -> Cleaner {
+        self.with_decider(Arc::new(decide::ByPerplexity {
+            filter: Some(filter),
+        }))
+    }
+
+    /// The same cleaner with another method ([`decide::of_method`]).
+    pub fn with_method(self, method: Method) -> Cleaner {
+        self.with_decider(decide::of_method(method))
+    }
+
+    /// The same cleaner deciding with `decider`: one of [`decide`]'s, or a
+    /// decider of the caller's own.
+    pub fn with_decider(mut self, decider: Arc<dyn Decide>) -> Cleaner {
+        self.decider = decider;
         self
     }
 
-    /// The same cleaner with another method.
-    pub fn with_method(mut self, method: Method) -> Cleaner {
-        self.method = method;
-        self
+    /// The decide stage's decider.
+    pub fn decider(&self) -> &dyn Decide {
+        &*self.decider
     }
 
     /// The same cleaner with another decision threshold in bits of log-odds
@@ -596,7 +606,7 @@ impl Cleaner {
     }
 
     fn page_quality_with(&self, model: &Model, c: &Cleaned) -> Option<crate::quality::PageQuality> {
-        if !self.method.uses_model() {
+        if !self.decider.uses_model() {
             return None;
         }
         let html = c.input != InputKind::Text;
@@ -616,130 +626,17 @@ impl Cleaner {
         input: InputKind,
         cancel: &Cancel,
     ) -> Result<Vec<ScoredSegment>, Cancelled> {
-        if self.method == Method::Perplexity {
-            return self.filter_sentences(segments, cancel);
-        }
-        let threshold = self.threshold_of(model, input);
         let html = input != InputKind::Text;
-        let scored: Option<(Vec<f64>, Vec<Option<f64>>)> = if self.method.uses_model() {
-            let scorer = model.scorer();
-            Some(
-                match model
-                    .classifier
-                    .as_ref()
-                    .and_then(|c| c.score_page(&segments, scorer, html))
-                {
-                    Some(scored) => scored,
-                    None => (
-                        segments
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| {
-                                cancel.check_at(i)?;
-                                Ok(scorer.score(&s.text))
-                            })
-                            .collect::<Result<_, Cancelled>>()?,
-                        vec![None; segments.len()],
-                    ),
-                },
-            )
-        } else {
-            None
+        let page = PageContext {
+            model,
+            input,
+            threshold: self.threshold_of(model, input),
+            page_cut: self.page_cut(model, html),
+            comments: self.comments,
+            keep_repeats: self.keep_repeats,
         };
-        cancel.check()?;
-        let threshold = match &scored {
-            Some((_, probs)) if self.page_cut(model, html) => classify::expected_f_cut(
-                segments
-                    .iter()
-                    .zip(probs)
-                    .filter(|(s, _)| s.heuristic.is_none())
-                    .filter_map(|(s, p)| Some(((*p)?, s.words()))),
-            )
-            .unwrap_or(f64::INFINITY),
-            _ => threshold,
-        };
-        segments
-            .into_iter()
-            .enumerate()
-            .map(|(i, segment)| {
-                cancel.check_at(i)?;
-                let (score, probability) = match &scored {
-                    Some((scores, probs)) if segment.heuristic.is_none() => {
-                        (Some(scores[i]), probs[i])
-                    }
-                    _ => (None, None),
-                };
-                // The classifier's log-odds decide when there is one, else the n-gram score.
-                let evidence = probability.map(classify::log2_odds).or(score);
-                let mut decision = classify::decide(self.method, &segment, evidence, threshold);
-                if self.comments == classify::Comments::Drop
-                    && decision.keep
-                    && segment.is_comment()
-                {
-                    decision = classify::Decision {
-                        keep: false,
-                        reason: classify::Reason::Comment,
-                    };
-                }
-                Ok(ScoredSegment {
-                    segment,
-                    score,
-                    probability,
-                    decision,
-                    sentences: None,
-                    output: None,
-                })
-            })
-            .collect::<Result<Vec<_>, Cancelled>>()
-            .map(|mut scored| {
-                if self.method == Method::NCleaner && !self.keep_repeats {
-                    crate::cleaned::drop_repeats(&mut scored);
-                }
-                scored
-            })
+        self.decider.decide(&page, segments, cancel)
     }
-
-    /// [`Method::Perplexity`]: every segment's sentences scored by the word
-    /// model, those above the cut-off dropped (see [`crate::perplexity`]).
-    fn filter_sentences(
-        &self,
-        segments: Vec<Segment>,
-        cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
-        let filter = self.perplexity.as_ref().unwrap_or_else(|| default_filter());
-        segments
-            .into_iter()
-            .enumerate()
-            .map(|(i, segment)| {
-                cancel.check_at(i)?;
-                let f = filter.filter(&segment.text);
-                let keep = f.text.is_some();
-                let output = f.text.filter(|t| *t != segment.text);
-                Ok(ScoredSegment {
-                    decision: Decision {
-                        keep,
-                        reason: classify::Reason::Perplexity,
-                    },
-                    output,
-                    sentences: Some(f.sentences),
-                    segment,
-                    score: None,
-                    probability: None,
-                })
-            })
-            .collect()
-    }
-}
-
-/// The filter of a cleaner given [`Method::Perplexity`] without one: the
-/// embedded `en-ppl` model, the default cut-off.
-fn default_filter() -> &'static SentenceFilter {
-    static FILTER: std::sync::OnceLock<SentenceFilter> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| {
-        let lm: WordLm =
-            crate::lm::file::embedded("en-ppl").expect("the embedded word model loads");
-        SentenceFilter::new(std::sync::Arc::new(lm))
-    })
 }
 
 /// The segments of a decoded document, and the input kind it was read as.

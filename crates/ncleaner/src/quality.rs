@@ -18,7 +18,7 @@
 //!
 //! Two ridge regressions (least squares with a small L2 penalty on the
 //! standardised features), one for precision and one for recall, are fitted
-//! by [`crate::train::Trainer`] on the *out-of-fold* cleaned outputs of the
+//! by the lab's `Trainer` on the *out-of-fold* cleaned outputs of the
 //! training pages (an inner cross-validation: a model that saw a page would
 //! clean it too well), against the paper's word-level scoring of each page.
 //! Predictions are clamped to [0, 1]. Pages with no output have no precision

@@ -1,6 +1,6 @@
 //! Stage 3 of the paper: text → segments, the units that are kept or dropped.
 //!
-//! From HTML, each [`Block`](crate::html::Block) is one segment. From a plain
+//! From HTML, each [`crate::html::Block`] is one segment. From a plain
 //! text dump (`--input text`), segments are found the way the paper's Lynx
 //! post-processing found them, extended to the dumps people have today:
 //!

@@ -75,12 +75,12 @@ pub struct Args {
     pub format: Option<Format>,
 
     /// Markdown (--format markdown, and the `markdown` field of JSON Lines):
-    /// keep links as [text](url), resolved against the page's URL. Off by
+    /// keep links as `[text](url)`, resolved against the page's URL. Off by
     /// default: plain Markdown for training text. Changes no decision.
     #[arg(long)]
     pub links: bool,
 
-    /// Markdown: keep images as ![alt](url) where they stood in the kept
+    /// Markdown: keep images as `![alt](url)` where they stood in the kept
     /// text (an image before its block's text goes with that text).
     #[arg(long)]
     pub images: bool,

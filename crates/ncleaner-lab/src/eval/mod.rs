@@ -3,7 +3,7 @@
 //! The figures must be comparable with the NCleaner paper's, so this module
 //! gives, file by file, the counts of the reference scorer
 //! `../shared/tools/cleaneval_score.py` (rules in `../shared/data/README.md`):
-//! same tokens ([`tokens`]), same alignment (a port of Python's
+//! same tokens ([`tokens()`]), same alignment (a port of Python's
 //! `difflib.SequenceMatcher`, [`difflib::matching_blocks`]), same averages and
 //! the same printed lines ([`Report`]'s `Display`).
 //!

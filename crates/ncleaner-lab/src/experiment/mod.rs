@@ -9,7 +9,7 @@
 //!   models on a held-out set), with paired t-tests against the raw dump, and
 //!   the per-file precision differences of Figure 3;
 //! - [`curve`]: the learning curve of Figure 4;
-//! - [`report`]: all of it as Markdown; [`plot`] (feature `plot`): as SVG and
+//! - [`report`]: all of it as Markdown; `plot` (feature `plot`): as SVG and
 //!   PNG charts.
 //!
 //! Everything runs in parallel over folds, pages and grid points, and reads

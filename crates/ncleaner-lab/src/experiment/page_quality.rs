@@ -13,7 +13,7 @@ pub struct Measured {
     /// The prediction of a model that never saw the page.
     pub predicted: PageQuality,
     /// The unfitted estimate: the classifier's expected precision of the
-    /// page ([`features`] index 1), for comparison.
+    /// page (`features` index 1), for comparison.
     pub expected_precision: f64,
     /// True precision and recall (`None` where undefined).
     pub truth: Row,

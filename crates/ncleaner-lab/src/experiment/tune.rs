@@ -10,7 +10,7 @@
 //!
 //! It is fast because nothing is done twice: each held-out segment's score
 //! for every (n, q) comes from one pass over its characters (see
-//! [`super::ngram`]); a threshold only changes which segments are kept; and a
+//! `ngram`); a threshold only changes which segments are kept; and a
 //! page whose kept segments are the same under several grid points is
 //! aligned with its gold file once. Scores here are computed in f64 from the
 //! formula; the cleaner's scorer rounds per-character log-odds to f32, so a

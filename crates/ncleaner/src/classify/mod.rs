@@ -11,7 +11,7 @@
 //! over the n-gram score and what the HTML and the text show (length, link
 //! share, enclosing elements, `class`/`id` words, position, the neighbouring
 //! segments; [`features`]), trained on training pages whose segments were
-//! labelled by aligning them with the gold text ([`crate::align`]). It gives
+//! labelled by aligning them with the gold text (the lab's `align`). It gives
 //! each segment a probability of being clean; the threshold is then the
 //! log-odds of that probability in bits, log2(p / (1 − p)), so that 0 means
 //! p = 0.5 and 2 means p = 0.8, and the model stores the operating point its

@@ -15,7 +15,7 @@
 //!   headings, lists, code blocks, quotes and tables.
 //! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
 //!   corpus layer puts it in a WARC `conversion` record
-//!   ([`crate::corpus::sink`]).
+//!   (`ncleaner_corpus::sink`).
 //!
 //! Where several documents share one stream (standard output, one output
 //! file, the output of a WARC or JSON Lines input), each document of the

@@ -5,7 +5,7 @@
 //! well-formed language, drop the sentences whose perplexity is above a
 //! cut-off. A [`WordLm`] is a backoff model in the ARPA sense, so that models
 //! estimated by KenLM load here ([`WordLm::from_arpa`]) and ours load in
-//! KenLM ([`WordLm::to_arpa`]). Estimation ([`estimate`]) is interpolated
+//! KenLM ([`WordLm::write_arpa`]). Estimation ([`estimate`]) is interpolated
 //! modified Kneser–Ney; [`Smoothing::PyPlexity`] reproduces PyPlexity's own
 //! bigram formula from the raw counts that our model files keep.
 

@@ -78,8 +78,10 @@ pub fn open(name_or_path: &str) -> Result<Model> {
     }
     let path = Path::new(name_or_path);
     if !path.exists() {
+        let names: Vec<&str> = EMBEDDED.iter().map(|(n, _)| *n).collect();
         return Err(Error::Parameter(format!(
-            "model {name_or_path}: no such file, and not an embedded model (en, en-nonlex)"
+            "model {name_or_path}: no such file, and not an embedded model ({})",
+            names.join(", ")
         )));
     }
     Model::load(path)

@@ -240,7 +240,7 @@ pub enum DirtyEstimate {
     /// The paper's differential training: raw-dump counts minus clean counts.
     Differential,
     /// Maximum-likelihood estimates from the raw segments that the alignment
-    /// with the gold text labels dirty ([`crate::align`]).
+    /// with the gold text labels dirty (the lab's `align`).
     Aligned,
 }
 

@@ -252,3 +252,52 @@ fn html_detection() {
         "Just some text.\n\nWith a <b> in it? No: 3 < 4."
     ));
 }
+
+#[test]
+fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
+    let model = Arc::new(crate::model::embedded("en").unwrap());
+    for method in Method::ALL {
+        let cleaner = Cleaner::from_shared(model.clone()).with_method(method);
+        assert_eq!(cleaner.decider().name(), method.as_str());
+        assert_eq!(cleaner.decider().uses_model(), method.uses_model());
+    }
+
+    /// Keeps the headings alone, and sees what the cleaner hands it.
+    #[derive(Debug)]
+    struct Headings;
+    impl Decide for Headings {
+        fn name(&self) -> &str {
+            "headings"
+        }
+        fn decide(
+            &self,
+            page: &PageContext<'_>,
+            segments: Vec<Segment>,
+            _cancel: &Cancel,
+        ) -> Result<Vec<ScoredSegment>, Cancelled> {
+            assert_eq!(page.input, InputKind::Html);
+            assert_eq!(page.comments, classify::Comments::Keep);
+            Ok(segments
+                .into_iter()
+                .map(|segment| ScoredSegment {
+                    decision: Decision {
+                        keep: segment.kind == segment::Kind::H,
+                        reason: classify::Reason::NoHeuristic,
+                    },
+                    segment,
+                    score: None,
+                    probability: None,
+                    sentences: None,
+                    output: None,
+                })
+                .collect())
+        }
+    }
+    let html = format!("<html><body><h1>A title here</h1><p>{EN}</p></body></html>");
+    let cleaner = Cleaner::from_shared(model).with_decider(Arc::new(Headings));
+    let c = cleaner.clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(c.text(), "A title here\n");
+    assert_eq!(c.segments.len(), 2);
+    // Not the model's decisions: no page quality is predicted from them.
+    assert_eq!(c.quality, None);
+}

@@ -1,0 +1,302 @@
+//! The decide stage behind one small trait: how one page's segments are kept
+//! or dropped.
+//!
+//! The four methods of `--method` are the four implementations of
+//! [`Decide`]: [`ByModel`] (`ncleaner`: the n-gram scores, the classifier
+//! when the model has one, the page's own cut, repeats dropped),
+//! [`ByHeuristics`] (the paper's rules alone), [`KeepAll`] and
+//! [`ByPerplexity`] (sentences filtered by a word model). A [`Cleaner`]
+//! holds one behind an `Arc<dyn Decide>`, chosen by
+//! [`Cleaner::with_method`] from a [`Method`] name, or given by
+//! [`Cleaner::with_decider`], so a library user can bring a fifth without
+//! the cleaner knowing it.
+//!
+//! What a decider needs of the cleaner's settings and of the page's route
+//! comes in a [`PageContext`]; it knows no other stage.
+//!
+//! [`Cleaner`]: super::Cleaner
+//! [`Cleaner::with_method`]: super::Cleaner::with_method
+//! [`Cleaner::with_decider`]: super::Cleaner::with_decider
+
+use std::sync::Arc;
+
+use crate::classify::{self, Comments, Decision, Method};
+use crate::lm::WordLm;
+use crate::model::Model;
+use crate::perplexity::SentenceFilter;
+use crate::segment::Segment;
+
+use super::{Cancel, Cancelled, InputKind, ScoredSegment};
+
+/// What a decider knows when it decides one page.
+#[derive(Clone, Copy)]
+pub struct PageContext<'a> {
+    /// The model of the page's route (the cleaner's one model without routing).
+    pub model: &'a Model,
+    /// How the page was read (never [`InputKind::Auto`]).
+    pub input: InputKind,
+    /// The threshold in force, in bits of log-odds: the one set, else the
+    /// model's operating point ([`super::Cleaner::threshold_of`]).
+    pub threshold: f64,
+    /// Whether the page is cut at its own expected-F point instead
+    /// ([`classify::expected_f_cut`]): the default operating point, no
+    /// threshold set, and a calibrated classifier.
+    pub page_cut: bool,
+    /// Whether user comments are dropped whatever the decision.
+    pub comments: Comments,
+    /// Whether a kept segment repeating one kept before it is kept again.
+    pub keep_repeats: bool,
+}
+
+/// The decide stage: keeps or drops each segment of one page.
+pub trait Decide: Send + Sync + std::fmt::Debug {
+    /// The method's name (`ncleaner`, `heuristics`, `keep-all`,
+    /// `perplexity`, or a user decider's own).
+    fn name(&self) -> &str;
+
+    /// Whether the decisions come from the model's scores. Only then do
+    /// the model's site features and page-quality prediction apply.
+    fn uses_model(&self) -> bool {
+        false
+    }
+
+    /// Decides the segments of one page, in order, one [`ScoredSegment`]
+    /// each. Looks at `cancel` every [`Cancel::EVERY`] segments.
+    fn decide(
+        &self,
+        page: &PageContext<'_>,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled>;
+}
+
+/// The decider of a [`Method`] name (for [`Method::Perplexity`], the
+/// embedded `en-ppl` word model at the default cut-off).
+pub fn of_method(method: Method) -> Arc<dyn Decide> {
+    match method {
+        Method::NCleaner => Arc::new(ByModel),
+        Method::Heuristics => Arc::new(ByHeuristics),
+        Method::KeepAll => Arc::new(KeepAll),
+        Method::Perplexity => Arc::new(ByPerplexity { filter: None }),
+    }
+}
+
+/// `ncleaner`: each segment's n-gram score, or the classifier's
+/// probability when the model has a classifier, against the threshold (or
+/// the page's own cut); the paper's heuristics first; repeats of kept
+/// segments dropped unless asked to keep them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ByModel;
+
+impl Decide for ByModel {
+    fn name(&self) -> &str {
+        Method::NCleaner.as_str()
+    }
+
+    fn uses_model(&self) -> bool {
+        true
+    }
+
+    fn decide(
+        &self,
+        page: &PageContext<'_>,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+        let html = page.input != InputKind::Text;
+        let scorer = page.model.scorer();
+        let (scores, probs) = match page
+            .model
+            .classifier
+            .as_ref()
+            .and_then(|c| c.score_page(&segments, scorer, html))
+        {
+            Some(scored) => scored,
+            None => (
+                segments
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        cancel.check_at(i)?;
+                        Ok(scorer.score(&s.text))
+                    })
+                    .collect::<Result<_, Cancelled>>()?,
+                vec![None; segments.len()],
+            ),
+        };
+        cancel.check()?;
+        let threshold = if page.page_cut {
+            classify::expected_f_cut(
+                segments
+                    .iter()
+                    .zip(&probs)
+                    .filter(|(s, _)| s.heuristic.is_none())
+                    .filter_map(|(s, p)| Some(((*p)?, s.words()))),
+            )
+            .unwrap_or(f64::INFINITY)
+        } else {
+            page.threshold
+        };
+        let mut decided = decide_each(
+            Method::NCleaner,
+            segments,
+            Some((&scores, &probs)),
+            threshold,
+            page.comments,
+            cancel,
+        )?;
+        if !page.keep_repeats {
+            crate::cleaned::drop_repeats(&mut decided);
+        }
+        Ok(decided)
+    }
+}
+
+/// `heuristics`: the paper's rules alone; every segment they do not catch is kept.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ByHeuristics;
+
+impl Decide for ByHeuristics {
+    fn name(&self) -> &str {
+        Method::Heuristics.as_str()
+    }
+
+    fn decide(
+        &self,
+        page: &PageContext<'_>,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+        decide_each(
+            Method::Heuristics,
+            segments,
+            None,
+            page.threshold,
+            page.comments,
+            cancel,
+        )
+    }
+}
+
+/// `keep-all`: every segment kept (comments still dropped when asked).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepAll;
+
+impl Decide for KeepAll {
+    fn name(&self) -> &str {
+        Method::KeepAll.as_str()
+    }
+
+    fn decide(
+        &self,
+        page: &PageContext<'_>,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+        decide_each(
+            Method::KeepAll,
+            segments,
+            None,
+            page.threshold,
+            page.comments,
+            cancel,
+        )
+    }
+}
+
+/// `perplexity` (PyPlexity's method): every segment's sentences scored by a
+/// word model, those above the cut-off dropped ([`crate::perplexity`]). A
+/// segment is kept while any of its sentences is.
+#[derive(Debug, Clone, Default)]
+pub struct ByPerplexity {
+    /// The filter; `None`: the embedded `en-ppl` model at the default cut-off.
+    pub filter: Option<SentenceFilter>,
+}
+
+impl Decide for ByPerplexity {
+    fn name(&self) -> &str {
+        Method::Perplexity.as_str()
+    }
+
+    fn decide(
+        &self,
+        _page: &PageContext<'_>,
+        segments: Vec<Segment>,
+        cancel: &Cancel,
+    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+        let filter = self.filter.as_ref().unwrap_or_else(|| default_filter());
+        segments
+            .into_iter()
+            .enumerate()
+            .map(|(i, segment)| {
+                cancel.check_at(i)?;
+                let f = filter.filter(&segment.text);
+                let keep = f.text.is_some();
+                let output = f.text.filter(|t| *t != segment.text);
+                Ok(ScoredSegment {
+                    decision: Decision {
+                        keep,
+                        reason: classify::Reason::Perplexity,
+                    },
+                    output,
+                    sentences: Some(f.sentences),
+                    segment,
+                    score: None,
+                    probability: None,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The filter of [`ByPerplexity`] without one: the embedded `en-ppl`
+/// model, the default cut-off.
+fn default_filter() -> &'static SentenceFilter {
+    static FILTER: std::sync::OnceLock<SentenceFilter> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| {
+        let lm: WordLm =
+            crate::lm::file::embedded("en-ppl").expect("the embedded word model loads");
+        SentenceFilter::new(Arc::new(lm))
+    })
+}
+
+/// Each segment decided by [`classify::decide`] (with its score and
+/// probability when `scored` has them and no heuristic caught it), then
+/// dropped as a comment when `comments` asks.
+fn decide_each(
+    method: Method,
+    segments: Vec<Segment>,
+    scored: Option<(&[f64], &[Option<f64>])>,
+    threshold: f64,
+    comments: Comments,
+    cancel: &Cancel,
+) -> Result<Vec<ScoredSegment>, Cancelled> {
+    segments
+        .into_iter()
+        .enumerate()
+        .map(|(i, segment)| {
+            cancel.check_at(i)?;
+            let (score, probability) = match scored {
+                Some((scores, probs)) if segment.heuristic.is_none() => (Some(scores[i]), probs[i]),
+                _ => (None, None),
+            };
+            // The classifier's log-odds decide when there is one, else the n-gram score.
+            let evidence = probability.map(classify::log2_odds).or(score);
+            let mut decision = classify::decide(method, &segment, evidence, threshold);
+            if comments == Comments::Drop && decision.keep && segment.is_comment() {
+                decision = Decision {
+                    keep: false,
+                    reason: classify::Reason::Comment,
+                };
+            }
+            Ok(ScoredSegment {
+                segment,
+                score,
+                probability,
+                decision,
+                sentences: None,
+                output: None,
+            })
+        })
+        .collect()
+}
