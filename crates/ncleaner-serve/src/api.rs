@@ -673,7 +673,7 @@ mod tests {
         }
     }
 
-    /// Item 12 of issue 20: a request that timed out keeps its worker until
+    /// A request that timed out keeps its worker until
     /// its work ends, and its work is told to stop. The first work is held
     /// on its worker by a hook until the test lets it go, so no timing
     /// decides what the test sees.
