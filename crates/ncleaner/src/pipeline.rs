@@ -520,10 +520,14 @@ impl Cleaner {
         {
             md.authors = kept_byline(&segments);
         }
-        if let Some(md) = &mut metadata
-            && md.date_published.is_none()
-        {
-            md.date_published = kept_date(&segments);
+        if let Some(md) = &mut metadata {
+            if md.date_published.is_none() {
+                md.date_published =
+                    kept_date(&segments).or_else(|| dateline(&segments, Dateline::Published));
+            }
+            if md.date_modified.is_none() {
+                md.date_modified = dateline(&segments, Dateline::Updated);
+            }
         }
         let mut c = Cleaned {
             url: doc.url,
@@ -720,6 +724,51 @@ fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
         }
     }
     None
+}
+
+/// What a dateline states: the publication, or an update ("Updated …",
+/// "Last modified: …").
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dateline {
+    Published,
+    Updated,
+}
+
+/// How far from the first kept segment a dateline is looked for, in
+/// segments either way, and the most words it has.
+const DATELINE_REACH: usize = 20;
+const DATELINE_WORDS: usize = 12;
+
+/// The date of a dateline at the head of the main content, when the page's
+/// markup states none: a short segment (at most [`DATELINE_WORDS`] words:
+/// "Dec 12, 2025", "By Jane Doe - Mar 27, 2024", "Updated May 6, 2025"),
+/// kept or dropped, among the [`DATELINE_REACH`] segments before and after
+/// the first kept one, holding a full date, not a copyright line.
+///
+/// Pages put the date as a short element beside the title or the byline,
+/// which the classifier often drops as too short to be content; its place
+/// next to the content is what says it is the page's date. A line that says
+/// "updated" or "modified" gives the date of the last modification, any
+/// other the publication.
+fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
+    let first = segments.iter().position(|s| s.keep())?;
+    let near =
+        &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
+    near.iter().find_map(|s| {
+        let t = &s.segment.text;
+        if t.split_whitespace().nth(DATELINE_WORDS).is_some() {
+            return None;
+        }
+        let lower = t.to_lowercase();
+        if lower.contains('©') || lower.contains("copyright") || lower.contains("(c)") {
+            return None;
+        }
+        let updated = lower.contains("updated") || lower.contains("modified");
+        if updated != (what == Dateline::Updated) {
+            return None;
+        }
+        html::date_in_text(t)
+    })
 }
 
 /// A canonical URL as an absolute URL: kept when it is one, a path

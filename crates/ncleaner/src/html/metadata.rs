@@ -20,12 +20,17 @@
 //!   handle, too long or without letters is not a name;
 //! - **date published / modified**: JSON-LD `datePublished`/`dateModified`,
 //!   `article:published_time`/`article:modified_time`, microdata,
-//!   `parsely-pub-date`, `sailthru.date`, Dublin Core, `<meta name=date>`,
-//!   then `<time datetime>` when it is clearly the publication date (an
-//!   `itemprop`, a `pubdate` attribute, or a class of it or its parents
-//!   that says published/posted). Dates are ISO 8601 ([`normalise_date`]):
-//!   a full date, with the time and offset when given; a lone year (a
-//!   copyright line) or a month is no date;
+//!   `parsely-pub-date`, `sailthru.date`, Dublin Core, `<meta name=date>`
+//!   (and `published-date`, `publication_date`, `last-modified`, …), the
+//!   JSON-LD node of an article, a product, an event, a forum thread or a
+//!   question (not a bare `WebPage`: its template's dates as often as its
+//!   content's), then `<time datetime>` when it is clearly the publication
+//!   date (an `itemprop`, a `pubdate` attribute, or a class of it or its
+//!   parents that says published/posted); after the decisions, the
+//!   pipeline reads a dateline beside the kept content when none of these
+//!   gives a date. Dates are ISO 8601 ([`normalise_date`]): a full date,
+//!   with the time and offset when given; a lone year (a copyright line) or
+//!   a month is no date;
 //! - **site name**: `og:site_name`, JSON-LD `publisher.name` or a
 //!   `WebSite`'s `name`, `application-name`;
 //! - **canonical URL**: `<link rel=canonical>`, `og:url` (absolute
@@ -215,12 +220,16 @@ pub(super) fn meta_source(key: &str) -> Option<(Field, u8)> {
         | "date"
         | "article.published"
         | "original-publish-date"
+        | "published-date"
+        | "published_date"
+        | "publication-date"
+        | "publication_date"
         | "citation_publication_date" => (Published, R_META),
         "dc.date" | "dcterms.date" | "dc.date.issued" | "dcterms.issued" | "dc.date.created"
         | "dcterms.created" => (Published, R_DC),
         "article:modified_time" | "og:article:modified_time" => (Modified, R_OG),
         "datemodified" => (Modified, R_OG + 1),
-        "og:updated_time" => (Modified, R_META),
+        "og:updated_time" | "last-modified" | "last_modified" | "lastmod" => (Modified, R_META),
         "dc.date.modified" | "dcterms.modified" => (Modified, R_DC),
         "og:site_name" => (SiteName, R_OG - 5),
         "application-name" => (SiteName, R_DC),
@@ -567,6 +576,8 @@ fn type_rank(t: &str) -> Option<u8> {
         | "Recipe"
         | "HowTo" => 0,
         "Product" | "Event" | "Course" | "JobPosting" => 1,
+        // A forum thread or a question: its first post's author and date.
+        "DiscussionForumPosting" | "Question" => 2,
         "WebPage" | "ItemPage" | "AboutPage" | "FAQPage" | "QAPage" | "ProfilePage"
         | "CollectionPage" | "SearchResultsPage" | "ContactPage" | "MedicalWebPage" => 3,
         _ => return None,

@@ -242,6 +242,55 @@ fn kept_bylines_and_datelines() {
     let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
     assert!(kept_byline(&two).is_empty());
     assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
+
+    // Datelines near the first kept segment, kept or dropped: the
+    // publication, or the update when the line says so.
+    let long = "This is the first paragraph of the article, long enough to be prose and kept.";
+    let page = [
+        seg("Home", false),
+        seg("How to grow tomatoes", false),
+        seg("Dec 12, 2025", false),
+        seg("Updated: Jan 5, 2026", false),
+        seg(long, true),
+        seg(
+            "© 2024 The Garden. All rights reserved. March 1, 2024",
+            false,
+        ),
+    ];
+    assert_eq!(
+        dateline(&page, Dateline::Published).as_deref(),
+        Some("2025-12-12")
+    );
+    assert_eq!(
+        dateline(&page, Dateline::Updated).as_deref(),
+        Some("2026-01-05")
+    );
+    // No kept segment: no content to stand next to.
+    let none: Vec<ScoredSegment> = page.iter().map(|s| seg(&s.segment.text, false)).collect();
+    assert_eq!(dateline(&none, Dateline::Published), None);
+    // A date far from the content, or in a long segment, is not its dateline.
+    let mut far = vec![seg("Dec 12, 2025", false)];
+    far.extend((0..DATELINE_REACH).map(|_| seg("Menu", false)));
+    far.push(seg(long, true));
+    assert_eq!(dateline(&far, Dateline::Published), None);
+    let wordy = [
+        seg(
+            "Our offices close on Dec 24, 2025 and open again on Jan 2, 2026 for all customers",
+            false,
+        ),
+        seg(long, true),
+    ];
+    assert_eq!(dateline(&wordy, Dateline::Published), None);
+    // The whole pipeline: a page whose markup states no date.
+    let cleaner = Cleaner::new(crate::model::embedded("en").unwrap());
+    let html = format!(
+        "<html><body><article><h1>How to grow tomatoes</h1><div class=meta>Dec 12, 2025</div>\
+         <p>{EN}</p><p>{EN}</p></article></body></html>"
+    );
+    let c = cleaner.clean(html.as_bytes(), InputKind::Html, None);
+    let md = c.metadata.unwrap();
+    assert_eq!(md.date_published.as_deref(), Some("2025-12-12"));
+    assert_eq!(md.date_modified, None);
 }
 
 #[test]

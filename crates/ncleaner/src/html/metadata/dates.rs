@@ -25,7 +25,15 @@ pub fn date_in_text(text: &str) -> Option<String> {
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    let words: Vec<&str> = text.split_whitespace().take(64).collect();
+    // Bylines join their parts with bullets, bars and dashes, and brackets
+    // close around dates ("Jane Doe•Oct 20, 2025", "[Submitted on 18 Dec 2025]").
+    let words: Vec<&str> = text
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '•' | '·' | '|' | '–' | '—' | '[' | ']' | '(' | ')')
+        })
+        .filter(|w| !w.is_empty())
+        .take(64)
+        .collect();
     for i in 0..words.len() {
         let w = words[i].trim_matches(|c: char| !c.is_alphanumeric());
         if w.len() >= 10
@@ -193,7 +201,11 @@ fn english_date(s: &str) -> Option<String> {
         let w = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
         (w.len() <= 2).then(|| w.parse::<u32>().ok()).flatten()
     };
-    let year_of = |w: &str| (w.len() == 4).then(|| w.parse::<u32>().ok()).flatten();
+    // A year may end a sentence ("December 3, 2025.").
+    let year_of = |w: &str| {
+        let w = w.strip_suffix('.').unwrap_or(w);
+        (w.len() == 4).then(|| w.parse::<u32>().ok()).flatten()
+    };
     // Skip a weekday.
     let start = usize::from(words.first().is_some_and(|w| {
         let w = w.to_ascii_lowercase();

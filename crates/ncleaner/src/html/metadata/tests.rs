@@ -345,6 +345,46 @@ fn dates_in_text() {
         Some("2025-03-04")
     );
     assert_eq!(date_in_text("© 2025 The Tide"), None);
+    // Bylines joined by bullets, dates in brackets or ending a sentence.
+    assert_eq!(
+        date_in_text("Faith Katunga•Oct 20, 2025").as_deref(),
+        Some("2025-10-20")
+    );
+    assert_eq!(
+        date_in_text("[Submitted on 18 Dec 2025]").as_deref(),
+        Some("2025-12-18")
+    );
+    assert_eq!(
+        date_in_text("December 3, 2025. Updated later").as_deref(),
+        Some("2025-12-03")
+    );
+}
+
+#[test]
+fn forum_threads_and_more_meta_names_date_the_page() {
+    // A forum thread's JSON-LD gives its first post's author and date.
+    let m = md(
+        r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting",
+        "headline":"Best hosts?","author":{"@type":"Person","name":"Mod Sharon"},
+        "datePublished":"2025-11-28T19:07:05.446Z"}</script>"#,
+    );
+    assert_eq!(m.authors, ["Mod Sharon"]);
+    assert!(
+        m.date_published
+            .as_deref()
+            .unwrap()
+            .starts_with("2025-11-28")
+    );
+    // A `WebPage` node's dates stay out: its template's as often as its content's.
+    let m = md(
+        r#"<script type="application/ld+json">{"@type":"WebPage","datePublished":"2021-01-27T06:00:00+00:00"}</script>"#,
+    );
+    assert_eq!(m.date_published, None);
+    let m = md(
+        r#"<meta name="published-date" content="2021-02-16"><meta name="last-modified" content="December 22, 2022">"#,
+    );
+    assert_eq!(m.date_published.as_deref(), Some("2021-02-16"));
+    assert_eq!(m.date_modified.as_deref(), Some("2022-12-22"));
 }
 
 #[test]
