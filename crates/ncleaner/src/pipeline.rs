@@ -756,7 +756,10 @@ fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
         &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
     near.iter().find_map(|s| {
         let t = &s.segment.text;
-        if t.split_whitespace().nth(DATELINE_WORDS).is_some() {
+        // Most segments hold no digit, and every date read has a year.
+        if !t.bytes().any(|b| b.is_ascii_digit())
+            || t.split_whitespace().nth(DATELINE_WORDS).is_some()
+        {
             return None;
         }
         let lower = t.to_lowercase();

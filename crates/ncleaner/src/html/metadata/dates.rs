@@ -42,12 +42,39 @@ pub fn date_in_text(text: &str) -> Option<String> {
         {
             return Some(d[..10].to_string());
         }
+        // An English date starts with a day, a month or a weekday: other
+        // words start none, and their window is not built.
+        if !may_start_english_date(words[i]) {
+            continue;
+        }
         let window = words[i..(i + 4).min(words.len())].join(" ");
         if let Some(d) = english_date(&window) {
             return Some(d);
         }
     }
     None
+}
+
+/// Whether [`english_date`] could read a date from a window starting with
+/// `word`: its first part (before any comma) starts with a digit, or with
+/// the first three letters of a month or a weekday.
+fn may_start_english_date(word: &str) -> bool {
+    let w = word.trim_start_matches(',').as_bytes();
+    match w {
+        [d, ..] if d.is_ascii_digit() => true,
+        [a, b, c, ..] => {
+            let p = [
+                a.to_ascii_lowercase(),
+                b.to_ascii_lowercase(),
+                c.to_ascii_lowercase(),
+            ];
+            MONTHS.iter().any(|m| m.as_bytes() == p)
+                || [b"mon", b"tue", b"wed", b"thu", b"fri", b"sat", b"sun"]
+                    .iter()
+                    .any(|d| **d == p)
+        }
+        _ => false,
+    }
 }
 
 fn valid(y: u32, m: u32, d: u32) -> bool {
