@@ -522,8 +522,9 @@ impl Cleaner {
         }
         if let Some(md) = &mut metadata {
             if md.date_published.is_none() {
-                md.date_published =
-                    kept_date(&segments).or_else(|| dateline(&segments, Dateline::Published));
+                md.date_published = kept_date(&segments)
+                    .or_else(|| dateline(&segments, Dateline::Published))
+                    .or_else(|| published_line(&segments));
             }
             if md.date_modified.is_none() {
                 md.date_modified = dateline(&segments, Dateline::Updated);
@@ -747,31 +748,71 @@ const DATELINE_WORDS: usize = 12;
 ///
 /// Pages put the date as a short element beside the title or the byline,
 /// which the classifier often drops as too short to be content; its place
-/// next to the content is what says it is the page's date. A line that says
-/// "updated" or "modified" gives the date of the last modification, any
-/// other the publication.
+/// next to the content is what says it is the page's date. What follows
+/// "updated" or "modified" on the line is the date of the last
+/// modification, what comes before it the publication ("Published on Oct
+/// 21, 2025 Updated on Mar 9, 2026").
 fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
     let first = segments.iter().position(|s| s.keep())?;
     let near =
         &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
     near.iter().find_map(|s| {
-        let t = &s.segment.text;
-        // Most segments hold no digit, and every date read has a year.
-        if !t.bytes().any(|b| b.is_ascii_digit())
-            || t.split_whitespace().nth(DATELINE_WORDS).is_some()
-        {
-            return None;
-        }
-        let lower = t.to_lowercase();
-        if lower.contains('©') || lower.contains("copyright") || lower.contains("(c)") {
-            return None;
-        }
-        let updated = lower.contains("updated") || lower.contains("modified");
-        if updated != (what == Dateline::Updated) {
-            return None;
-        }
-        html::date_in_text(t)
+        let (t, lower) = short_line(&s.segment.text)?;
+        html::date_in_text(dated_part(t, &lower, what)?)
     })
+}
+
+/// The date of a short line anywhere on the page that says it is the
+/// publication's ("Posted on April 13, 2023", "Published On: 15 August
+/// 2025"), when neither the markup nor a dateline beside the content dates
+/// the page: the word itself says what the date is, wherever the page puts it.
+fn published_line(segments: &[ScoredSegment]) -> Option<String> {
+    segments.iter().find_map(|s| {
+        let (t, lower) = short_line(&s.segment.text)?;
+        let at = ["published", "posted"]
+            .iter()
+            .filter_map(|w| word_at(&lower, w))
+            .min()?;
+        let part = dated_part(t, &lower, Dateline::Published)?;
+        html::date_in_text(part.get(at..)?)
+    })
+}
+
+/// A segment's text and its ASCII lower case, if it can be a dateline: a
+/// digit in it (every date read has a year), at most [`DATELINE_WORDS`]
+/// words, and no copyright sign or word.
+fn short_line(t: &str) -> Option<(&str, String)> {
+    if !t.bytes().any(|b| b.is_ascii_digit()) || t.split_whitespace().nth(DATELINE_WORDS).is_some()
+    {
+        return None;
+    }
+    let lower = t.to_ascii_lowercase();
+    (!(lower.contains('©') || lower.contains("copyright") || lower.contains("(c)")))
+        .then_some((t, lower))
+}
+
+/// The part of a line that dates `what`: for the publication, the line up
+/// to "updated"/"modified" (all of it without them); for the modification,
+/// the line from that word on (nothing without it).
+fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
+    let update = ["updated", "modified"]
+        .iter()
+        .filter_map(|w| lower.find(w))
+        .min();
+    match (what, update) {
+        (Dateline::Published, None) => Some(t),
+        (Dateline::Published, Some(i)) => Some(&t[..i]),
+        (Dateline::Updated, Some(i)) => Some(&t[i..]),
+        (Dateline::Updated, None) => None,
+    }
+}
+
+/// Where `word` starts in `lower` as a word of its own (no letter before it).
+fn word_at(lower: &str, word: &str) -> Option<usize> {
+    lower
+        .match_indices(word)
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphabetic())
 }
 
 /// A canonical URL as an absolute URL: kept when it is one, a path

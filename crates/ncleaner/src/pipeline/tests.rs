@@ -281,6 +281,35 @@ fn kept_bylines_and_datelines() {
         seg(long, true),
     ];
     assert_eq!(dateline(&wordy, Dateline::Published), None);
+    // One line with both: the publication before "Updated", the update after.
+    let both = [
+        seg("Published on Oct 21, 2025 Updated on Mar 9, 2026", false),
+        seg(long, true),
+    ];
+    assert_eq!(
+        dateline(&both, Dateline::Published).as_deref(),
+        Some("2025-10-21")
+    );
+    assert_eq!(
+        dateline(&both, Dateline::Updated).as_deref(),
+        Some("2026-03-09")
+    );
+    // A line that says "Posted" dates the page wherever it stands; a plain
+    // date far from the content does not, nor a copyright line that says it.
+    let mut posted: Vec<ScoredSegment> = vec![seg(long, true)];
+    posted.extend((0..2 * DATELINE_REACH).map(|_| seg("Menu", false)));
+    posted.push(seg("Dec 1, 2024", false));
+    posted.push(seg("© Posted 2024, March 3, 2024", false));
+    posted.push(seg("Posted on April 13, 2023", false));
+    assert_eq!(dateline(&posted, Dateline::Published), None);
+    assert_eq!(published_line(&posted).as_deref(), Some("2023-04-13"));
+    assert_eq!(published_line(&posted[..posted.len() - 1]), None);
+    // "Reposted" is not "posted".
+    assert_eq!(
+        published_line(&[seg("Reposted April 13, 2023", false)]),
+        None
+    );
+
     // The whole pipeline: a page whose markup states no date.
     let cleaner = Cleaner::new(crate::model::embedded("en").unwrap());
     let html = format!(
