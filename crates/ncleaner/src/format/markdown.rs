@@ -10,7 +10,10 @@
 //!   language its class names (`language-rust`, `lang-py`,
 //!   `highlight-source-js`, `brush: sql`: [`crate::html::CodeLanguage`]).
 //! - Segments inside `blockquote` are quoted with `>`.
-//! - Consecutive kept cells of one table become a GFM pipe table: one row
+//! - Consecutive kept cells of one table become a GFM pipe table (a block
+//!   inside a cell, such as a paragraph, belongs to the cell) unless a cell
+//!   holds more than [`DATA_CELL_WORDS`] words: that table lays out the
+//!   page, and its blocks are written as blocks. A pipe table has one row
 //!   per `tr`, the first row the header, each cell in its place in the row
 //!   (a cell that made no segment stays empty), `|` and line breaks
 //!   escaped, short rows padded. `colspan` and `rowspan` are not expanded, so a hostile
@@ -51,15 +54,21 @@ pub fn markdown(doc: &Cleaned) -> String {
     // What the previous block was, to separate blocks by a blank line and
     // list items by a newline only.
     let mut prev_list = false;
+    // The kept segments before this index sit in a layout table: written as
+    // ordinary blocks.
+    let mut layout_until = 0;
     while i < kept.len() {
         let s = kept[i];
         let st = s.segment.structure.unwrap_or_default();
-        if let Some(cell) = st.cell {
+        if let Some(cell) = st.cell.filter(|_| i >= layout_until) {
             let end = run_end(&kept, i, |t| t.cell.is_some_and(|c| c.table == cell.table));
-            separate(&mut out, false, &mut prev_list);
-            table(&mut out, &kept[i..end], base);
-            i = end;
-            continue;
+            if holds_data(&kept[i..end]) {
+                separate(&mut out, false, &mut prev_list);
+                table(&mut out, &kept[i..end], base);
+                i = end;
+                continue;
+            }
+            layout_until = end;
         }
         if st.pre {
             let end = run_end(&kept, i, |t| t.pre && t.cell.is_none());
@@ -299,6 +308,34 @@ fn escaped_paragraph(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
+/// The most words a cell of a data table holds; a table with a longer cell
+/// lays out the page (an article in one cell, a sidebar in another), and
+/// its blocks are written as paragraphs, lists and headings.
+const DATA_CELL_WORDS: usize = 60;
+
+/// Whether consecutive kept cells of one table are a data table: no cell
+/// holds more than [`DATA_CELL_WORDS`] words.
+fn holds_data(cells: &[&ScoredSegment]) -> bool {
+    // A cell's blocks come one after another in the page: its words are
+    // summed until the next cell starts (one pass, whatever the table's size).
+    let mut current = None;
+    let mut words = 0;
+    for s in cells {
+        let Some(c) = s.segment.structure.and_then(|t| t.cell) else {
+            continue;
+        };
+        if current != Some((c.row, c.column)) {
+            current = Some((c.row, c.column));
+            words = 0;
+        }
+        words += s.text().split_whitespace().count();
+        if words > DATA_CELL_WORDS {
+            return false;
+        }
+    }
+    true
+}
+
 /// A GFM pipe table of consecutive kept cells of one table.
 fn table(out: &mut String, cells: &[&ScoredSegment], base: Option<&url::Url>) {
     let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
@@ -474,6 +511,41 @@ mod tests {
             md,
             "| A | B | C |\n| --- | --- | --- |\n| 1 |  | 3 |\n|  | 5 |  |\n"
         );
+    }
+
+    /// Cells whose text sits in paragraphs (tables exported from word
+    /// processors) are cells all the same; a table whose cell holds more
+    /// than a data cell's words lays out the page, and its blocks are
+    /// written as blocks.
+    #[test]
+    fn paragraphs_in_cells_and_layout_tables() {
+        let md = super::markdown(&kept_page(
+            "<table><tr><td><p><b>Rank</b></p></td><td><p>State</p></td></tr>\
+             <tr><td><p><b>39</b></p></td><td><p>New Hampshire</p><p>(NH)</p></td></tr></table>",
+        ));
+        assert_eq!(
+            md,
+            "| Rank | State |\n| --- | --- |\n| 39 | New Hampshire (NH) |\n"
+        );
+        let article = "This sentence is one of many in the article. ".repeat(8);
+        let md = super::markdown(&kept_page(&format!(
+            "<table><tr><td><ul><li>Home</li><li>About</li></ul></td>\
+             <td><h2>A title</h2><p>{article}</p><p>{article}</p></td></tr></table>"
+        )));
+        assert!(!md.contains('|'), "{md}");
+        assert!(md.contains("- Home\n- About\n"), "{md}");
+        assert!(md.contains("## A title\n"), "{md}");
+    }
+
+    /// A long table of paragraph cells stays one table, a row per `tr`.
+    #[test]
+    fn a_long_table_of_paragraph_cells() {
+        let rows: String = (0..20_000)
+            .map(|i| format!("<tr><td><p>{i}</p></td><td><p>x</p></td></tr>"))
+            .collect();
+        let md = super::markdown(&kept_page(&format!("<table>{rows}</table>")));
+        assert_eq!(md.lines().count(), 20_001);
+        assert!(md.ends_with("| 19999 | x |\n"));
     }
 
     /// A hostile colspan costs nothing, and a row of a thousand cells is cut

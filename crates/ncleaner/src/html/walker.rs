@@ -836,6 +836,10 @@ impl Walker {
                 .map(|&(_, l)| l)
                 .or(self.block_code_language)
                 .filter(|_| self.in_pre()),
+            // A block in a cell (the cell's own text, or a paragraph, list
+            // item or heading inside it) belongs to the cell; whether the
+            // table holds data or lays out the page is the Markdown
+            // writer's call, once it sees all the table's cells.
             cell: match (tag, self.tables.last()) {
                 (Tag::Td | Tag::Th, Some(&(table, row, column))) => Some(Cell {
                     table,
@@ -843,6 +847,17 @@ impl Walker {
                     column,
                     header: tag == Tag::Th,
                 }),
+                (_, Some(&(table, row, column)))
+                    if column > 0
+                        && self.open[Tag::Td as usize] + self.open[Tag::Th as usize] > 0 =>
+                {
+                    Some(Cell {
+                        table,
+                        row,
+                        column,
+                        header: self.open[Tag::Th as usize] > 0,
+                    })
+                }
                 _ => None,
             },
         }
