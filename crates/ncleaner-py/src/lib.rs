@@ -82,7 +82,8 @@ impl CleanResult {
         }
     }
 
-    /// The record without its optional fields.
+    /// The record without its optional fields (what `text` reads: the kept
+    /// text as JSON Lines writes it).
     fn record(&self) -> CleanedRecord<'_> {
         CleanedRecord::jsonl(&self.cleaned, None, JsonOptions::default())
     }
@@ -190,13 +191,13 @@ impl CleanResult {
     /// Words in all segments.
     #[getter]
     fn words_in(&self) -> usize {
-        self.record().words_in
+        self.cleaned.words_in()
     }
 
     /// Words in kept segments.
     #[getter]
     fn words_out(&self) -> usize {
-        self.record().words_out
+        self.cleaned.words_out()
     }
 
     /// `"html"` or `"text"`: how the document was read.
