@@ -3,7 +3,7 @@
 //! Nothing the cleaner dropped appears in it.
 //!
 //! - `h1`–`h6` become `#` headings at their level; a heading set in bold (a
-//!   [`Kind::H`] without a level) becomes `###`.
+//!   [`Kind::H`] without a level) stays a bold line, `**…**`.
 //! - List items become `-` (or `1.` in an `ol`) items, indented two spaces
 //!   per enclosing list beyond the first.
 //! - Consecutive segments from `pre` become one fenced code block, with the
@@ -93,6 +93,15 @@ pub fn markdown(doc: &Cleaned) -> String {
             out.push_str("> ");
         }
         match s.segment.kind {
+            // A heading segment outside `h1`–`h6` (a bold line, a `dt`)
+            // is written as it shows, in bold: as `###` it made headings
+            // that the gold Markdown does not have (WCXB, cross-validated:
+            // heading precision 0.581 → 0.628, recall unchanged).
+            Kind::H if st.heading == 0 => {
+                out.push_str("**");
+                out.push_str(text);
+                out.push_str("**");
+            }
             Kind::H => {
                 let level = if st.heading > 0 { st.heading } else { 3 };
                 for _ in 0..level {
@@ -473,7 +482,7 @@ mod tests {
             md,
             "# Title\n\nIntro text.\n\n## Steps\n\n1. First\n1. Second\n  - Nested\n\n\
              ```\nlet x = 1;\n```\n\n> Quoted.\n\n\
-             | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n\\1. Not a list.\n\n### Bold heading\n"
+             | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n\\1. Not a list.\n\n**Bold heading**\n"
         );
     }
 
