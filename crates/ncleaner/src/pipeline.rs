@@ -768,7 +768,13 @@ fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
 /// the page: the word itself says what the date is, wherever the page puts it.
 fn published_line(segments: &[ScoredSegment]) -> Option<String> {
     segments.iter().find_map(|s| {
-        let (t, lower) = short_line(&s.segment.text)?;
+        // Most segments say neither word: a scan for their first letter
+        // passes them over before anything else is read or built.
+        let text = &s.segment.text;
+        if !(holds_ascii_ci(text, "published") || holds_ascii_ci(text, "posted")) {
+            return None;
+        }
+        let (t, lower) = short_line(text)?;
         let at = ["published", "posted"]
             .iter()
             .filter_map(|w| word_at(&lower, w))
@@ -782,7 +788,9 @@ fn published_line(segments: &[ScoredSegment]) -> Option<String> {
 /// digit in it (every date read has a year), at most [`DATELINE_WORDS`]
 /// words, and no copyright sign or word.
 fn short_line(t: &str) -> Option<(&str, String)> {
-    if !t.bytes().any(|b| b.is_ascii_digit()) || t.split_whitespace().nth(DATELINE_WORDS).is_some()
+    // The word count first: it stops at the 13th word, where a digit scan
+    // would read a whole paragraph.
+    if t.split_whitespace().nth(DATELINE_WORDS).is_some() || !t.bytes().any(|b| b.is_ascii_digit())
     {
         return None;
     }
@@ -805,6 +813,15 @@ fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
         (Dateline::Updated, Some(i)) => Some(&t[i..]),
         (Dateline::Updated, None) => None,
     }
+}
+
+/// Whether `t` holds `word` (lower-case ASCII) in any ASCII case.
+fn holds_ascii_ci(t: &str, word: &str) -> bool {
+    let (b, w) = (t.as_bytes(), word.as_bytes());
+    memchr::memchr2_iter(w[0], w[0].to_ascii_uppercase(), b).any(|i| {
+        b.get(i..i + w.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(w))
+    })
 }
 
 /// Where `word` starts in `lower` as a word of its own (no letter before it).
