@@ -68,10 +68,10 @@ fn may_start_english_date(word: &str) -> bool {
                 b.to_ascii_lowercase(),
                 c.to_ascii_lowercase(),
             ];
-            MONTHS.iter().any(|m| m.as_bytes() == p)
-                || [b"mon", b"tue", b"wed", b"thu", b"fri", b"sat", b"sun"]
-                    .iter()
-                    .any(|d| **d == p)
+            MONTH_NAMES
+                .iter()
+                .chain(&WEEKDAYS)
+                .any(|name| name.as_bytes()[..3] == p)
         }
         _ => false,
     }
@@ -189,10 +189,6 @@ pub(super) const WEEKDAYS: [&str; 7] = [
     "sunday",
 ];
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
 /// `March 4, 2025`, `4 March 2025`, `Tue, 04 Mar 2025 10:00:00 GMT` (the date only).
 fn english_date(s: &str) -> Option<String> {
     let words: Vec<&str> = s
@@ -203,25 +199,9 @@ fn english_date(s: &str) -> Option<String> {
     let month_of = |w: &str| {
         let w = w.trim_end_matches('.').to_ascii_lowercase();
         (w.len() >= 3 && w.is_ascii())
-            .then(|| MONTHS.iter().position(|m| w.starts_with(m)))
+            .then(|| MONTH_NAMES.iter().position(|m| w.starts_with(&m[..3])))
             .flatten()
-            .filter(|&i| {
-                let full = [
-                    "january",
-                    "february",
-                    "march",
-                    "april",
-                    "may",
-                    "june",
-                    "july",
-                    "august",
-                    "september",
-                    "october",
-                    "november",
-                    "december",
-                ][i];
-                full.starts_with(&w) || w == "sept"
-            })
+            .filter(|&i| MONTH_NAMES[i].starts_with(&w) || w == "sept")
             .map(|i| i as u32 + 1)
     };
     let day_of = |w: &str| {
@@ -236,9 +216,7 @@ fn english_date(s: &str) -> Option<String> {
     // Skip a weekday.
     let start = usize::from(words.first().is_some_and(|w| {
         let w = w.to_ascii_lowercase();
-        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-            .iter()
-            .any(|d| w.starts_with(d))
+        WEEKDAYS.iter().any(|d| w.starts_with(&d[..3]))
     }));
     let w = words.get(start..start + 3)?;
     let (y, m, d) =
