@@ -21,11 +21,7 @@ pub fn run(pairs: &[Pair], folds: usize, seed: u64, report: Option<&Path>) -> Re
         eprintln!(
             "ncleaner: {:<22} {:<4} F {:.2} P {:.2} R {:.2} ({:.0} s)",
             row.name,
-            if row.input == InputKind::Html {
-                "html"
-            } else {
-                "text"
-            },
+            row.input.as_str(),
             100.0 * m.f,
             100.0 * m.precision,
             100.0 * m.recall,
