@@ -157,10 +157,10 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     }
     let mut state = BTreeMap::new();
     for v in graph.keys() {
-        if state.get(v.as_str()).copied().unwrap_or(0) == 0 {
-            if let Some(c) = visit(v, graph, &mut state, &mut Vec::new()) {
-                return Some(c);
-            }
+        if state.get(v.as_str()).copied().unwrap_or(0) == 0
+            && let Some(c) = visit(v, graph, &mut state, &mut Vec::new())
+        {
+            return Some(c);
         }
     }
     None

@@ -29,11 +29,11 @@ pub fn learn_sites(
     }
     impl Sink for Learn<'_> {
         fn write(&mut self, _: &Entry, outcome: &Outcome) -> Result<()> {
-            if let Outcome::Rendered(r) = outcome {
-                if let Some(p) = decode_sketch(&r.bytes) {
-                    self.memory.add(&p);
-                    self.pages += 1;
-                }
+            if let Outcome::Rendered(r) = outcome
+                && let Some(p) = decode_sketch(&r.bytes)
+            {
+                self.memory.add(&p);
+                self.pages += 1;
             }
             Ok(())
         }

@@ -23,7 +23,7 @@ pub fn add_lines(
         let line = line.map_err(|e| Error::io(Path::new(name), e))?;
         est.add_text(&String::from_utf8_lossy(&line))?;
         lines += 1;
-        if lines % 1_000_000 == 0 {
+        if lines.is_multiple_of(1_000_000) {
             progress(name, lines, est.sentences());
         }
     }

@@ -373,13 +373,14 @@ fn extract_doc(obj: &Bound<'_, PyAny>, url: Option<String>, index: Option<usize>
             charset: None,
         });
     }
-    if let Ok(t) = obj.downcast::<PyTuple>() {
-        if index.is_some() && t.len() == 2 {
-            let url: Option<String> = t.get_item(1)?.extract().map_err(|_| {
-                PyTypeError::new_err(format!("clean_many{}: the URL must be a str or None", at()))
-            })?;
-            return extract_doc(&t.get_item(0)?, url, index);
-        }
+    if let Ok(t) = obj.downcast::<PyTuple>()
+        && index.is_some()
+        && t.len() == 2
+    {
+        let url: Option<String> = t.get_item(1)?.extract().map_err(|_| {
+            PyTypeError::new_err(format!("clean_many{}: the URL must be a str or None", at()))
+        })?;
+        return extract_doc(&t.get_item(0)?, url, index);
     }
     Err(PyTypeError::new_err(format!(
         "document{}: expected str or bytes{}, got {}",
@@ -440,19 +441,19 @@ impl Cleaner {
                 "threshold and min_probability: give one or the other, not both",
             ));
         }
-        if let Some(t) = threshold {
-            if !t.is_finite() {
-                return Err(PyValueError::new_err(format!(
-                    "threshold={t}: must be finite"
-                )));
-            }
+        if let Some(t) = threshold
+            && !t.is_finite()
+        {
+            return Err(PyValueError::new_err(format!(
+                "threshold={t}: must be finite"
+            )));
         }
-        if let Some(p) = min_probability {
-            if !(p > 0.0 && p < 1.0) {
-                return Err(PyValueError::new_err(format!(
-                    "min_probability={p}: must be strictly between 0 and 1"
-                )));
-            }
+        if let Some(p) = min_probability
+            && !(p > 0.0 && p < 1.0)
+        {
+            return Err(PyValueError::new_err(format!(
+                "min_probability={p}: must be strictly between 0 and 1"
+            )));
         }
         let routes = match model {
             // One model cleans every page; routing it as the only route makes

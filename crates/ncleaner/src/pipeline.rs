@@ -111,7 +111,7 @@ impl Cancel {
 
     /// [`Cancel::check`] at every [`Cancel::EVERY`]-th item (`i`: the item's index).
     fn check_at(&self, i: usize) -> Result<(), Cancelled> {
-        if i % Cancel::EVERY == 0 {
+        if i.is_multiple_of(Cancel::EVERY) {
             self.check()
         } else {
             Ok(())
@@ -586,14 +586,14 @@ impl Cleaner {
 
     fn assess_with(&self, model: &Model, c: &mut Cleaned) {
         c.quality = self.page_quality_with(model, c);
-        if let (Some(min), Some(q)) = (self.min_page_quality, c.quality) {
-            if q.precision < min {
-                for s in c.segments.iter_mut().filter(|s| s.keep()) {
-                    s.decision = Decision {
-                        keep: false,
-                        reason: classify::Reason::PageQuality,
-                    };
-                }
+        if let (Some(min), Some(q)) = (self.min_page_quality, c.quality)
+            && q.precision < min
+        {
+            for s in c.segments.iter_mut().filter(|s| s.keep()) {
+                s.decision = Decision {
+                    keep: false,
+                    reason: classify::Reason::PageQuality,
+                };
             }
         }
     }

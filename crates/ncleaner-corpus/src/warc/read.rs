@@ -251,15 +251,16 @@ impl<R: Read> Reader<R> {
                     // A record glued to the bytes before it (a truncated gzip
                     // member followed by the next one): the version line starts
                     // inside this line.
-                    if complete && !is_version_line(&line) {
-                        if let Some(p) = glued_version_line(&line) {
-                            // Count the bytes before it as skipped; the version
-                            // line is read again on the next turn.
-                            self.input.unread(&line[p..]);
-                            skipped_at.get_or_insert(at);
-                            skipped += p as u64;
-                            continue;
-                        }
+                    if complete
+                        && !is_version_line(&line)
+                        && let Some(p) = glued_version_line(&line)
+                    {
+                        // Count the bytes before it as skipped; the version
+                        // line is read again on the next turn.
+                        self.input.unread(&line[p..]);
+                        skipped_at.get_or_insert(at);
+                        skipped += p as u64;
+                        continue;
                     }
                     if !complete && line.len() >= 1024 {
                         // Look at the last bytes again: a version line may

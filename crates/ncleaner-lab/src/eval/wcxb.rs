@@ -59,11 +59,11 @@ pub fn prf(output: &[String], gold: &[String]) -> (f64, f64, f64) {
     }
     let mut overlap = 0usize;
     for t in output {
-        if let Some(c) = counts.get_mut(t.as_str()) {
-            if *c > 0 {
-                *c -= 1;
-                overlap += 1;
-            }
+        if let Some(c) = counts.get_mut(t.as_str())
+            && *c > 0
+        {
+            *c -= 1;
+            overlap += 1;
         }
     }
     let p = overlap as f64 / output.len() as f64;

@@ -182,7 +182,7 @@ fn f_grid_equals_crossval() {
 #[test]
 fn cleaneval_text_is_what_the_writer_writes() {
     let page = toy_page(3);
-    let keep = |i: usize| i % 2 == 0;
+    let keep = |i: usize| i.is_multiple_of(2);
     let mine = tune::cleaneval_text(page.url.as_deref(), &page.html_segments, keep);
     let cleaner = ncleaner::Cleaner::new(ncleaner::model::embedded("en").unwrap())
         .with_method(Method::KeepAll);

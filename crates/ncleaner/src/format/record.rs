@@ -156,10 +156,11 @@ impl Serialize for SegmentRecords<'_> {
         use serde::ser::{Error, SerializeSeq};
         let mut seq = ser.serialize_seq(Some(self.doc.segments.len()))?;
         for (i, s) in self.doc.segments.iter().enumerate() {
-            if let Some(c) = self.cancel {
-                if i % Cancel::EVERY == 0 && c.is_cancelled() {
-                    return Err(S::Error::custom("cancelled"));
-                }
+            if let Some(c) = self.cancel
+                && i % Cancel::EVERY == 0
+                && c.is_cancelled()
+            {
+                return Err(S::Error::custom("cancelled"));
             }
             let decided_by_rule = !matches!(s.decision.reason, Reason::Score);
             seq.serialize_element(&SegmentRecord {
