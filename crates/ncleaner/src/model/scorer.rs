@@ -71,8 +71,9 @@ impl Scorer {
             let (seen_c, seen_d) = (&clean.orders[k - 1], &dirty.orders[k - 1]);
             let mut keys: Vec<u64> = seen_c.keys().copied().collect();
             keys.extend(seen_d.keys().filter(|key| !seen_c.contains_key(key)));
-            let mut cur_c = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
-            let mut cur_d = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            let room = if k < n { keys.len() } else { 0 };
+            let mut cur_c = HashMap::with_capacity_and_hasher(room, Default::default());
+            let mut cur_d = HashMap::with_capacity_and_hasher(room, Default::default());
             let mut l = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
             for key in keys {
                 let c = Interp {
@@ -92,8 +93,12 @@ impl Scorer {
                     seen: &s_d,
                 };
                 let (a, b) = (c.s(key, k), dd.s(key, k));
-                cur_c.insert(key, a);
-                cur_d.insert(key, b);
+                if k < n {
+                    // Only higher orders read S_k (the top order's were a
+                    // third of building the non-lexical model's tables).
+                    cur_c.insert(key, a);
+                    cur_d.insert(key, b);
+                }
                 l.insert(key, (a.log2() - b.log2()) as f32);
             }
             sparse.push(l);
