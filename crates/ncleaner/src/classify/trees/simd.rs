@@ -14,6 +14,8 @@
 //! slower than the scalar walk on this project's machine (AMD EPYC: `clean
 //! -j 1` 1.16 s against 1.05 s on BENCHMARKS.md's pages); interleaving four
 //! groups' steps by hand gained nothing over letting the CPU overlap them.
+//! (valgrind emulates no AVX-512: under callgrind the scalar walk runs, so
+//! `scripts/profile callgrind` counts its instructions.)
 //!
 //! The sums are the scalar walk's bit for bit: each lane adds its row's
 //! leaves in f32, tree after tree in the same order from 0, and the compare
