@@ -200,7 +200,9 @@ fn dense_log_odds(clean: &Estimates, dirty: &Estimates, d: usize, v: usize, q: f
         table.extend_from_slice(&unseen);
     }
     let (pc, pd) = (&clean.orders[d - 1], &dirty.orders[d - 1]);
-    let seen = pc.keys().chain(pd.keys().filter(|key| !pc.contains_key(key)));
+    let seen = pc
+        .keys()
+        .chain(pd.keys().filter(|key| !pc.contains_key(key)));
     for &key in seen {
         let idx = dense_index(key, d, v);
         let suffix = idx % lower;
