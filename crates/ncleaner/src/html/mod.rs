@@ -438,6 +438,16 @@ mod tests {
         );
         assert_eq!(b[0].link_chars, 4);
         assert_eq!(b[1].link_chars, 11);
+        // Words joined by single spaces are written as one run: the spaces
+        // are text but not counted, as when they were written word by word;
+        // doubled and non-ASCII whitespace collapse as before, and `pre` text
+        // goes word by word (its newlines and indents are marks).
+        let b = blocks(
+            "<p>one <a href=/x>two three  four\u{a0}five</a> six\tseven</p><pre>a b  c\nd</pre>",
+        );
+        assert_eq!(b[0].text, "one two three four five six seven");
+        assert_eq!(b[0].link_chars, 16);
+        assert_eq!(b[1].text, "a b c d");
     }
 
     #[test]
