@@ -3,23 +3,31 @@
 //! AVX-512F (checked once at run time; the scalar walk otherwise) and the
 //! trees have at most 32 slots (depth ≤ 5, the embedded models' depth).
 //!
-//! A tree of 32 slots fits in registers: its thresholds, its split
-//! features and its leaves are two 16-float registers each, and one
-//! two-register permute (`vpermt2ps`) looks up each lane's node. A step of
-//! the walk is then two permutes, one gather of the sixteen rows' values of
-//! their nodes' features, and a compare that sends each lane left or right.
+//! Every split of the tree is tested for the sixteen rows, not only those
+//! on each row's path: the rows are stored feature-major, so a split's
+//! feature is one aligned-size load of sixteen values, compared with the
+//! threshold broadcast, and the sixteen outcomes become bit j of each
+//! lane's word (a masked OR). A row's path is then read from its word in D
+//! shifts (node k: right if bit k is set; k ← 2k + 1 + bit) and its leaf
+//! looked up among the tree's 32 by a two-register permute (`vpermt2ps`).
+//! There are no gathers, and 31 splits cost 31 loads, compares and ORs for
+//! sixteen rows where the scalar walk takes about 8 instructions a row a
+//! level.
 //!
-//! Measured and not kept: the same walk with AVX2, eight lanes and the
-//! thresholds and features gathered from memory (three gathers a step) was
-//! slower than the scalar walk on this project's machine (AMD EPYC: `clean
-//! -j 1` 1.16 s against 1.05 s on BENCHMARKS.md's pages); interleaving four
-//! groups' steps by hand gained nothing over letting the CPU overlap them.
-//! (valgrind emulates no AVX-512: under callgrind the scalar walk runs, so
-//! `scripts/profile callgrind` counts its instructions.)
+//! Measured (`clean -j 1` on BENCHMARKS.md's 53 MB of pages, `perf stat`):
+//! the scalar walk 0.87–0.92 s; a first vector walk that followed each
+//! lane's path with a gather of the rows' values a level (and the nodes
+//! looked up by permutes) 0.945 s against the scalar walk's 0.997 s in an
+//! earlier run; this one 0.81 s. Left out: the path walk with AVX2, eight
+//! lanes and three gathers a level, slower than the scalar walk on this
+//! project's machine (AMD EPYC: gathers are slow there). valgrind emulates
+//! no AVX-512: under callgrind the scalar walk runs, so `scripts/profile
+//! callgrind` counts its instructions.
 //!
-//! The sums are the scalar walk's bit for bit: each lane adds its row's
-//! leaves in f32, tree after tree in the same order from 0, and the compare
-//! is the same `x >= threshold` (false for NaN, as `>=` is).
+//! The sums are the scalar walk's bit for bit: each split is the same
+//! compare, `x >= threshold` (false for NaN, as `>=` is), so each row
+//! reaches the same leaf, and each lane adds its row's leaves in f32, tree
+//! after tree in the same order from 0.
 
 use super::{Packed, regroup};
 
@@ -80,11 +88,19 @@ pub(super) fn margins<R: AsRef<[f32]>>(
         let block = &mut block[..rows.len().div_ceil(LANES) * width];
         regroup(rows, width, block);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512F is present (asserted above). The one gather
-        // reads lane j of a group at feature × LANES + j, with feature <
-        // packed.width ≤ width: inside the group's width × LANES floats.
+        // SAFETY: AVX-512F is present (asserted above). A split's load
+        // reads the sixteen floats at feature × LANES of a group, with
+        // feature < packed.width ≤ width: inside the group's width × LANES
+        // floats.
         unsafe {
-            walk(packed, leaves, slots, block, width, out);
+            // The tree size as a constant: the splits' loop unrolled.
+            match slots {
+                2 => walk::<2>(packed, leaves, block, width, out),
+                4 => walk::<4>(packed, leaves, block, width, out),
+                8 => walk::<8>(packed, leaves, block, width, out),
+                16 => walk::<16>(packed, leaves, block, width, out),
+                _ => walk::<32>(packed, leaves, block, width, out),
+            }
         }
     }
 }
@@ -102,63 +118,63 @@ fn floats(values: &[f32]) -> std::arch::x86_64::__m512 {
     unsafe { std::arch::x86_64::_mm512_loadu_ps(lanes.as_ptr()) }
 }
 
-/// [`floats`] for integers.
+/// The walk of one chunk of groups (at most [`GROUPS`]), tree after tree,
+/// for trees of `S` slots (`S − 1` splits, `S` leaves); see [`margins`] for
+/// what it may assume.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn integers(values: &[i32]) -> std::arch::x86_64::__m512i {
-    let mut lanes = [0; LANES];
-    for (l, &v) in lanes.iter_mut().zip(values) {
-        *l = v;
-    }
-    // SAFETY: `lanes` holds sixteen 32-bit integers.
-    unsafe { std::arch::x86_64::_mm512_loadu_si512(lanes.as_ptr().cast()) }
-}
-
-/// The walk of one chunk of groups (at most [`GROUPS`]), tree after
-/// tree; see [`margins`] for what it may assume.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn walk(
+unsafe fn walk<const S: usize>(
     packed: &Packed,
     leaves: &[f32],
-    slots: usize,
     block: &[[f32; LANES]],
     width: usize,
     out: &mut [f32],
 ) {
     use std::arch::x86_64::*;
-    let depth = slots.trailing_zeros();
+    let depth = S.trailing_zeros();
     let groups = block.len() / width;
     let mut sums = [_mm512_setzero_ps(); GROUPS];
-    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let one = _mm512_set1_epi32(1);
-    let splits = _mm512_set1_epi32(slots as i32 - 1);
+    let first_leaf = _mm512_set1_epi32(S as i32 - 1);
     for ((thresholds, offsets), leaves) in packed
         .thresholds
-        .chunks_exact(slots)
-        .zip(packed.offsets.chunks_exact(slots))
-        .zip(leaves.chunks_exact(slots))
+        .chunks_exact(S)
+        .zip(packed.offsets.chunks_exact(S))
+        .zip(leaves.chunks_exact(S))
     {
-        // The tree in six registers: slots 0–15 and 16–31 (a smaller tree
-        // uses the first only).
-        let high = slots.min(16);
-        let (t0, t1) = (floats(thresholds), floats(&thresholds[high..]));
-        let (f0, f1) = (integers(offsets), integers(&offsets[high..]));
-        let (l0, l1) = (floats(leaves), floats(&leaves[high..]));
+        let thresholds: &[f32; S] = thresholds.try_into().expect("S slots");
+        let offsets: &[i32; S] = offsets.try_into().expect("S slots");
+        // The leaves in two registers: 0–15 and 16–31 (a smaller tree uses
+        // the first only).
+        let (l0, l1) = (floats(leaves), floats(&leaves[S.min(16)..]));
         for (group, sum) in block.chunks_exact(width).zip(&mut sums[..groups]) {
             let values = group.as_ptr().cast::<f32>();
+            // Bit j of a lane's word: its row goes right at split j. Two
+            // words, even and odd splits, halve the chain of ORs.
+            let split = |j: usize, w: __m512i| {
+                // SAFETY: offsets[j] + 16 ≤ width × LANES, as `margins` sets out.
+                let x = unsafe { _mm512_loadu_ps(values.add(offsets[j] as usize)) };
+                let right = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(thresholds[j]));
+                _mm512_mask_or_epi32(w, right, w, _mm512_set1_epi32(1 << j))
+            };
+            let (mut even, mut odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            let mut j = 0;
+            while j + 1 < S - 1 {
+                even = split(j, even);
+                odd = split(j + 1, odd);
+                j += 2;
+            }
+            if j < S - 1 {
+                even = split(j, even);
+            }
+            let word = _mm512_or_si512(even, odd);
+            // Down the tree: k ← 2k + 1 + (bit k of the word).
             let mut k = _mm512_setzero_si512();
             for _ in 0..depth {
-                let threshold = _mm512_permutex2var_ps(t0, k, t1);
-                let offset = _mm512_add_epi32(_mm512_permutex2var_epi32(f0, k, f1), lane);
-                // SAFETY: in bounds, as `margins` sets out.
-                let x = unsafe { _mm512_i32gather_ps::<4>(offset, values) };
-                let right = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, threshold);
-                // k ← 2k + 1, and one more where the row goes right.
-                let next = _mm512_add_epi32(_mm512_add_epi32(k, k), one);
-                k = _mm512_mask_add_epi32(next, right, next, one);
+                let right = _mm512_and_si512(_mm512_srlv_epi32(word, k), one);
+                k = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(k, k), one), right);
             }
-            let leaf = _mm512_permutex2var_ps(l0, _mm512_sub_epi32(k, splits), l1);
+            let leaf = _mm512_permutex2var_ps(l0, _mm512_sub_epi32(k, first_leaf), l1);
             *sum = _mm512_add_ps(*sum, leaf);
         }
     }
