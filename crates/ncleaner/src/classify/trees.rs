@@ -108,13 +108,13 @@ pub struct Forest {
 struct Packed {
     /// (threshold, feature) of every slot, for the scalar walk: a step is one load.
     pairs: Vec<(f32, u32)>,
-    /// The thresholds alone, for the vector walk's gathers.
+    /// The thresholds alone, for the vector walk.
     thresholds: Vec<f32>,
     /// Each slot's feature times [`simd::LANES`], the offset of its values
-    /// in a vector group; for the vector walk's gathers.
+    /// in a vector group; for the vector walk.
     offsets: Vec<i32>,
     /// The largest feature of any split plus one: the narrowest rows the
-    /// vector walk may read (its gathers check no bounds).
+    /// vector walk may read (its loads check no bounds).
     width: usize,
 }
 

@@ -5,7 +5,7 @@
 //!
 //! Every split of the tree is tested for the sixteen rows, not only those
 //! on each row's path: the rows are stored feature-major, so a split's
-//! feature is one aligned-size load of sixteen values, compared with the
+//! feature is one load of sixteen values, compared with the
 //! threshold broadcast, and the sixteen outcomes become bit j of each
 //! lane's word (a masked OR). A row's path is then read from its word in D
 //! shifts (node k: right if bit k is set; k ← 2k + 1 + bit) and its leaf
@@ -61,7 +61,7 @@ pub fn available() -> bool {
 /// # Panics
 /// If the CPU lacks AVX-512F ([`available`]), the trees have more than
 /// [`MAX_SLOTS`] slots, or the rows are narrower than the forest's splits
-/// need: all are checked before any gather runs.
+/// need: all are checked before any vector load runs.
 pub(super) fn margins<R: AsRef<[f32]>>(
     packed: &Packed,
     leaves: &[f32],
