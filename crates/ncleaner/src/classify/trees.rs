@@ -185,10 +185,11 @@ impl Forest {
     /// took the walk from 853 M to 370 M instructions on CleanEval's 398
     /// dev and train pages (callgrind), and `clean -j 1` 13 % less time.
     ///
-    /// Where the CPU has AVX-512F and the trees have at most 32 slots, the
-    /// rows go down sixteen at a time in vector registers instead, every
-    /// split tested for all sixteen (`simd`, the same sums bit for bit):
-    /// `clean -j 1` 0.87–0.92 s → 0.81–0.84 s on BENCHMARKS.md's pages.
+    /// Where the CPU has AVX-512F or AVX2 and the trees have at most 32
+    /// slots, the rows go down sixteen or eight at a time in vector
+    /// registers instead, every split tested for all of them (`simd`, the
+    /// same sums bit for bit): `clean -j 1` 0.97 s → 0.85–0.87 s (AVX-512),
+    /// 0.90 s (AVX2) on BENCHMARKS.md's pages.
     pub fn margins<R: AsRef<[f32]>>(&self, rows: &[R]) -> Vec<f32> {
         let depth = self.depth as usize;
         if !(1..=MAX_DEPTH).contains(&depth) {
@@ -203,11 +204,31 @@ impl Forest {
         }
         let packed = self.packed();
         let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
-        if slots <= simd::MAX_SLOTS && packed.width <= width && simd::available() {
-            simd::margins(packed, &self.leaves, slots, rows, width, &mut out);
-        } else {
-            scalar_margins(packed, &self.leaves, slots, rows, width, &mut out);
+        match simd::Unit::best() {
+            Some(unit) if slots <= simd::MAX_SLOTS && packed.width <= width => {
+                simd::margins(unit, packed, &self.leaves, slots, rows, width, &mut out);
+            }
+            _ => scalar_margins(packed, &self.leaves, slots, rows, width, &mut out),
         }
+        out
+    }
+
+    /// [`Forest::margins`] by the vector walk on `unit`, for tests that
+    /// compare each unit this CPU has with the scalar walk.
+    #[cfg(test)]
+    fn vector_margins<R: AsRef<[f32]>>(&self, unit: simd::Unit, rows: &[R]) -> Vec<f32> {
+        let slots = 1usize << self.depth;
+        let mut out = vec![0.0f32; rows.len()];
+        let width = rows.iter().map(|r| r.as_ref().len()).min().unwrap_or(0);
+        simd::margins(
+            unit,
+            self.packed(),
+            &self.leaves,
+            slots,
+            rows,
+            width,
+            &mut out,
+        );
         out
     }
 
@@ -670,9 +691,19 @@ mod tests {
                 assert_eq!(
                     all,
                     one,
-                    "depth {depth}, {n} rows (vector walk: {})",
-                    simd::available()
+                    "depth {depth}, {n} rows ({:?})",
+                    simd::Unit::best()
                 );
+                for unit in simd::Unit::ALL.into_iter().filter(|u| u.present()) {
+                    if depth <= 5 {
+                        let v: Vec<u32> = f
+                            .vector_margins(unit, rows)
+                            .iter()
+                            .map(|m| m.to_bits())
+                            .collect();
+                        assert_eq!(v, one, "{unit:?}, depth {depth}, {n} rows");
+                    }
+                }
             }
         }
         // A padded complete tree gives what its linked form gives, for
