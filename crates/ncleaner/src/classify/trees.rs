@@ -389,6 +389,26 @@ fn regroup<const L: usize, R: AsRef<[f32]>>(rows: &[R], width: usize, block: &mu
     }
 }
 
+/// The rows regrouped (`regroup`) `groups` groups of `L` at a time, each
+/// chunk walked through every tree by `walk` (so that it stays in cache
+/// while the trees go by), with the chunk's part of `out`: the loop of the
+/// scalar walk and of each vector walk.
+fn by_chunks<const L: usize, R: AsRef<[f32]>>(
+    rows: &[R],
+    width: usize,
+    groups: usize,
+    out: &mut [f32],
+    mut walk: impl FnMut(&[[f32; L]], &mut [f32]),
+) {
+    let chunk_groups = groups.min(rows.len().div_ceil(L));
+    let mut block = vec![[0.0f32; L]; chunk_groups * width];
+    for (rows, out) in rows.chunks(groups * L).zip(out.chunks_mut(groups * L)) {
+        let block = &mut block[..rows.len().div_ceil(L) * width];
+        regroup(rows, width, block);
+        walk(block, out);
+    }
+}
+
 /// The scalar walk of [`Forest::margins`], [`LANES`] rows at a time.
 ///
 /// The rows a chunk at a time through every tree, so that the chunk stays
@@ -418,16 +438,9 @@ fn scalar_margins<R: AsRef<[f32]>>(
         512 => walk::<512>,
         _ => walk::<1024>,
     };
-    let chunk_groups = CHUNK_GROUPS.min(rows.len().div_ceil(LANES));
-    let mut block = vec![[0.0f32; LANES]; chunk_groups * width];
-    for (rows, out) in rows
-        .chunks(CHUNK_GROUPS * LANES)
-        .zip(out.chunks_mut(CHUNK_GROUPS * LANES))
-    {
-        let block = &mut block[..rows.len().div_ceil(LANES) * width];
-        regroup(rows, width, block);
-        walk(&packed.pairs, leaves, block, width, out);
-    }
+    by_chunks::<LANES, R>(rows, width, CHUNK_GROUPS, out, |block, out| {
+        walk(&packed.pairs, leaves, block, width, out)
+    });
 }
 
 /// [`Forest::margins`]' walk over trees of `S` slots (2^D: the splits and

@@ -34,7 +34,7 @@
 //! reaches the same leaf, and each lane adds its row's leaves in f32, tree
 //! after tree in the same order from 0.
 
-use super::{Packed, regroup};
+use super::{Packed, by_chunks};
 
 /// Rows walked at once by the AVX-512 walk: the lanes of a 512-bit register.
 pub const LANES: usize = 16;
@@ -117,7 +117,7 @@ pub(super) fn margins<R: AsRef<[f32]>>(
         // reads the sixteen floats at feature × 16 of a group, with
         // feature < packed.width ≤ width: inside the group's width × 16
         // floats.
-        Unit::Avx512 => by_chunks::<16, R>(rows, width, out, |block, out| unsafe {
+        Unit::Avx512 => by_chunks::<16, R>(rows, width, GROUPS, out, |block, out| unsafe {
             // The tree size as a constant: the splits' loop unrolled.
             match slots {
                 2 => walk16::<2>(packed, leaves, block, width, out),
@@ -129,7 +129,7 @@ pub(super) fn margins<R: AsRef<[f32]>>(
         }),
         // SAFETY: AVX2 is present (asserted above); the loads as above,
         // eight floats at feature × 8 of a group of width × 8.
-        Unit::Avx2 => by_chunks::<8, R>(rows, width, out, |block, out| unsafe {
+        Unit::Avx2 => by_chunks::<8, R>(rows, width, GROUPS, out, |block, out| unsafe {
             match slots {
                 2 => walk8::<2>(packed, leaves, block, width, out),
                 4 => walk8::<4>(packed, leaves, block, width, out),
@@ -138,25 +138,6 @@ pub(super) fn margins<R: AsRef<[f32]>>(
                 _ => walk8::<32>(packed, leaves, block, width, out),
             }
         }),
-    }
-}
-
-/// The rows regrouped [`GROUPS`] groups of `L` at a time, each chunk walked
-/// through every tree by `walk` (so that it stays in cache while the trees
-/// go by).
-#[cfg(target_arch = "x86_64")]
-fn by_chunks<const L: usize, R: AsRef<[f32]>>(
-    rows: &[R],
-    width: usize,
-    out: &mut [f32],
-    mut walk: impl FnMut(&[[f32; L]], &mut [f32]),
-) {
-    let chunk_groups = GROUPS.min(rows.len().div_ceil(L));
-    let mut block = vec![[0.0f32; L]; chunk_groups * width];
-    for (rows, out) in rows.chunks(GROUPS * L).zip(out.chunks_mut(GROUPS * L)) {
-        let block = &mut block[..rows.len().div_ceil(L) * width];
-        regroup(rows, width, block);
-        walk(block, out);
     }
 }
 
