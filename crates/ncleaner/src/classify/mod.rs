@@ -569,12 +569,15 @@ pub enum Reason {
     Comment,
     /// The same text was kept earlier on the page ([`crate::cleaned::drop_repeats`]).
     Repeat,
+    /// Kept as a short cell of a data table's row whose other cell is kept
+    /// ([`crate::cleaned::keep_table_rows`]).
+    TableRow,
 }
 
 impl Reason {
     /// The reason's name, as in the `by` field of its JSON form
     /// (`keep-all`, `heuristic`, `no-heuristic`, `score`, `perplexity`,
-    /// `page-quality`, `comment`, `repeat`).
+    /// `page-quality`, `comment`, `repeat`, `table-row`).
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::KeepAll => "keep-all",
@@ -585,6 +588,7 @@ impl Reason {
             Reason::PageQuality => "page-quality",
             Reason::Comment => "comment",
             Reason::Repeat => "repeat",
+            Reason::TableRow => "table-row",
         }
     }
 }

@@ -36,7 +36,7 @@
 
 use std::borrow::Cow;
 
-use crate::cleaned::{Cleaned, ScoredSegment};
+use crate::cleaned::{Cleaned, DATA_CELL_WORDS, ScoredSegment};
 use crate::html::{Cell, Inline, Structure};
 use crate::segment::Kind;
 
@@ -316,11 +316,6 @@ fn escaped_paragraph(out: &mut String, text: &str) {
     }
     out.push_str(text);
 }
-
-/// The most words a cell of a data table holds; a table with a longer cell
-/// lays out the page (an article in one cell, a sidebar in another), and
-/// its blocks are written as paragraphs, lists and headings.
-const DATA_CELL_WORDS: usize = 60;
 
 /// Whether consecutive kept cells of one table are a data table: no cell
 /// holds more than [`DATA_CELL_WORDS`] words.

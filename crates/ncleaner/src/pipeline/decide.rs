@@ -145,6 +145,9 @@ impl Decide for ByModel {
             page.comments,
             cancel,
         )?;
+        if html {
+            crate::cleaned::keep_table_rows(&mut decided, page.comments == Comments::Drop);
+        }
         if !page.keep_repeats {
             crate::cleaned::drop_repeats(&mut decided);
         }
