@@ -384,7 +384,10 @@ mod tests {
             cell("Also alone", true, (2, 1, 1)),
         ];
         keep_table_rows(&mut s, false);
-        assert_eq!(kept(&s), [true, true, false, false, false, true, false, false, true]);
+        assert_eq!(
+            kept(&s),
+            [true, true, false, false, false, true, false, false, true]
+        );
         assert_eq!(s[0].decision.reason, Reason::TableRow);
         assert_eq!(s[1].decision.reason, Reason::Score);
         assert_eq!(s[4].decision.reason, Reason::Score);
@@ -412,7 +415,10 @@ mod tests {
         };
         s[6].segment.context = crate::html::Context(crate::html::Context::COMMENT);
         keep_table_rows(&mut s, true);
-        assert_eq!(kept(&s), [false, true, true, false, false, true, false, true]);
+        assert_eq!(
+            kept(&s),
+            [false, true, true, false, false, true, false, true]
+        );
         // Comments kept, the same cell is kept.
         s[6].decision.reason = Reason::Score;
         keep_table_rows(&mut s, false);

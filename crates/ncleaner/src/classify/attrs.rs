@@ -22,9 +22,24 @@ pub const EVIDENCE: usize = 4;
 /// Log-odds of clean text under each attribute word.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttrModel {
-    /// Word hash → smoothed log-odds relative to the prior (ordered, so that
-    /// model files are the same bytes for the same training).
-    pub log_odds: BTreeMap<u32, f32>,
+    /// Word hash → smoothed log-odds relative to the prior. Written in key
+    /// order, so that model files are the same bytes for the same training;
+    /// held in a hash map, in which every segment's words are looked up.
+    /// A `BTreeMap` here cost 2.5 % of `clean`'s instructions
+    /// (`scripts/profile callgrind`: 2.794 G with it, 2.725 G without):
+    /// building it from the two embedded models' 34,000 words at start, and
+    /// searching it for every segment.
+    #[serde(serialize_with = "in_key_order")]
+    pub log_odds: rustc_hash::FxHashMap<u32, f32>,
+}
+
+/// Writes a map of log-odds in key order.
+fn in_key_order<S: serde::Serializer>(
+    map: &rustc_hash::FxHashMap<u32, f32>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    map.iter().collect::<BTreeMap<_, _>>().serialize(serializer)
 }
 
 impl AttrModel {
