@@ -9,8 +9,13 @@ use super::{MAX_HEADER, MAX_SEPARATOR, Record, RecordError, strip_angle};
 /// The decompressed stream with a buffer that bytes can be pushed back into.
 struct Input<R> {
     inner: R,
+    /// `buf[pos..end]` holds the bytes read and not yet consumed; the rest
+    /// is room for the next read, zero-filled once when the buffer grows
+    /// (not before every read: zeroing 64 KB per read was 0.8 % of a
+    /// `clean` run's instructions).
     buf: Vec<u8>,
     pos: usize,
+    end: usize,
     /// Offset of `buf[pos]` in the stream.
     offset: u64,
     eof: bool,
@@ -20,15 +25,16 @@ impl<R: Read> Input<R> {
     fn new(inner: R) -> Self {
         Input {
             inner,
-            buf: Vec::with_capacity(64 << 10),
+            buf: Vec::new(),
             pos: 0,
+            end: 0,
             offset: 0,
             eof: false,
         }
     }
 
     fn available(&self) -> &[u8] {
-        &self.buf[self.pos..]
+        &self.buf[self.pos..self.end]
     }
 
     /// Reads more bytes into the buffer; false at the end of the stream.
@@ -36,30 +42,25 @@ impl<R: Read> Input<R> {
         if self.eof {
             return Ok(false);
         }
-        if self.pos > 0 && self.pos == self.buf.len() {
-            self.buf.clear();
+        if self.pos == self.end {
             self.pos = 0;
+            self.end = 0;
         } else if self.pos > (64 << 10) {
-            self.buf.drain(..self.pos);
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
             self.pos = 0;
         }
-        let old = self.buf.len();
-        self.buf.resize(old + (64 << 10), 0);
+        if self.buf.len() < self.end + (64 << 10) {
+            self.buf.resize(self.end + (64 << 10), 0);
+        }
         let n = loop {
-            match self.inner.read(&mut self.buf[old..]) {
-                Ok(n) => break Ok(n),
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => break Err(e),
+                Err(e) => return Err(e),
             }
         };
-        let n = match n {
-            Ok(n) => n,
-            Err(e) => {
-                self.buf.truncate(old);
-                return Err(e);
-            }
-        };
-        self.buf.truncate(old + n);
+        self.end += n;
         if n == 0 {
             self.eof = true;
         }
@@ -86,6 +87,7 @@ impl<R: Read> Input<R> {
             let mut v = Vec::with_capacity(bytes.len() + self.available().len());
             v.extend_from_slice(bytes);
             v.extend_from_slice(self.available());
+            self.end = v.len();
             self.buf = v;
             self.pos = 0;
         }
