@@ -83,8 +83,9 @@ pub fn of_method(method: Method) -> Arc<dyn Decide> {
 
 /// `ncleaner`: each segment's n-gram score, or the classifier's
 /// probability when the model has a classifier, against the threshold (or
-/// the page's own cut); the paper's heuristics first; repeats of kept
-/// segments dropped unless asked to keep them.
+/// the page's own cut); the paper's heuristics first; then, on HTML, a data
+/// table's rows kept whole ([`crate::cleaned::keep_table_rows`]); repeats
+/// of kept segments dropped unless asked to keep them.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ByModel;
 
