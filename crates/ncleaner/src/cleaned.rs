@@ -205,6 +205,36 @@ pub fn drop_repeats(segments: &mut [ScoredSegment]) {
 /// as paragraphs, lists and headings in Markdown.
 pub const DATA_CELL_WORDS: usize = 60;
 
+/// The tables (by number) that lay out the page: those with a cell of more
+/// than [`DATA_CELL_WORDS`] words, `words` counting each segment's. A
+/// cell's segments come one after another in the page, so its words are
+/// summed until the next cell starts: one pass, whatever the table's size.
+/// The one test of a data table, for [`keep_table_rows`] (all of a page's
+/// cells) and for Markdown's tables (the kept cells of one table).
+pub(crate) fn layout_tables<'a>(
+    segments: impl IntoIterator<Item = &'a ScoredSegment>,
+    words: impl Fn(&ScoredSegment) -> usize,
+) -> rustc_hash::FxHashSet<u32> {
+    let mut layout = rustc_hash::FxHashSet::default();
+    let mut current = None;
+    let mut sum = 0;
+    for s in segments {
+        let Some(c) = s.segment.structure.and_then(|t| t.cell) else {
+            current = None;
+            continue;
+        };
+        if current != Some((c.table, c.row, c.column)) {
+            current = Some((c.table, c.row, c.column));
+            sum = 0;
+        }
+        sum += words(s);
+        if sum > DATA_CELL_WORDS {
+            layout.insert(c.table);
+        }
+    }
+    layout
+}
+
 /// The most words a dropped cell may have for [`keep_table_rows`] to keep it
 /// beside a kept cell of its row: labels, units and values, not a cell of
 /// prose that the classifier judged on its own.
@@ -250,25 +280,7 @@ pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
     fn cell(s: &ScoredSegment) -> Option<Cell> {
         s.segment.structure.and_then(|t| t.cell)
     }
-    // Tables that lay out the page: one with a cell of more than
-    // DATA_CELL_WORDS words (a cell's segments come one after another).
-    let mut layout: rustc_hash::FxHashSet<u32> = Default::default();
-    let mut current = None;
-    let mut words = 0;
-    for s in segments.iter() {
-        let Some(c) = cell(s) else {
-            current = None;
-            continue;
-        };
-        if current != Some((c.table, c.row, c.column)) {
-            current = Some((c.table, c.row, c.column));
-            words = 0;
-        }
-        words += s.segment.words();
-        if words > DATA_CELL_WORDS {
-            layout.insert(c.table);
-        }
-    }
+    let layout = layout_tables(segments.iter(), |s| s.segment.words());
     let mut start = 0;
     while start < segments.len() {
         let Some(first) = cell(&segments[start]) else {

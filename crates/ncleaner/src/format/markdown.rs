@@ -13,7 +13,7 @@
 //! - Segments inside `blockquote` are quoted with `>`.
 //! - Consecutive kept cells of one table become a GFM pipe table (a block
 //!   inside a cell, such as a paragraph, belongs to the cell) unless a cell
-//!   holds more than [`DATA_CELL_WORDS`] words: that table lays out the
+//!   holds more than [`DATA_CELL_WORDS`](crate::cleaned::DATA_CELL_WORDS) words: that table lays out the
 //!   page, and its blocks are written as blocks. A pipe table has one row
 //!   per `tr`, the first row the header, each cell in its place in the row
 //!   (a cell that made no segment stays empty), `|` and line breaks
@@ -37,7 +37,7 @@
 
 use std::borrow::Cow;
 
-use crate::cleaned::{Cleaned, DATA_CELL_WORDS, ScoredSegment};
+use crate::cleaned::{Cleaned, ScoredSegment};
 use crate::html::{Cell, Inline, Structure};
 use crate::segment::Kind;
 
@@ -333,26 +333,13 @@ fn escaped_paragraph(out: &mut String, text: &str) {
 }
 
 /// Whether consecutive kept cells of one table are a data table: no cell
-/// holds more than [`DATA_CELL_WORDS`] words.
+/// holds more than [`DATA_CELL_WORDS`](crate::cleaned::DATA_CELL_WORDS) words of output text
+/// ([`crate::cleaned::layout_tables`]).
 fn holds_data(cells: &[&ScoredSegment]) -> bool {
-    // A cell's blocks come one after another in the page: its words are
-    // summed until the next cell starts (one pass, whatever the table's size).
-    let mut current = None;
-    let mut words = 0;
-    for s in cells {
-        let Some(c) = s.segment.structure.and_then(|t| t.cell) else {
-            continue;
-        };
-        if current != Some((c.row, c.column)) {
-            current = Some((c.row, c.column));
-            words = 0;
-        }
-        words += s.text().split_whitespace().count();
-        if words > DATA_CELL_WORDS {
-            return false;
-        }
-    }
-    true
+    crate::cleaned::layout_tables(cells.iter().copied(), |s| {
+        s.text().split_whitespace().count()
+    })
+    .is_empty()
 }
 
 /// A GFM pipe table of consecutive kept cells of one table.
