@@ -13,10 +13,10 @@ use std::time::Instant;
 
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
-use ncleaner::classify::Method;
+use ncleaner::classify::{Method, Preference};
 use ncleaner::error::Result;
 use ncleaner::model::DirtyEstimate;
-use ncleaner::pipeline::InputKind;
+use ncleaner::pipeline::{Cleaner, InputKind};
 
 /// One row of the ablation: a name, what it adds, and its configuration.
 #[derive(Debug, Clone)]
@@ -27,6 +27,23 @@ pub struct Step {
     pub adds: &'static str,
     /// The configuration trained.
     pub config: TrainConfig,
+    /// How the row's cleaner cuts each held-out page.
+    pub cut: Cut,
+}
+
+/// How a row's cleaner cuts each page: the operating-point rows differ from
+/// the default in where they cut, which the default's cut per page never
+/// reads (earlier, these rows gave the default's very figures).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cut {
+    /// The default cleaner: each page at its own expected F
+    /// ([`ncleaner::classify::expected_f_cut`]).
+    PerPage,
+    /// A stored operating point, as `clean --prefer` chooses it.
+    Prefer(Preference),
+    /// One threshold for every page: the one the model stored as its
+    /// default point (as `clean --threshold` with that value).
+    Stored,
 }
 
 /// The rows, in order: each adds one step to the row above it, except the
@@ -52,21 +69,25 @@ pub fn steps() -> Vec<Step> {
     };
     vec![
         Step {
+            cut: Cut::PerPage,
             name: "paper",
             adds: "the paper's model: differential dirty counts, score ≥ 0",
             config: paper.clone(),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+aligned",
             adds: "dirty model from the segments the alignment labels dirty",
             config: aligned.clone(),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+classifier",
             adds: "logistic regression over n-gram score, length, links, tags, position, containers",
             config: with(plain.clone()),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+neighbours",
             adds: "the neighbouring segments' features",
             config: with(ClassifierConfig {
@@ -75,6 +96,7 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+attrs",
             adds: "class/id/role word evidence",
             config: with(ClassifierConfig {
@@ -83,6 +105,7 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+site",
             adds: "share of the site's other pages (in the pool) holding the segment",
             config: with(ClassifierConfig {
@@ -91,11 +114,13 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "+trees (default)",
             adds: "boosted trees on top of the logistic regression",
             config: TrainConfig::lexical(),
         },
         Step {
+            cut: Cut::PerPage,
             name: "default +perplexity",
             adds: "word-model features: mean log10 p per token, unknown-word share (per-fold trigram models of the gold text)",
             config: with(ClassifierConfig {
@@ -104,6 +129,7 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "default +hmm",
             adds: "two-state HMM posteriors over the classifier's probabilities",
             config: with(ClassifierConfig {
@@ -112,6 +138,7 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "default, pooled weights",
             adds: "segments weighted by their words alone, not scaled per page",
             config: with(ClassifierConfig {
@@ -120,22 +147,22 @@ pub fn steps() -> Vec<Step> {
             }),
         },
         Step {
+            cut: Cut::Prefer(Preference::Precision),
             name: "default, precision point",
-            adds: "threshold at the highest pooled F0.5 (`--prefer precision`) instead of the highest mean page F",
-            config: with(ClassifierConfig {
-                operating_point: OperatingPoint::MaxFBeta(crate::train::DEFAULT_F_BETA),
-                ..full.clone()
-            }),
+            adds: "one threshold for all pages, at the highest pooled F0.5 (`--prefer precision`), instead of each page's cut at its expected F",
+            config: TrainConfig::lexical(),
         },
         Step {
+            cut: Cut::Stored,
             name: "default, max-F point",
-            adds: "threshold at the highest pooled F instead of the highest mean page F",
+            adds: "one threshold for all pages, at the highest pooled F, instead of each page's cut at its expected F",
             config: with(ClassifierConfig {
                 operating_point: OperatingPoint::MaxF,
                 ..full.clone()
             }),
         },
         Step {
+            cut: Cut::PerPage,
             name: "default, n=4",
             adds: "4-grams instead of 3-grams",
             config: TrainConfig {
@@ -144,6 +171,7 @@ pub fn steps() -> Vec<Step> {
             },
         },
         Step {
+            cut: Cut::PerPage,
             name: "non-lexical default",
             adds: "letters → a, digits → 0 (n=6, q=0.4)",
             config: TrainConfig::non_lexical(),
@@ -177,8 +205,22 @@ pub fn run(
     for step in steps {
         for input in [InputKind::Html, InputKind::Text] {
             let t = Instant::now();
-            let outs =
-                trainer.cross_validate(fold, k, &step.config, input, Method::NCleaner, None)?;
+            let html = input != InputKind::Text;
+            let outs = trainer.cross_validate_by(fold, k, &step.config, input, |model| {
+                let cleaner = Cleaner::new(model).with_method(Method::NCleaner);
+                match step.cut {
+                    Cut::PerPage => cleaner,
+                    Cut::Prefer(p) => cleaner.with_preference(p),
+                    Cut::Stored => {
+                        let t = cleaner
+                            .model()
+                            .classifier
+                            .as_ref()
+                            .map_or(0.0, |c| c.operating_threshold(html, Preference::F));
+                        cleaner.with_threshold(t)
+                    }
+                }
+            })?;
             let texts: Vec<(String, String, String)> = trainer
                 .pages()
                 .iter()
@@ -273,6 +315,15 @@ mod tests {
         let mut names: Vec<_> = s.iter().map(|x| x.name).collect();
         names.dedup();
         assert_eq!(names.len(), s.len(), "row names are unique");
+        // The operating-point rows cut where their point says, not per page
+        // (which would give the default's very figures).
+        let cut = |name: &str| s.iter().find(|x| x.name == name).map(|x| x.cut);
+        assert_eq!(
+            cut("default, precision point"),
+            Some(Cut::Prefer(Preference::Precision))
+        );
+        assert_eq!(cut("default, max-F point"), Some(Cut::Stored));
+        assert_eq!(cut("+trees (default)"), Some(Cut::PerPage));
     }
 
     #[test]

@@ -899,14 +899,29 @@ impl Trainer {
         method: ncleaner::classify::Method,
         threshold: Option<f64>,
     ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
+        self.cross_validate_by(fold, k, cfg, input, |model| {
+            ncleaner::pipeline::Cleaner::new(model)
+                .with_method(method)
+                .with_threshold_option(threshold)
+        })
+    }
+
+    /// [`Trainer::cross_validate`] with the cleaner of each fold made by
+    /// `cleaner` from the fold's model (a preference, a fixed threshold
+    /// read from the model).
+    pub fn cross_validate_by(
+        &self,
+        fold: &[usize],
+        k: usize,
+        cfg: &TrainConfig,
+        input: InputKind,
+        cleaner: impl Fn(ncleaner::model::Model) -> ncleaner::pipeline::Cleaner + Sync,
+    ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
         let results: Vec<Result<Vec<(usize, ncleaner::pipeline::Cleaned)>>> = (0..k)
             .into_par_iter()
             .map(|f| {
                 let train: Vec<usize> = (0..self.pages.len()).filter(|&i| fold[i] != f).collect();
-                let model = self.fit(&train, cfg)?;
-                let cleaner = ncleaner::pipeline::Cleaner::new(model)
-                    .with_method(method)
-                    .with_threshold_option(threshold);
+                let cleaner = cleaner(self.fit(&train, cfg)?);
                 Ok((0..self.pages.len())
                     .filter(|&i| fold[i] == f)
                     .map(|i| {
