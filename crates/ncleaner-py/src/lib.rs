@@ -61,6 +61,13 @@ struct Segment {
     probability: Option<f64>,
     /// What decided: `"score"`, `"keep-all"`, `"no-heuristic"`, or the heuristic rule's name.
     reason: String,
+    /// What was compared with the threshold: log2(p / (1 - p)) with a
+    /// classifier, else the n-gram score; `None` when a rule or the method
+    /// decided (JSON Lines' `evidence`).
+    evidence: Option<f64>,
+    /// The text the output holds when it differs from `text` (the
+    /// perplexity filter's kept sentences); `None` otherwise.
+    output: Option<String>,
 }
 
 /// One cleaned document. It holds the library's `Cleaned` and reads its
@@ -252,6 +259,8 @@ impl CleanResult {
                                 score: s.score,
                                 probability: s.probability,
                                 reason: reason_name(s.decision.reason),
+                                evidence: s.evidence(),
+                                output: s.output.clone(),
                             },
                         )
                     })

@@ -1,6 +1,7 @@
 """The Python module against the CLI, and its API contract."""
 
 import json
+import math
 import subprocess
 import threading
 
@@ -37,6 +38,13 @@ def test_clean_keeps_content_drops_navigation(cleaner):
     assert r.text == "\n".join(kept)
     assert r.words_out == sum(len(t.split()) for t in kept)
     assert all(s.score is not None for s in r.segments if s.reason == "score")
+    # What was compared with the threshold: the classifier's log2-odds where the score decided.
+    for s in r.segments:
+        if s.reason == "score" and 0 < s.probability < 1:
+            assert s.evidence == pytest.approx(math.log2(s.probability / (1 - s.probability)))
+        elif s.reason != "score":
+            assert s.evidence is None
+        assert s.output is None
 
 
 def test_language_is_identified(cleaner):
@@ -304,6 +312,8 @@ def test_cleaner_with_the_perplexity_method(cleaner):
     r = ncleaner.Cleaner(method="perplexity").clean(page)
     assert r.text == GOOD
     assert [s.reason for s in r.segments] == ["perplexity", "perplexity"]
+    # The kept sentences of the first paragraph, not its whole text.
+    assert r.segments[0].output == GOOD
     assert [s.keep for s in r.segments] == [True, False]
 
 

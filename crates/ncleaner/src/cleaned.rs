@@ -89,6 +89,18 @@ impl ScoredSegment {
     pub fn text(&self) -> &str {
         self.output.as_deref().unwrap_or(&self.segment.text)
     }
+
+    /// What was compared with the threshold: log2(p / (1 − p)) with a
+    /// classifier, else the n-gram score; `None` when a rule or the method
+    /// decided (the `evidence` of JSON Lines, the API and Python).
+    pub fn evidence(&self) -> Option<f64> {
+        if self.decision.reason != crate::classify::Reason::Score {
+            return None;
+        }
+        self.probability
+            .map(crate::classify::log2_odds)
+            .or(self.score)
+    }
 }
 
 /// One cleaned document.

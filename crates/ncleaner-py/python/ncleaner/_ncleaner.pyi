@@ -32,6 +32,14 @@ class Segment:
     def reason(self) -> str:
         """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar", "no-alphanumeric",
         "perplexity", "page-quality", "comment" or "repeat" (the same text kept earlier on the page)."""
+    @property
+    def evidence(self) -> Optional[float]:
+        """What was compared with the threshold: log2(p / (1 - p)) with a classifier, else the
+        n-gram score; None when a rule or the method decided (JSON Lines' ``evidence``)."""
+    @property
+    def output(self) -> Optional[str]:
+        """The text the output holds when it differs from ``text`` (the sentences the perplexity
+        filter kept); None otherwise."""
 
 class Metadata:
     """A page's metadata (the ``metadata`` object of the CLI's JSON Lines): each field None, or

@@ -14,7 +14,7 @@
 use serde::Serialize;
 
 use super::JsonOptions;
-use crate::classify::{self, Reason};
+use crate::classify::Reason;
 use crate::html::Metadata;
 use crate::perplexity::SentenceScore;
 use crate::pipeline::{Cancel, Cleaned};
@@ -162,13 +162,8 @@ impl Serialize for SegmentRecords<'_> {
             {
                 return Err(S::Error::custom("cancelled"));
             }
-            let decided_by_rule = !matches!(s.decision.reason, Reason::Score);
             seq.serialize_element(&SegmentRecord {
-                evidence: if decided_by_rule {
-                    None
-                } else {
-                    s.probability.map(classify::log2_odds).or(s.score)
-                },
+                evidence: s.evidence(),
                 keep: s.keep(),
                 kind: s.segment.kind.letter(),
                 output: s.output.as_deref(),
