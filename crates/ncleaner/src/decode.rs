@@ -63,42 +63,53 @@ pub fn decode(bytes: &[u8], url: Option<&str>, transport_charset: Option<&str>) 
     let (bytes, pseudo_url) = strip_pseudo_tag(bytes);
     let url = url.map(str::to_owned).or(pseudo_url);
 
-    let (encoding, source, bom_len) = sniff(bytes, url.as_deref(), transport_charset);
-    let body = &bytes[bom_len..];
-    let (text, had_errors) = encoding.decode_without_bom_handling(body);
+    let (encoding, source, bom_len, valid) = sniff(bytes, url.as_deref(), transport_charset);
+    // Bytes already found valid UTF-8 and read as UTF-8 are copied as they
+    // are: decoding them would validate them a second time (with the first
+    // check, two passes over every page).
+    let (text, had_errors) = match valid {
+        Some(text) if encoding == UTF_8 => (text.to_owned(), false),
+        _ => {
+            let (text, had_errors) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
+            (text.into_owned(), had_errors)
+        }
+    };
     Document {
         url,
-        text: text.into_owned(),
+        text,
         encoding,
         encoding_source: source,
         had_errors,
     }
 }
 
-/// Chooses the encoding of `bytes`; returns it, its source and the BOM length.
-fn sniff(
-    bytes: &[u8],
+/// Chooses the encoding of `bytes`; returns it, its source, the BOM length
+/// and, when there is no BOM, the bytes as text if they are valid UTF-8.
+fn sniff<'b>(
+    bytes: &'b [u8],
     url: Option<&str>,
     transport_charset: Option<&str>,
-) -> (&'static Encoding, EncodingSource, usize) {
+) -> (&'static Encoding, EncodingSource, usize, Option<&'b str>) {
     if let Some((enc, len)) = Encoding::for_bom(bytes) {
-        return (enc, EncodingSource::Bom, len);
+        return (enc, EncodingSource::Bom, len, None);
     }
     let declared = transport_charset
         .and_then(|l| label_to_encoding(l.as_bytes()))
         .map(|e| (e, EncodingSource::Transport))
         .or_else(|| meta_charset(bytes).map(|e| (e, EncodingSource::Meta)));
-    let utf8 = std::str::from_utf8(bytes).is_ok();
-    match declared {
-        Some((enc, src)) if !utf8 || !enc.is_single_byte() || bytes.is_ascii() => (enc, src, 0),
-        Some(_) => (UTF_8, EncodingSource::Utf8Valid, 0),
-        None if utf8 => (UTF_8, EncodingSource::Utf8Valid, 0),
+    let valid = std::str::from_utf8(bytes).ok();
+    let utf8 = valid.is_some();
+    let (enc, src) = match declared {
+        Some((enc, src)) if !utf8 || !enc.is_single_byte() || bytes.is_ascii() => (enc, src),
+        Some(_) => (UTF_8, EncodingSource::Utf8Valid),
+        None if utf8 => (UTF_8, EncodingSource::Utf8Valid),
         None => {
             let tld = url.and_then(tld_of);
             let enc = detect(bytes, tld.as_deref().map(str::as_bytes));
-            (enc, EncodingSource::Detected, 0)
+            (enc, EncodingSource::Detected)
         }
-    }
+    };
+    (enc, src, 0, valid)
 }
 
 /// ASCII bytes fed to `chardetng` on either side of each run of non-ASCII
