@@ -31,8 +31,13 @@
 //! Binary form (`.nclm`): the magic `NCLM`, a little-endian u32 version, the
 //! header lines as a length-prefixed UTF-8 string, then per table and order
 //! the number of entries and the entries as LEB128 varints: the key delta from
-//! the previous key (keys ascending) and the count. The embedded models load in
-//! about a millisecond.
+//! the previous key (keys ascending) and the count; then the classifier's
+//! JSON (length-prefixed, empty for none) and the n-gram scorer's tables
+//! (length-prefixed, [`super::scorer::Scorer::write`]). The tables are
+//! derived from the counts and the header's parameters; stored, they spare
+//! every start of `clean` building them. A model whose counts or
+//! parameters change after loading is a new model
+//! ([`Model::with_parameters`]), which builds its own.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -42,15 +47,16 @@ use crate::error::{Error, Result};
 
 /// The model file format version this build writes.
 ///
-/// Version 2 added the optional segment classifier after the count tables;
-/// version 1 files (no classifier) are still read. The optional `language`
+/// Version 2 added the optional segment classifier after the count tables,
+/// version 3 the scorer's tables after it (binary form only); version 1
+/// and 2 files are still read, and their tables built on first use. The optional `language`
 /// header line (a model's language tag, [`ModelMeta::language`]) needed no
 /// new version: header lines are `key value` pairs that readers look up by
 /// name, so files without it load as `None` and older readers skip it.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The versions this build reads.
-const READABLE: [u32; 2] = [1, 2];
+const READABLE: [u32; 3] = [1, 2, 3];
 
 const MAGIC: &[u8; 4] = b"NCLM";
 const TEXT_MAGIC: &str = "ncleaner-model";
@@ -219,6 +225,10 @@ impl Model {
             .unwrap_or_default();
         put_varint(&mut out, classifier.len() as u64);
         out.extend_from_slice(&classifier);
+        let mut tables = Vec::new();
+        self.scorer().write(&mut tables);
+        put_varint(&mut out, tables.len() as u64);
+        out.extend_from_slice(&tables);
         out
     }
 }
@@ -229,7 +239,7 @@ fn sorted(table: &rustc_hash::FxHashMap<u64, u64>) -> Vec<(u64, u64)> {
     v
 }
 
-fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
     while x >= 0x80 {
         out.push((x as u8) | 0x80);
         x >>= 7;
@@ -237,7 +247,7 @@ fn put_varint(out: &mut Vec<u8>, mut x: u64) {
     out.push(x as u8);
 }
 
-fn get_varint(bytes: &[u8], pos: &mut usize) -> std::result::Result<u64, String> {
+pub(super) fn get_varint(bytes: &[u8], pos: &mut usize) -> std::result::Result<u64, String> {
     let mut x = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*pos).ok_or("truncated")?;
@@ -347,10 +357,24 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
             classifier = Some(ClassifierIn::parse(json).map_err(|e| format!("classifier: {e}"))?);
         }
     }
+    let mut scorer = None;
+    if version >= 3 {
+        let len = get_varint(bytes, &mut pos)? as usize;
+        let tables = bytes
+            .get(pos..pos.saturating_add(len))
+            .ok_or("truncated scorer tables")?;
+        pos += len;
+        if len > 0 {
+            scorer = Some(super::scorer::Scorer::read(tables, meta.n, meta.alphabet)?);
+        }
+    }
     if pos != bytes.len() {
         return Err(format!("{} trailing bytes", bytes.len() - pos));
     }
     let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
+    if let Some(s) = scorer {
+        m.scorer = s.into();
+    }
     if let Some(c) = classifier {
         m.classifier = Some(c.classifier);
         m.quality = c.quality;
@@ -361,7 +385,7 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
 
 /// Rejects keys with symbols outside the alphabet (a corrupt file would
 /// otherwise index past the scorer's tables).
-fn check_key(key: u64, k: usize, v: u64) -> std::result::Result<(), String> {
+pub(super) fn check_key(key: u64, k: usize, v: u64) -> std::result::Result<(), String> {
     if k < 10 && key >> (7 * k) != 0 {
         return Err(format!("a {k}-gram key out of range"));
     }
