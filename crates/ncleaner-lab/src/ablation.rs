@@ -4,9 +4,10 @@
 //! each for HTML and text-dump input, and the reliability table of the
 //! default model's probabilities (`ncleaner crossval --ablation`).
 //!
-//! Every row is trained and tested by [`Trainer::cross_validate`] on the same
-//! folds; rows differ only in their [`TrainConfig`], so a row's gain over the
-//! one before is what its step bought.
+//! Every row is trained and tested by [`Trainer::cross_validate_by`] on the
+//! same folds; rows differ only in their [`TrainConfig`] and, for the
+//! operating-point rows, in where the cleaner cuts ([`Cut`]), so a row's gain
+//! over the one before is what its step bought.
 
 use std::fmt::Write as _;
 use std::time::Instant;
