@@ -439,11 +439,11 @@ mod tests {
             .map(|(_, p)| p.training_page())
             .collect();
         let direct = model::train(&pages, &model::TrainOptions::lexical(), "x").unwrap();
-        assert_eq!(fold_model.clean, direct.clean);
-        assert_eq!(fold_model.raw, direct.raw);
+        assert_eq!(fold_model.clean(), direct.clean());
+        assert_eq!(fold_model.raw(), direct.raw());
         // and when most pages are held out
         let small = counts.model(3, 0.5, |i| i == 0, "x").unwrap();
         let direct0 = model::train(&pages[..1], &model::TrainOptions::lexical(), "x").unwrap();
-        assert_eq!(small.clean, direct0.clean);
+        assert_eq!(small.clean(), direct0.clean());
     }
 }

@@ -239,8 +239,8 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or_default();
     eprintln!(
         "ncleaner: trained on {n_pages} pages ({} clean, {} raw characters){thresholds}: {}",
-        m.clean.total(),
-        m.raw.total(),
+        m.clean().total(),
+        m.raw().total(),
         args.output.display()
     );
     Ok(())

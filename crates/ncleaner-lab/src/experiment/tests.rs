@@ -62,7 +62,7 @@ fn cross_entropy_equals_the_direct_formula() {
                 let (mut sum, mut count) = (0.0, 0usize);
                 for f in 0..k {
                     let m = counts.model(5, 0.5, |p| fold[p] != f, "t").unwrap();
-                    let est = Estimates::mle(&m.raw, alphabet.size());
+                    let est = Estimates::mle(m.raw(), alphabet.size());
                     for p in pool.iter().zip(&fold).filter(|x| *x.1 == f) {
                         for s in &p.0.html_segments {
                             let (l, c) = log2_prob(&est, alphabet, n, q, &s.text);

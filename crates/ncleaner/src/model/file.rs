@@ -73,7 +73,10 @@ pub fn embedded(name: &str) -> Result<Model> {
         .iter()
         .find(|(n, _)| *n == name)
         .ok_or_else(|| Error::UnknownModel(name.to_string()))?;
-    Model::from_bytes(bytes, &format!("embedded model {name}"))
+    read_binary(bytes, Some(bytes)).map_err(|reason| Error::BadModel {
+        what: format!("embedded model {name}"),
+        reason,
+    })
 }
 
 /// Loads a model by name: an embedded one (`en`, `en-nonlex`), else a
@@ -107,7 +110,7 @@ impl Model {
             reason,
         };
         if bytes.starts_with(MAGIC) {
-            read_binary(bytes).map_err(bad)
+            read_binary(bytes, None).map_err(bad)
         } else if bytes.starts_with(TEXT_MAGIC.as_bytes()) {
             let text =
                 std::str::from_utf8(bytes).map_err(|_| bad("the text form is not UTF-8".into()))?;
@@ -160,8 +163,8 @@ impl Model {
     }
 
     fn tables(&self) -> Vec<(&'static str, &Counts)> {
-        let mut t = vec![("clean", &self.clean), ("raw", &self.raw)];
-        if let Some(d) = &self.dirty {
+        let mut t = vec![("clean", self.clean()), ("raw", self.raw())];
+        if let Some(d) = self.dirty() {
             t.push(("dirty", d));
         }
         t
@@ -303,7 +306,13 @@ fn parse_header<'a>(
     })
 }
 
-fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
+/// Reads a binary model file. `embedded`: the same bytes, of a model built
+/// into the library, whose counts are then read when first asked for
+/// ([`super::PendingCounts`]), not now.
+fn read_binary(
+    bytes: &[u8],
+    embedded: Option<&'static [u8]>,
+) -> std::result::Result<Model, String> {
     let u32_at = |p: usize| -> std::result::Result<u32, String> {
         let b = bytes.get(p..p + 4).ok_or("truncated header")?;
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
@@ -318,33 +327,15 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
     let header = bytes.get(12..12 + hlen).ok_or("truncated header")?;
     let header = std::str::from_utf8(header).map_err(|_| "header is not UTF-8")?;
     let meta = parse_header(&mut header.lines())?;
-    let v = meta.alphabet.size() as u64;
     let mut pos = 12 + hlen;
-    let read_counts = |pos: &mut usize| -> std::result::Result<Counts, String> {
-        let mut counts = Counts::new(meta.n);
-        for (k, table) in counts.orders.iter_mut().enumerate() {
-            let len = get_varint(bytes, pos)?;
-            if len > bytes.len() as u64 {
-                return Err("table length exceeds the file".into());
-            }
-            table.reserve(len as usize);
-            let mut key = 0u64;
-            for _ in 0..len {
-                key = key
-                    .checked_add(get_varint(bytes, pos)?)
-                    .ok_or("key overflow")?;
-                check_key(key, k + 1, v)?;
-                table.insert(key, get_varint(bytes, pos)?);
-            }
+    let (counts, pending) = match embedded {
+        // Stored tables make the counts unneeded for cleaning: skipped now.
+        Some(all) if version >= 3 => {
+            let start = pos;
+            skip_count_section(bytes, &mut pos, &meta)?;
+            (None, Some(super::PendingCounts(&all[start..pos])))
         }
-        Ok(counts)
-    };
-    let clean = read_counts(&mut pos)?;
-    let raw = read_counts(&mut pos)?;
-    let dirty = if meta.dirty == DirtyEstimate::Aligned {
-        Some(read_counts(&mut pos)?)
-    } else {
-        None
+        _ => (Some(read_counts_at(bytes, &mut pos, &meta)?), None),
     };
     let mut classifier = None;
     if version >= 2 {
@@ -371,7 +362,12 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
     if pos != bytes.len() {
         return Err(format!("{} trailing bytes", bytes.len() - pos));
     }
-    let mut m = Model::assemble(meta, clean, raw, dirty).map_err(|e| e.to_string())?;
+    let mut m = match (counts, pending) {
+        (Some(c), _) => Model::assemble(meta, c.clean, c.raw, c.dirty),
+        (None, Some(p)) => Model::with_pending_counts(meta, p),
+        (None, None) => unreachable!("counts are read or pending"),
+    }
+    .map_err(|e| e.to_string())?;
     if let Some(s) = scorer {
         m.scorer = s.into();
     }
@@ -381,6 +377,95 @@ fn read_binary(bytes: &[u8]) -> std::result::Result<Model, String> {
     }
     m.check_classifier().map_err(|e| e.to_string())?;
     Ok(m)
+}
+
+/// The count tables of a binary file from `pos`: clean, raw and (aligned
+/// models) dirty, each per order as the number of entries and the entries
+/// (key delta, count) as varints.
+fn read_counts_at(
+    bytes: &[u8],
+    pos: &mut usize,
+    meta: &ModelMeta,
+) -> std::result::Result<super::CountTables, String> {
+    let v = meta.alphabet.size() as u64;
+    let read_counts = |pos: &mut usize| -> std::result::Result<Counts, String> {
+        let mut counts = Counts::new(meta.n);
+        for (k, table) in counts.orders.iter_mut().enumerate() {
+            let len = get_varint(bytes, pos)?;
+            if len > bytes.len() as u64 {
+                return Err("table length exceeds the file".into());
+            }
+            table.reserve(len as usize);
+            let mut key = 0u64;
+            for _ in 0..len {
+                key = key
+                    .checked_add(get_varint(bytes, pos)?)
+                    .ok_or("key overflow")?;
+                check_key(key, k + 1, v)?;
+                table.insert(key, get_varint(bytes, pos)?);
+            }
+        }
+        Ok(counts)
+    };
+    let clean = read_counts(pos)?;
+    let raw = read_counts(pos)?;
+    let dirty = if meta.dirty == DirtyEstimate::Aligned {
+        Some(read_counts(pos)?)
+    } else {
+        None
+    };
+    Ok(super::CountTables { clean, raw, dirty })
+}
+
+/// Moves `pos` past the count tables without reading them into maps.
+fn skip_count_section(
+    bytes: &[u8],
+    pos: &mut usize,
+    meta: &ModelMeta,
+) -> std::result::Result<(), String> {
+    let tables = if meta.dirty == DirtyEstimate::Aligned {
+        3
+    } else {
+        2
+    };
+    for _ in 0..tables * meta.n {
+        let len = get_varint(bytes, pos)?;
+        // Two varints an entry: their last bytes are those without the high
+        // bit, counted eight at a time while the table goes on past them.
+        let mut left = len.checked_mul(2).ok_or("table length overflow")?;
+        while let Some(w) = bytes.get(*pos..*pos + 8) {
+            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            let ends = u64::from((!w & 0x8080_8080_8080_8080).count_ones());
+            if ends >= left {
+                break;
+            }
+            left -= ends;
+            *pos += 8;
+        }
+        while left > 0 {
+            let b = *bytes.get(*pos).ok_or("truncated count table")?;
+            *pos += 1;
+            left -= u64::from(b & 0x80 == 0);
+        }
+    }
+    Ok(())
+}
+
+/// The count section that [`skip_count_section`] passed over, read (it
+/// must hold the tables and nothing else).
+pub(super) fn read_count_section(
+    bytes: &[u8],
+    meta: &ModelMeta,
+) -> std::result::Result<super::CountTables, String> {
+    let mut pos = 0;
+    let counts = read_counts_at(bytes, &mut pos, meta)?;
+    if pos != bytes.len() {
+        return Err(format!(
+            "{} bytes after the count tables",
+            bytes.len() - pos
+        ));
+    }
+    Ok(counts)
 }
 
 /// Rejects keys with symbols outside the alphabet (a corrupt file would
@@ -533,8 +618,8 @@ mod tests {
         let b = m.to_binary();
         let m2 = Model::from_bytes(&b, "x").unwrap();
         assert_eq!(m2.meta, m.meta);
-        assert_eq!(m2.clean, m.clean);
-        assert_eq!(m2.raw, m.raw);
+        assert_eq!(m2.clean(), m.clean());
+        assert_eq!(m2.raw(), m.raw());
         assert_eq!(m2.to_binary(), b, "deterministic bytes");
     }
 
@@ -546,8 +631,8 @@ mod tests {
         assert!(t.contains("\\\\"));
         let m2 = Model::from_bytes(t.as_bytes(), "x").unwrap();
         assert_eq!(m2.meta, m.meta);
-        assert_eq!(m2.clean, m.clean);
-        assert_eq!(m2.raw, m.raw);
+        assert_eq!(m2.clean(), m.clean());
+        assert_eq!(m2.raw(), m.raw());
     }
 
     #[test]
@@ -602,11 +687,31 @@ mod tests {
         assert!(Model::from_bytes(b"ncleaner-model 1\nn 99\n", "x").is_err());
     }
 
+    /// An embedded model's counts are read when first asked for, and are
+    /// then those its file holds (the section skipped at load is exactly
+    /// the count tables).
+    #[test]
+    fn embedded_counts_are_read_when_asked_for() {
+        for (name, bytes) in EMBEDDED {
+            let lazy = embedded(name).unwrap();
+            assert!(lazy.counts.get().is_none(), "{name}: read at load");
+            assert!(
+                lazy.scorer.get().is_some(),
+                "{name}: the stored tables are read"
+            );
+            let eager = Model::from_bytes(bytes, "x").unwrap();
+            assert!(eager.counts.get().is_some());
+            assert_eq!(lazy.clean(), eager.clean(), "{name}");
+            assert_eq!(lazy.raw(), eager.raw(), "{name}");
+            assert_eq!(lazy.dirty(), eager.dirty(), "{name}");
+        }
+    }
+
     #[test]
     fn embedded_models_load() {
         for (name, _) in EMBEDDED {
             let m = embedded(name).unwrap();
-            assert!(m.clean.total() > 100_000, "{name}");
+            assert!(m.clean().total() > 100_000, "{name}");
         }
         assert!(embedded("xx").is_err());
     }

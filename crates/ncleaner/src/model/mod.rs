@@ -283,17 +283,38 @@ pub struct ModelMeta {
     pub language: Option<String>,
 }
 
+/// A model's count tables.
+#[derive(Debug, Clone)]
+pub(crate) struct CountTables {
+    pub(crate) clean: Counts,
+    pub(crate) raw: Counts,
+    pub(crate) dirty: Option<Counts>,
+}
+
+/// The count section of an embedded model, read when the counts are first
+/// asked for ([`Model::clean`]): cleaning needs only the scorer's tables,
+/// which the file stores, and reading the counts into hash maps was half of
+/// what was left of `clean`'s start-up (107 M of 216 M instructions).
+/// Embedded models only: their bytes are part of the build and a test reads
+/// their counts; a file's counts are read, and checked, when it is loaded.
+#[derive(Clone, Copy)]
+pub(crate) struct PendingCounts(pub(crate) &'static [u8]);
+
+impl std::fmt::Debug for PendingCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PendingCounts({} bytes)", self.0.len())
+    }
+}
+
 /// A clean and a dirty character n-gram model.
 #[derive(Debug)]
 pub struct Model {
     /// Parameters and provenance.
     pub meta: ModelMeta,
-    /// Counts of the clean (gold) text.
-    pub clean: Counts,
-    /// Counts of the raw dumps (for [`DirtyEstimate::Differential`]).
-    pub raw: Counts,
-    /// Counts of the dirty segments (for [`DirtyEstimate::Aligned`]).
-    pub dirty: Option<Counts>,
+    /// The counts ([`Model::clean`], [`Model::raw`], [`Model::dirty`]).
+    counts: OnceLock<CountTables>,
+    /// Where they are read from when not yet read (embedded models).
+    pending: Option<PendingCounts>,
     /// The segment classifier trained with the model, if any.
     pub classifier: Option<crate::classify::Classifier>,
     /// The page-quality models (HTML, text), fitted on the training pages'
@@ -307,9 +328,9 @@ impl Clone for Model {
     fn clone(&self) -> Self {
         let m = Model::assemble(
             self.meta.clone(),
-            self.clean.clone(),
-            self.raw.clone(),
-            self.dirty.clone(),
+            self.clean().clone(),
+            self.raw().clone(),
+            self.dirty().cloned(),
         )
         .expect("a valid model stays valid");
         Model {
@@ -367,13 +388,48 @@ impl Model {
         }
         Ok(Model {
             meta,
-            clean,
-            raw,
-            dirty,
+            counts: OnceLock::from(CountTables { clean, raw, dirty }),
+            pending: None,
             classifier: None,
             quality: None,
             scorer: OnceLock::new(),
         })
+    }
+
+    /// A model whose counts are read from `pending` when first asked for.
+    pub(crate) fn with_pending_counts(meta: ModelMeta, pending: PendingCounts) -> Result<Model> {
+        check_parameters(meta.n, meta.q)?;
+        Ok(Model {
+            meta,
+            counts: OnceLock::new(),
+            pending: Some(pending),
+            classifier: None,
+            quality: None,
+            scorer: OnceLock::new(),
+        })
+    }
+
+    fn counts(&self) -> &CountTables {
+        self.counts.get_or_init(|| {
+            let PendingCounts(bytes) = self.pending.expect("a model has counts or their bytes");
+            file::read_count_section(bytes, &self.meta)
+                .expect("an embedded model's counts read (tests read them)")
+        })
+    }
+
+    /// Counts of the clean (gold) text.
+    pub fn clean(&self) -> &Counts {
+        &self.counts().clean
+    }
+
+    /// Counts of the raw dumps (for [`DirtyEstimate::Differential`]).
+    pub fn raw(&self) -> &Counts {
+        &self.counts().raw
+    }
+
+    /// Counts of the dirty segments (for [`DirtyEstimate::Aligned`]).
+    pub fn dirty(&self) -> Option<&Counts> {
+        self.counts().dirty.as_ref()
     }
 
     /// Checks that a classifier read from a file fits the feature layout of
@@ -408,11 +464,14 @@ impl Model {
     /// The same model with its dirty model estimated from these dirty-segment
     /// counts ([`DirtyEstimate::Aligned`]) instead of differential counts.
     pub fn with_dirty(self, dirty: Counts) -> Result<Model> {
+        self.counts();
+        let CountTables { clean, raw, .. } =
+            self.counts.into_inner().expect("the counts were just read");
         let meta = ModelMeta {
             dirty: DirtyEstimate::Aligned,
             ..self.meta
         };
-        Model::assemble(meta, self.clean, self.raw, Some(dirty))
+        Model::assemble(meta, clean, raw, Some(dirty))
     }
 
     /// The same counts with other n-gram parameters: q freely, n at most the counted order.
@@ -434,9 +493,9 @@ impl Model {
         };
         Model::assemble(
             meta,
-            cut(&self.clean),
-            cut(&self.raw),
-            self.dirty.as_ref().map(cut),
+            cut(self.clean()),
+            cut(self.raw()),
+            self.dirty().map(cut),
         )
     }
 
@@ -459,15 +518,12 @@ impl Model {
     /// as dense or sparse tables (see [`Estimates`]).
     pub fn estimates(&self) -> (Estimates, Estimates) {
         let v = self.meta.alphabet.size();
-        let clean = Estimates::mle(&self.clean, v);
+        let clean = Estimates::mle(self.clean(), v);
         let dirty = match self.meta.dirty {
-            DirtyEstimate::Differential => Estimates::differential(&self.raw, &self.clean, v),
-            DirtyEstimate::Aligned => Estimates::mle(
-                self.dirty
-                    .as_ref()
-                    .expect("aligned models have dirty counts"),
-                v,
-            ),
+            DirtyEstimate::Differential => Estimates::differential(self.raw(), self.clean(), v),
+            DirtyEstimate::Aligned => {
+                Estimates::mle(self.dirty().expect("aligned models have dirty counts"), v)
+            }
         };
         (clean, dirty)
     }
