@@ -226,12 +226,10 @@ impl Model {
             .as_ref()
             .map(|c| serde_json::to_vec(&self.classifier_json(c)).expect("a classifier serialises"))
             .unwrap_or_default();
-        put_varint(&mut out, classifier.len() as u64);
-        out.extend_from_slice(&classifier);
+        put_section(&mut out, &classifier);
         let mut tables = Vec::new();
         self.scorer().write(&mut tables);
-        put_varint(&mut out, tables.len() as u64);
-        out.extend_from_slice(&tables);
+        put_section(&mut out, &tables);
         out
     }
 }
@@ -339,23 +337,15 @@ fn read_binary(
     };
     let mut classifier = None;
     if version >= 2 {
-        let len = get_varint(bytes, &mut pos)? as usize;
-        let json = bytes
-            .get(pos..pos.saturating_add(len))
-            .ok_or("truncated classifier")?;
-        pos += len;
-        if len > 0 {
+        let json = section(bytes, &mut pos, "classifier")?;
+        if !json.is_empty() {
             classifier = Some(ClassifierIn::parse(json).map_err(|e| format!("classifier: {e}"))?);
         }
     }
     let mut scorer = None;
     if version >= 3 {
-        let len = get_varint(bytes, &mut pos)? as usize;
-        let tables = bytes
-            .get(pos..pos.saturating_add(len))
-            .ok_or("truncated scorer tables")?;
-        pos += len;
-        if len > 0 {
+        let tables = section(bytes, &mut pos, "scorer tables")?;
+        if !tables.is_empty() {
             scorer = Some(super::scorer::Scorer::read(tables, meta.n, meta.alphabet)?);
         }
     }
@@ -377,6 +367,27 @@ fn read_binary(
     }
     m.check_classifier().map_err(|e| e.to_string())?;
     Ok(m)
+}
+
+/// A length-prefixed section of a binary file at `pos` (empty: none), and
+/// `pos` moved past it.
+fn section<'b>(
+    bytes: &'b [u8],
+    pos: &mut usize,
+    what: &str,
+) -> std::result::Result<&'b [u8], String> {
+    let len = get_varint(bytes, pos)? as usize;
+    let body = bytes
+        .get(*pos..pos.saturating_add(len))
+        .ok_or(format!("truncated {what}"))?;
+    *pos += len;
+    Ok(body)
+}
+
+/// Writes a section that [`section`] reads: its length, then its bytes.
+fn put_section(out: &mut Vec<u8>, body: &[u8]) {
+    put_varint(out, body.len() as u64);
+    out.extend_from_slice(body);
 }
 
 /// The count tables of a binary file from `pos`: clean, raw and (aligned
