@@ -718,6 +718,21 @@ mod tests {
         }
     }
 
+    /// A clone keeps what its model has: the stored tables, and counts not
+    /// read until asked for.
+    #[test]
+    fn clones_keep_tables_and_pending_counts() {
+        let m = embedded("en").unwrap();
+        let c = m.clone();
+        assert!(c.scorer.get().is_some() && c.counts.get().is_none());
+        assert_eq!(
+            c.score("It was the best of times."),
+            m.score("It was the best of times.")
+        );
+        assert_eq!(c.clean(), m.clean());
+        assert_eq!(c.to_binary(), m.to_binary());
+    }
+
     #[test]
     fn embedded_models_load() {
         for (name, _) in EMBEDDED {

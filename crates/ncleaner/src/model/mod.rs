@@ -306,8 +306,10 @@ impl std::fmt::Debug for PendingCounts {
     }
 }
 
-/// A clean and a dirty character n-gram model.
-#[derive(Debug)]
+/// A clean and a dirty character n-gram model. A clone holds what the
+/// model holds: its counts, read or still pending, and the scorer's tables
+/// if they are built or were read.
+#[derive(Debug, Clone)]
 pub struct Model {
     /// Parameters and provenance.
     pub meta: ModelMeta,
@@ -322,23 +324,6 @@ pub struct Model {
     /// the model file they sit in the classifier's JSON, under `quality`.
     pub quality: Option<[Option<crate::quality::QualityModel>; 2]>,
     scorer: OnceLock<Scorer>,
-}
-
-impl Clone for Model {
-    fn clone(&self) -> Self {
-        let m = Model::assemble(
-            self.meta.clone(),
-            self.clean().clone(),
-            self.raw().clone(),
-            self.dirty().cloned(),
-        )
-        .expect("a valid model stays valid");
-        Model {
-            classifier: self.classifier.clone(),
-            quality: self.quality.clone(),
-            ..m
-        }
-    }
 }
 
 /// Checks n and q.

@@ -24,7 +24,7 @@ use super::{Estimates, Model, Sym};
 const DENSE_MAX: usize = 3;
 
 /// Precomputed log-odds tables of a model; see the module documentation.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Scorer {
     n: usize,
     d: usize,
