@@ -206,18 +206,14 @@ pub fn run(
     for step in steps {
         for input in [InputKind::Html, InputKind::Text] {
             let t = Instant::now();
-            let html = input != InputKind::Text;
             let outs = trainer.cross_validate_by(fold, k, &step.config, input, |model| {
                 let cleaner = Cleaner::new(model).with_method(Method::NCleaner);
                 match step.cut {
                     Cut::PerPage => cleaner,
                     Cut::Prefer(p) => cleaner.with_preference(p),
+                    // The threshold in force at the default point, made fixed.
                     Cut::Stored => {
-                        let t = cleaner
-                            .model()
-                            .classifier
-                            .as_ref()
-                            .map_or(0.0, |c| c.operating_threshold(html, Preference::F));
+                        let t = cleaner.threshold(input);
                         cleaner.with_threshold(t)
                     }
                 }
