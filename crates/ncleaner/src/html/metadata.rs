@@ -19,7 +19,9 @@
 //!   (`author`, `byline`), outside comments; a value that is a URL, a
 //!   handle, too long or without letters is not a name;
 //! - **date published / modified**: JSON-LD `datePublished`/`dateModified`,
-//!   `article:published_time`/`article:modified_time`, microdata,
+//!   `article:published_time`/`article:modified_time`, microdata
+//!   (`datePublished`, then a question's or a post's `dateCreated`; not a
+//!   comment's),
 //!   `parsely-pub-date`, `sailthru.date`, Dublin Core, `<meta name=date>`
 //!   (and `published-date`, `publication_date`, `last-modified`, …), the
 //!   JSON-LD node of an article, a product, an event, a forum thread or a
@@ -175,6 +177,8 @@ pub(super) enum CaptureKind {
     MicrodataHeadline,
     /// `itemprop=datePublished` without `datetime`/`content`.
     MicrodataDate,
+    /// `itemprop=dateCreated` without `datetime`/`content`.
+    MicrodataCreated,
     /// A `rel=author` link or an element whose class says author/byline.
     Byline,
 }
@@ -185,6 +189,9 @@ const R_OG: u8 = 20;
 const R_PARSELY: u8 = 30;
 const R_META: u8 = 40;
 const R_MICRODATA: u8 = 50;
+/// Microdata `dateCreated`: a question's or forum post's date, below a
+/// stated `datePublished`.
+const R_CREATED: u8 = R_MICRODATA + 1;
 const R_DC: u8 = 60;
 const R_TIME: u8 = 70;
 const R_PLAIN_TIME: u8 = 75;
@@ -305,6 +312,13 @@ impl Collector {
     pub(super) fn time_element(&mut self, datetime: &str, field: Field, strong: bool) {
         let rank = if strong { R_MICRODATA } else { R_TIME };
         self.offer(field, rank, datetime);
+    }
+
+    /// A `<time itemprop=dateCreated datetime>` outside comments: the
+    /// publication date of a question or a forum post, when nothing states a
+    /// `datePublished`.
+    pub(super) fn created_time(&mut self, datetime: &str) {
+        self.offer(Field::Published, R_CREATED, datetime);
     }
 
     /// A `<time datetime>` without a hint, in the page's content (not in
@@ -446,6 +460,7 @@ impl Collector {
             }
             CaptureKind::MicrodataHeadline => self.offer(Field::Title, R_MICRODATA, &text),
             CaptureKind::MicrodataDate => self.offer(Field::Published, R_MICRODATA, &text),
+            CaptureKind::MicrodataCreated => self.offer(Field::Published, R_CREATED, &text),
             CaptureKind::Byline => {
                 if let Some(name) = byline_name(&text, true)
                     && !self.bylines.contains(&name)

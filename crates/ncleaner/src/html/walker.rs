@@ -32,6 +32,10 @@ pub(super) struct Open {
     node: u32,
     /// Its attribute words name a comment section ([`Context::COMMENT`]).
     comment: bool,
+    /// Microdata of another's post: `itemprop` comment, or an answer
+    /// (`suggestedAnswer`, `acceptedAnswer`). Its dates and authors are not
+    /// the page's (metadata only; the classifier's contexts do not read it).
+    reply: bool,
 }
 
 /// The counter of [`Context::COMMENT`] in `Walker::context_counts`.
@@ -164,6 +168,8 @@ pub(super) struct Walker {
     open_other: rustc_hash::FxHashMap<u32, u32>,
     /// Open elements that hide their content (hidden or skipped).
     hiding: u32,
+    /// How many open elements are [`Open::reply`].
+    in_reply: u32,
     /// Open `a` elements with an `href`.
     in_link: u32,
     /// Open bold elements (`b`, `strong`, `big`).
@@ -470,6 +476,9 @@ impl Walker {
             words_start,
             node,
             comment,
+            reply: p.md.itemprop.split_ascii_whitespace().any(|w| {
+                matches!(w, "comment" | "suggestedanswer" | "acceptedanswer")
+            }),
         });
         if link {
             self.inline.open_link(p.href.clone());
@@ -506,6 +515,9 @@ impl Walker {
         }
         if open.hidden {
             self.hiding += 1;
+        }
+        if open.reply {
+            self.in_reply += 1;
         }
         if open.link {
             self.in_link += 1;
@@ -563,6 +575,9 @@ impl Walker {
         }
         if open.hidden {
             self.hiding -= 1;
+        }
+        if open.reply {
+            self.in_reply -= 1;
         }
         if open.link {
             self.in_link -= 1;

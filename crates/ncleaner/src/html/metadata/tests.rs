@@ -195,6 +195,42 @@ fn microdata() {
 }
 
 #[test]
+fn a_question_is_dated_by_its_creation_not_by_its_comments_or_answers() {
+    // As a Q&A page marks it up: the question's `dateCreated` first, then a
+    // comment and an answer, each with a (hidden) `datePublished` of its own.
+    let page = "<div itemscope itemtype=https://schema.org/Question>\
+         <h1 itemprop=name>Why?</h1>\
+         <time itemprop=dateCreated datetime='2014-02-04 13:02:51Z'>12 years ago</time>\
+         <div itemprop=text><p>Why is it so?</p></div>\
+         <div itemprop=comment itemscope itemtype=https://schema.org/Comment>\
+         <p>Good question.</p>\
+         <time class=d-none itemprop=datePublished>2019-01-21T21:40:59Z</time></div>\
+         <div itemprop=suggestedAnswer itemscope itemtype=https://schema.org/Answer>\
+         <time itemprop=dateCreated datetime='2015-05-06 10:00:00Z'></time>\
+         <div class=d-none itemprop=datePublished>2016-03-17 13:23:29</div>\
+         <p>Because.</p></div></div>";
+    assert_eq!(
+        md(page).date_published.as_deref(),
+        Some("2014-02-04T13:02:51Z")
+    );
+    // A stated `datePublished` outranks `dateCreated`, in either order.
+    let both = "<time itemprop=dateCreated datetime=2014-02-04>a</time>\
+         <span itemprop=datePublished>March 4, 2015</span>";
+    assert_eq!(md(both).date_published.as_deref(), Some("2015-03-04"));
+    // A comment's date alone dates nothing, whether the microdata or the
+    // class says comment.
+    for html in [
+        "<div itemprop=comment itemscope><time itemprop=datePublished \
+         datetime=2019-01-21>x</time></div>",
+        "<div itemprop=acceptedAnswer itemscope><span itemprop=dateCreated>\
+         March 4, 2015</span></div>",
+        "<li class=comment><span itemprop=datePublished>March 4, 2015</span></li>",
+    ] {
+        assert_eq!(md(html).date_published, None, "{html}");
+    }
+}
+
+#[test]
 fn time_elements_only_when_clearly_the_publication_date() {
     let m = md(
         "<article><time itemprop=datePublished datetime=2025-03-04>4 March</time>\

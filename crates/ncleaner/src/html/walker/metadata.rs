@@ -23,12 +23,19 @@ impl Walker {
         {
             let hints = md_hints();
             let has = |w: u32| p.words.contains(&w) || self.near_words().contains(&w);
-            if md.itemprop == "datepublished" || md.pubdate {
+            if self.in_reply > 0 {
+                // A comment's or an answer's date is not the page's.
+            } else if md.itemprop == "datepublished" || md.pubdate {
                 self.metadata
                     .time_element(&md.datetime, Field::Published, true);
             } else if md.itemprop == "datemodified" {
                 self.metadata
                     .time_element(&md.datetime, Field::Modified, true);
+            } else if md.itemprop == "datecreated" {
+                // A question's or a forum post's date (schema.org's `dateCreated`).
+                if !hints.comment.iter().any(|&w| has(w)) {
+                    self.metadata.created_time(&md.datetime);
+                }
             } else if !self.outside_article()
                 && !hints.comment.iter().any(|&w| has(w))
                 && !hints.modified.iter().any(|&w| p.words.contains(&w))
@@ -54,9 +61,15 @@ impl Walker {
         }
         let md = &p.md;
         let what = match md.itemprop.as_str() {
+            // A comment's or an answer's author is not the page's.
             "author" | "creator" => Some(CaptureKind::MicrodataAuthor),
             "headline" => Some(CaptureKind::MicrodataHeadline),
+            // A comment's or an answer's date is not the page's.
+            "datepublished" | "datecreated" if md.datetime.is_empty() && self.in_comment(p) => {
+                None
+            }
             "datepublished" if md.datetime.is_empty() => Some(CaptureKind::MicrodataDate),
+            "datecreated" if md.datetime.is_empty() => Some(CaptureKind::MicrodataCreated),
             _ => None,
         };
         let what = what.or_else(|| {
@@ -72,6 +85,17 @@ impl Walker {
         if let Some(what) = what {
             self.metadata.start_capture(self.stack.len(), what);
         }
+    }
+
+    /// Whether the element is inside microdata of a comment or an answer, or
+    /// it or one of the few nearest open elements has a class or id that says
+    /// comment or reply.
+    fn in_comment(&self, p: &PendingTag) -> bool {
+        self.in_reply > 0
+            || md_hints()
+                .comment
+                .iter()
+                .any(|w| p.words.contains(w) || self.near_words().contains(w))
     }
 
     /// The attribute words of the few nearest open elements.
