@@ -476,9 +476,11 @@ impl Walker {
             words_start,
             node,
             comment,
-            reply: p.md.itemprop.split_ascii_whitespace().any(|w| {
-                matches!(w, "comment" | "suggestedanswer" | "acceptedanswer")
-            }),
+            reply: p
+                .md
+                .itemprop
+                .split_ascii_whitespace()
+                .any(|w| matches!(w, "comment" | "suggestedanswer" | "acceptedanswer")),
         });
         if link {
             self.inline.open_link(p.href.clone());

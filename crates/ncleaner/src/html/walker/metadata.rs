@@ -65,9 +65,7 @@ impl Walker {
             "author" | "creator" => Some(CaptureKind::MicrodataAuthor),
             "headline" => Some(CaptureKind::MicrodataHeadline),
             // A comment's or an answer's date is not the page's.
-            "datepublished" | "datecreated" if md.datetime.is_empty() && self.in_comment(p) => {
-                None
-            }
+            "datepublished" | "datecreated" if md.datetime.is_empty() && self.in_comment(p) => None,
             "datepublished" if md.datetime.is_empty() => Some(CaptureKind::MicrodataDate),
             "datecreated" if md.datetime.is_empty() => Some(CaptureKind::MicrodataCreated),
             _ => None,
