@@ -45,6 +45,9 @@
 //!   `<meta name=keywords>`; **categories**: `article:section`, JSON-LD
 //!   `articleSection`, `parsely-section`.
 //!
+//! JSON-LD with raw control characters in its strings (invalid JSON, but
+//! common) is read with them as spaces.
+//!
 //! Every value is bounded ([`FIELD_MAX_CHARS`], [`LIST_MAX`]), whatever the page.
 
 use serde::{Deserialize, Serialize};
@@ -231,6 +234,7 @@ pub(super) fn meta_source(key: &str) -> Option<(Field, u8)> {
         | "published_date"
         | "publication-date"
         | "publication_date"
+        | "published"
         | "citation_publication_date" => (Published, R_META),
         "dc.date" | "dcterms.date" | "dc.date.issued" | "dcterms.issued" | "dc.date.created"
         | "dcterms.created" => (Published, R_DC),

@@ -680,10 +680,27 @@ impl Walker {
         let tag = Tag::from_name(name);
         if tag == Tag::Script
             && let Some(json) = self.json_ld.take()
-            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&json)
         {
-            self.meta.add_json_ld(&v);
-            self.metadata.json_ld(&v);
+            match serde_json::from_str::<serde_json::Value>(&json) {
+                Ok(v) => {
+                    self.meta.add_json_ld(&v);
+                    self.metadata.json_ld(&v);
+                }
+                // JSON with raw control characters (a line break or a tab
+                // inside a string) is invalid, but common in JSON-LD, and
+                // readers of structured data accept it: read with them as
+                // spaces. For the page's metadata only: the classifier's
+                // inputs stay those its models were trained on.
+                Err(_) => {
+                    let spaced: String = json
+                        .chars()
+                        .map(|c| if c < ' ' { ' ' } else { c })
+                        .collect();
+                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&spaced) {
+                        self.metadata.json_ld(&v);
+                    }
+                }
+            }
         }
         match tag {
             Tag::Br => {

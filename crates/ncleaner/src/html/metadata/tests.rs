@@ -179,6 +179,27 @@ fn json_ld_graph_with_author_array_and_references() {
 }
 
 #[test]
+fn json_ld_with_raw_line_breaks_in_its_strings_is_read() {
+    // Invalid JSON (a raw line break and a tab inside strings), as pages
+    // write it: read as if they were spaces.
+    let m = md(
+        "<script type=application/ld+json>{\"@type\":\"NewsArticle\",\n\
+         \"description\":\"Two lines\nof text\",\"datePublished\":\"2024-02-21 13:00:00\",\
+         \"author\":{\"@type\":\"Person\",\"name\":\"Jane\tDoe\"}}</script>",
+    );
+    assert_eq!(m.date_published.as_deref(), Some("2024-02-21T13:00:00"));
+    assert_eq!(m.authors, ["Jane Doe"]);
+    // Not JSON at all: nothing.
+    assert_eq!(
+        md("<script type=application/ld+json>{\"datePublished\":</script>").date_published,
+        None
+    );
+    // `<meta name=published>`.
+    let m = md("<meta name=published content='July 17, 2025'>");
+    assert_eq!(m.date_published.as_deref(), Some("2025-07-17"));
+}
+
+#[test]
 fn microdata() {
     let m = md("<article itemscope itemtype=https://schema.org/Article>\
          <h1 itemprop=headline>Moon  pulls sea</h1>\
