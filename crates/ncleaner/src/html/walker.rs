@@ -33,8 +33,10 @@ pub(super) struct Open {
     /// Its attribute words name a comment section ([`Context::COMMENT`]).
     comment: bool,
     /// Microdata of another's post: `itemprop` comment, or an answer
-    /// (`suggestedAnswer`, `acceptedAnswer`). Its dates and authors are not
-    /// the page's (metadata only; the classifier's contexts do not read it).
+    /// (`suggestedAnswer`, `acceptedAnswer`). Its dates are not the page's
+    /// (metadata only; the classifier's contexts do not read it). Its
+    /// authors are still read: forums such as NodeBB mark the thread's own
+    /// first post as a comment, and its author is the page's.
     reply: bool,
 }
 

@@ -234,7 +234,7 @@ fn a_question_is_dated_by_its_creation_not_by_its_comments_or_answers() {
         md(page).date_published.as_deref(),
         Some("2014-02-04T13:02:51Z")
     );
-    // A stated `datePublished` outranks `dateCreated`, in either order.
+    // A stated `datePublished` outranks an earlier `dateCreated`.
     let both = "<time itemprop=dateCreated datetime=2014-02-04>a</time>\
          <span itemprop=datePublished>March 4, 2015</span>";
     assert_eq!(md(both).date_published.as_deref(), Some("2015-03-04"));

@@ -33,7 +33,7 @@ impl Walker {
                     .time_element(&md.datetime, Field::Modified, true);
             } else if md.itemprop == "datecreated" {
                 // A question's or a forum post's date (schema.org's `dateCreated`).
-                if !hints.comment.iter().any(|&w| has(w)) {
+                if !self.in_comment(p) {
                     self.metadata.created_time(&md.datetime);
                 }
             } else if !self.outside_article()
@@ -61,7 +61,6 @@ impl Walker {
         }
         let md = &p.md;
         let what = match md.itemprop.as_str() {
-            // A comment's or an answer's author is not the page's.
             "author" | "creator" => Some(CaptureKind::MicrodataAuthor),
             "headline" => Some(CaptureKind::MicrodataHeadline),
             // A comment's or an answer's date is not the page's.
