@@ -46,7 +46,10 @@
 //!   `articleSection`, `parsely-section`.
 //!
 //! JSON-LD with raw control characters in its strings (invalid JSON, but
-//! common) is read with them as spaces.
+//! common) is read with them as spaces; `&amp;` and the few other
+//! character references that pages escape twice are decoded in every value
+//! ([`unescape_common`]); an avatar's initial after an author's name
+//! (`JosephF J`) is dropped.
 //!
 //! Every value is bounded ([`FIELD_MAX_CHARS`], [`LIST_MAX`]), whatever the page.
 
@@ -683,6 +686,8 @@ fn json_names(v: &serde_json::Value, names: &[(&str, &str)], depth: usize, out: 
 
 /// A value cut to [`FIELD_MAX_CHARS`] with whitespace collapsed; `None` when empty.
 fn clean_text(s: &str) -> Option<String> {
+    let unescaped = unescape_common(s);
+    let s = unescaped.as_ref();
     let s = if s.len() > 4 * FIELD_MAX_CHARS {
         let mut end = 4 * FIELD_MAX_CHARS;
         while !s.is_char_boundary(end) {
@@ -703,6 +708,43 @@ fn clean_text(s: &str) -> Option<String> {
         out.push_str(w);
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// `s` with the character references that pages escape twice (`&amp;`,
+/// `&quot;`, `&#39;`, `&apos;`, `&#x27;`, `&nbsp;`) as their characters:
+/// JSON-LD is not HTML, so a name written `Maria &amp; Katerina` there
+/// reaches us with its entity, where the page shows "Maria & Katerina".
+/// One pass, so `&amp;amp;` gives `&amp;`.
+fn unescape_common(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('&') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    const REFS: [(&str, &str); 6] = [
+        ("&amp;", "&"),
+        ("&quot;", "\""),
+        ("&#39;", "'"),
+        ("&apos;", "'"),
+        ("&#x27;", "'"),
+        ("&nbsp;", " "),
+    ];
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match REFS.iter().find(|(r, _)| rest.starts_with(r)) {
+            Some((r, c)) => {
+                out.push_str(c);
+                rest = &rest[r.len()..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// A tag, category or name: collapsed, at most [`NAME_MAX_CHARS`], with a letter or digit.
@@ -776,6 +818,18 @@ pub fn author_name(s: &str) -> Option<String> {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.trim();
         }
+    }
+    // An avatar's initial after the name ("JosephF J", "xJewishNinjax X"):
+    // a last word of one letter, the first letter of the name.
+    if let Some((name, last)) = s.rsplit_once(' ')
+        && let [l] = last.as_bytes()
+        && l.is_ascii_alphabetic()
+        && name
+            .as_bytes()
+            .first()
+            .is_some_and(|f| f.eq_ignore_ascii_case(l))
+    {
+        s = name.trim_end();
     }
     let words = s.split_whitespace().count();
     let lower = s.to_lowercase();

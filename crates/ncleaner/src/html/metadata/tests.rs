@@ -47,6 +47,23 @@ fn dates_normalise() {
 fn author_names_are_checked() {
     assert_eq!(author_name("By Jane Doe").as_deref(), Some("Jane Doe"));
     assert_eq!(author_name(" Jane  Doe ").as_deref(), Some("Jane Doe"));
+    // An entity escaped twice (JSON-LD is not HTML), and an avatar's initial.
+    assert_eq!(
+        author_name("Maria &amp; Katerina").as_deref(),
+        Some("Maria & Katerina")
+    );
+    assert_eq!(author_name("Ann O&#39;Hara").as_deref(), Some("Ann O'Hara"));
+    assert_eq!(
+        author_name("AT&T &amp;amp; Co").as_deref(),
+        Some("AT&T &amp; Co")
+    );
+    assert_eq!(author_name("JosephF J").as_deref(), Some("JosephF"));
+    assert_eq!(
+        author_name("xJewishNinjax X").as_deref(),
+        Some("xJewishNinjax")
+    );
+    assert_eq!(author_name("Malcolm X").as_deref(), Some("Malcolm X"));
+    assert_eq!(author_name("J").as_deref(), Some("J"));
     for bad in [
         "https://www.facebook.com/janedoe",
         "jane@example.com",
