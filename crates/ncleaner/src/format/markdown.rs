@@ -101,18 +101,19 @@ pub fn markdown(doc: &Cleaned) -> String {
             // is written as it shows, in bold: as `###` it made headings
             // that the gold Markdown does not have (WCXB, cross-validated:
             // heading precision 0.581 → 0.628, recall unchanged).
-            Kind::H if st.heading == 0 || links_away(s) || empty_section(&kept, i, st.heading) => {
-                out.push_str("**");
-                out.push_str(text);
-                out.push_str("**");
-            }
             Kind::H => {
-                let level = if st.heading > 0 { st.heading } else { 3 };
-                for _ in 0..level {
-                    out.push('#');
+                let level = heading_level(s);
+                if level == 0 || empty_section(&kept, i, level) {
+                    out.push_str("**");
+                    out.push_str(text);
+                    out.push_str("**");
+                } else {
+                    for _ in 0..level {
+                        out.push('#');
+                    }
+                    out.push(' ');
+                    out.push_str(text);
                 }
-                out.push(' ');
-                out.push_str(text);
             }
             Kind::L => {
                 for _ in 1..st.list_depth.max(1) {

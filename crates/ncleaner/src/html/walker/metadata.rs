@@ -37,14 +37,14 @@ impl Walker {
                     self.metadata.created_time(&md.datetime);
                 }
             } else if !self.outside_article()
-                && !hints.comment.iter().any(|&w| has(w))
+                && !self.in_comment(p)
                 && !hints.modified.iter().any(|&w| p.words.contains(&w))
                 && hints.published.iter().any(|&w| has(w))
             {
                 self.metadata
                     .time_element(&md.datetime, Field::Published, false);
             } else if !self.outside_article()
-                && !hints.comment.iter().any(|&w| has(w))
+                && !self.in_comment(p)
                 && !hints.modified.iter().any(|&w| has(w))
             {
                 self.metadata.plain_time(&md.datetime);
