@@ -126,6 +126,11 @@ pub struct Structure {
     pub list_depth: u8,
     /// The innermost enclosing list is an `ol`.
     pub ordered: bool,
+    /// The innermost enclosing `li`, numbered in document order from 1
+    /// (0: none). The blocks of one `li` (a card's title, rating and
+    /// price in `div`s) are one list item: Markdown writes the first kept
+    /// one with the item's marker and the others as its continuation lines.
+    pub item: u32,
     /// Inside a `blockquote`.
     pub quote: bool,
     /// Inside `pre` (or `listing`, `xmp`, `plaintext`).

@@ -219,6 +219,10 @@ pub(super) struct Walker {
     replaying: bool,
     /// The open lists, innermost last: whether each is ordered.
     lists: Vec<bool>,
+    /// The numbers of the open `li`s, innermost last ([`Structure::item`]).
+    items: Vec<u32>,
+    /// `li`s opened so far.
+    item_count: u32,
     /// The open tables, innermost last: (number, current row, current
     /// cell of the row).
     tables: Vec<(u32, u32, u32)>,
@@ -492,6 +496,10 @@ impl Walker {
         }
         match tag {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
+            Tag::Li => {
+                self.item_count = self.item_count.saturating_add(1);
+                self.items.push(self.item_count);
+            }
             Tag::Table => {
                 self.table_count += 1;
                 self.tables.push((self.table_count, 0, 0));
@@ -558,6 +566,9 @@ impl Walker {
         match open.tag {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
                 self.lists.pop();
+            }
+            Tag::Li => {
+                self.items.pop();
             }
             Tag::Table => {
                 self.tables.pop();
@@ -783,6 +794,7 @@ impl Walker {
                 .unwrap_or(0),
             list_depth: lists.min(u8::MAX as usize) as u8,
             ordered: self.lists.last().copied().unwrap_or(false),
+            item: self.items.last().copied().unwrap_or(0),
             quote: self.open[Tag::Blockquote as usize] > 0,
             pre: self.in_pre(),
             code_language: self
