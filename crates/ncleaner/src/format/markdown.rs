@@ -26,8 +26,9 @@
 //!   (a cell that made no segment stays empty), `|` and line breaks
 //!   escaped, short rows padded. `colspan` and `rowspan` are not expanded, so a hostile
 //!   `colspan="1000000"` costs nothing; at most [`MAX_COLUMNS`] columns.
-//! - A paragraph that would read as Markdown syntax (`# `, `- `, `1. `, `> `,
-//!   a fence) is escaped with a backslash.
+//! - A paragraph or a list item's text that would read as Markdown syntax
+//!   (`# `, `- `, `1. `, `> `, a fence; in an item also a rule) is escaped
+//!   with a backslash.
 //! - Text dumps (no HTML structure) give paragraphs, headings and list items
 //!   from their segment kinds.
 //!
@@ -153,11 +154,10 @@ pub fn markdown(doc: &Cleaned) -> String {
                 let marker = if st.ordered { "1. " } else { "- " };
                 if continuation {
                     out.push_str(&"   "[..marker.len()]);
-                    escaped_line(&mut out, text);
                 } else {
                     out.push_str(marker);
-                    out.push_str(text);
                 }
+                escaped_line(&mut out, text);
             }
             Kind::P => escaped_paragraph(&mut out, text),
         }
@@ -411,8 +411,9 @@ fn separate(out: &mut String, item: bool, prev_list: &mut bool) {
     *prev_list = item;
 }
 
-/// A line that continues a list item's paragraph, with a backslash before
-/// what would start Markdown syntax there: what [`escaped_paragraph`]
+/// A list item's text or a line that continues it, with a backslash before
+/// what would start Markdown syntax there (an item's text `1. Who is it
+/// for?` would open a list inside the item): what [`escaped_paragraph`]
 /// escapes, and also a line of `-`, `=`, `*` or `_` that would turn the line
 /// above into a heading or be a rule (`---`, `***`) and a `~~~` fence.
 fn escaped_line(out: &mut String, text: &str) {
@@ -426,6 +427,15 @@ fn escaped_line(out: &mut String, text: &str) {
 
 /// A paragraph, with a backslash before what would start Markdown syntax.
 fn escaped_paragraph(out: &mut String, text: &str) {
+    // An enumeration (`1.`, `2)`) is escaped at its delimiter: a backslash
+    // escapes only punctuation, and before a digit it would show.
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')')) {
+        out.push_str(&text[..digits]);
+        out.push('\\');
+        out.push_str(&text[digits..]);
+        return;
+    }
     let syntax = text.starts_with('#')
         || text.starts_with('>')
         || text.starts_with("```")
@@ -433,11 +443,7 @@ fn escaped_paragraph(out: &mut String, text: &str) {
         || text.starts_with("* ")
         || text.starts_with("+ ")
         || text.starts_with('|')
-        || text.starts_with('=')
-        || {
-            let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-            digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')'))
-        };
+        || text.starts_with('=');
     if syntax {
         out.push('\\');
     }
@@ -621,7 +627,7 @@ mod tests {
             md,
             "# Title\n\nIntro text.\n\n## Steps\n\n1. First\n1. Second\n  - Nested\n\n\
              ```\nlet x = 1;\n```\n\n> Quoted.\n\n\
-             | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n\\1. Not a list.\n\n**Bold heading**\n\n\
+             | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n1\\. Not a list.\n\n**Bold heading**\n\n\
              **A card's title**\n\n### Its own section\n\nIts text.\n"
         );
     }
@@ -648,6 +654,12 @@ mod tests {
         assert_eq!(
             md("<ul><li><div>Total</div><div>---</div><div>- 5</div><div>===</div></li></ul>"),
             "- Total\n  \\---\n  \\- 5\n  \\===\n"
+        );
+        // So is an item's own text: a numbered question in an `li` is text,
+        // not a list inside the item.
+        assert_eq!(
+            md("<ul><li>1. Who is it for?</li><li>--- end</li></ul>"),
+            "- 1\\. Who is it for?\n- \\--- end\n"
         );
         // After a block outside the list (here code), the same `li`'s next
         // block starts an item again.
