@@ -10,8 +10,9 @@
 //!   per enclosing list beyond the first. One `li` is one item: its later
 //!   kept blocks (a product card's rating and price after its title, in
 //!   `div`s of the `li`) are continuation lines of the item, indented to
-//!   its text, not items of their own. An `li` that holds a heading is a
-//!   card, not an item ([`cards`]): its blocks are written as blocks.
+//!   its text, not items of their own. An `li` that holds a heading or an
+//!   `article` is a card, not an item ([`cards`]): its blocks are written
+//!   as blocks.
 //! - Consecutive segments from `pre` become one fenced code block, with the
 //!   language its class names (`language-rust`, `lang-py`,
 //!   `highlight-source-js`, `brush: sql`: [`crate::html::CodeLanguage`]).
@@ -103,8 +104,8 @@ pub fn markdown(doc: &Cleaned) -> String {
             continue;
         }
         let text = &*inline_text(s, base);
-        // The blocks of a card (an `li` that holds a heading) are written
-        // as blocks, under the heading.
+        // The blocks of a card (an `li` that holds a heading or an
+        // `article`) are written as blocks.
         let kind = match s.segment.kind {
             Kind::L if st.item != 0 && cards.binary_search(&st.item).is_ok() => Kind::P,
             k => k,
@@ -167,22 +168,23 @@ pub fn markdown(doc: &Cleaned) -> String {
     out
 }
 
-/// The `li`s that hold an `h1`–`h6` block, kept or dropped
-/// ([`Structure::item`]), sorted: cards, whose heading opens a section of
-/// the page (a product, a post, a question in a grid or a feed), not items
-/// of a list of text. Their other blocks are written as paragraphs under
-/// the heading: as `-` items they made one-item lists of a card's rating,
-/// price and "Add to compare" (on WCXB's development pages, cross-validated
-/// by domain with the fold models of `scripts/wcxb-crossval`, list-item
-/// precision 0.356 → 0.387 with recall unchanged at 0.653; the rule was
-/// chosen on these pages).
+/// The `li`s that hold a heading or an `article` (any of their blocks, kept
+/// or dropped, says so: [`Structure::card`]), sorted: cards, whose heading
+/// opens a section of the page (a product, a post, a question in a grid or
+/// a feed) and whose `article` is a post or a comment in a thread, not
+/// items of a list of text. Their blocks are written as blocks: as `-`
+/// items they made one-item lists of a card's rating, price and "Add to
+/// compare". On WCXB's development pages, cross-validated by domain (the
+/// fold models of `scripts/wcxb-crossval`), list-item precision went
+/// 0.356 → 0.387 with a heading, recall unchanged at 0.653; the rule was
+/// chosen on these pages.
 fn cards(doc: &Cleaned) -> Vec<u32> {
     let mut cards: Vec<u32> = doc
         .segments
         .iter()
-        .filter(|t| t.segment.kind == Kind::H)
-        .filter_map(|t| t.segment.structure.map(|st| st.item))
-        .filter(|&item| item != 0)
+        .filter_map(|t| t.segment.structure)
+        .filter(|st| st.card && st.item != 0)
+        .map(|st| st.item)
         .collect();
     cards.sort_unstable();
     cards.dedup();
@@ -670,7 +672,7 @@ mod tests {
     }
 
     #[test]
-    fn an_li_with_a_heading_is_a_card() {
+    fn an_li_with_a_heading_or_an_article_is_a_card() {
         // A grid of cards in `li`s: each heading opens a section, and the
         // card's other blocks are paragraphs under it, not one-item lists.
         // Whether the `li` holds a heading is read from all its blocks, kept
@@ -681,6 +683,14 @@ mod tests {
             )),
             "# Bottles\n\nNew\n\n## Steel bottle\n\nKeeps water cold all day long.\n\n\
              ## Glass bottle\n\nHeavy but clean tasting water.\n\n- Plain item\n"
+        );
+        // So is an `li` that holds an `article`: a comment in a thread.
+        // A heading or an `article` outside the `li` makes no card of it.
+        assert_eq!(
+            super::markdown(&kept_page(
+                "<h1>Comments</h1><ol><li><div>Ann says</div><article><p>Thanks for the clear guide.</p></article></li></ol>                 <article><ul><li>Salt</li><li>Pepper</li></ul></article>"
+            )),
+            "# Comments\n\nAnn says\n\nThanks for the clear guide.\n\n- Salt\n- Pepper\n"
         );
     }
 

@@ -131,6 +131,10 @@ pub struct Structure {
     /// price in `div`s) are one list item: Markdown writes the first kept
     /// one with the item's marker and the others as its continuation lines.
     pub item: u32,
+    /// A heading or an `article` has opened inside that `li` before the
+    /// block ends: the `li` is a card (a product, a post, a comment), not an
+    /// item of a list of text.
+    pub card: bool,
     /// Inside a `blockquote`.
     pub quote: bool,
     /// Inside `pre` (or `listing`, `xmp`, `plaintext`).

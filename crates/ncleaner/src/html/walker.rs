@@ -219,8 +219,10 @@ pub(super) struct Walker {
     replaying: bool,
     /// The open lists, innermost last: whether each is ordered.
     lists: Vec<bool>,
-    /// The numbers of the open `li`s, innermost last ([`Structure::item`]).
-    items: Vec<u32>,
+    /// The open `li`s, innermost last: their numbers ([`Structure::item`])
+    /// and whether a heading or an `article` has opened inside
+    /// ([`Structure::card`]).
+    items: Vec<(u32, bool)>,
     /// `li`s opened so far.
     item_count: u32,
     /// The open tables, innermost last: (number, current row, current
@@ -498,7 +500,12 @@ impl Walker {
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
             Tag::Li => {
                 self.item_count = self.item_count.saturating_add(1);
-                self.items.push(self.item_count);
+                self.items.push((self.item_count, false));
+            }
+            t if t == Tag::Article || t.is_heading() => {
+                if let Some(item) = self.items.last_mut() {
+                    item.1 = true;
+                }
             }
             Tag::Table => {
                 self.table_count += 1;
@@ -794,7 +801,8 @@ impl Walker {
                 .unwrap_or(0),
             list_depth: lists.min(u8::MAX as usize) as u8,
             ordered: self.lists.last().copied().unwrap_or(false),
-            item: self.items.last().copied().unwrap_or(0),
+            item: self.items.last().map_or(0, |&(item, _)| item),
+            card: self.items.last().is_some_and(|&(_, card)| card),
             quote: self.open[Tag::Blockquote as usize] > 0,
             pre: self.in_pre(),
             code_language: self
