@@ -6,8 +6,10 @@
 //!   [`Kind::H`] without a level) stays a bold line, `**…**`, and so does a
 //!   heading whose text is more than half link text ([`links_away`]) and a
 //!   heading whose section kept nothing ([`empty_section`]).
-//! - List items become `-` (or `1.` in an `ol`) items, indented two spaces
-//!   per enclosing list beyond the first. One `li` is one item: its later
+//! - List items become `-` (or `1.` in an `ol`) items, each indented to the
+//!   text of the enclosing item written before it (two columns under `-`,
+//!   three under `1.`), so that CommonMark nests it there; an item whose
+//!   enclosing item was dropped starts at the margin. One `li` is one item: its later
 //!   kept blocks (a product card's rating and price after its title, in
 //!   `div`s of the `li`) are continuation lines of the item, indented to
 //!   its text, not items of their own. An `li` that holds a heading or an
@@ -64,10 +66,15 @@ pub fn markdown(doc: &Cleaned) -> String {
     // What the previous block was, to separate blocks by a blank line and
     // list items by a newline only.
     let mut prev_list = false;
-    // The `li` of each list depth that the last run of list items wrote
-    // (index: list depth; [`Structure::item`]), to write a later block of
-    // the same `li` as that item's continuation.
-    let mut items: Vec<u32> = Vec::new();
+    // The list items written in the current run of items that enclose the
+    // next one, outermost first: (list depth, `li` number, the column of
+    // the item's text). An item is indented to its written parent's text,
+    // so that CommonMark nests it there (three columns under `1. `, two
+    // under `- `), and an item whose parent was dropped starts at the
+    // margin, not four columns in (which would read as code); a later
+    // block of the `li` of the last entry of its depth is that item's
+    // continuation ([`Structure::item`]).
+    let mut items: Vec<(u8, u32, usize)> = Vec::new();
     let cards = cards(doc);
     // The kept segments before this index sit in a layout table: written as
     // ordinary blocks.
@@ -111,21 +118,37 @@ pub fn markdown(doc: &Cleaned) -> String {
             k => k,
         };
         let is_item = kind == Kind::L;
-        let depth = usize::from(st.list_depth);
-        // A later kept block of an `li` already written (a card's rating
-        // after its title): a continuation line, not an item of its own
-        // (WCXB, cross-validated as for [`cards`]: list-item precision
-        // 0.307 → 0.356, recall unchanged).
-        let continuation = is_item && st.item != 0 && items.get(depth) == Some(&st.item);
-        // After a deeper item, a continuation line needs a blank line
-        // before it, or it would continue the deeper item's paragraph.
-        let after_deeper = continuation && items.len() > depth + 1;
+        let marker = if st.ordered { "1. " } else { "- " };
+        let (mut continuation, mut after_deeper, mut indent) = (false, false, 0);
         if is_item {
-            items.resize(depth + 1, 0);
-            items[depth] = st.item;
+            let depth = st.list_depth;
+            while items.last().is_some_and(|&(d, _, _)| d > depth) {
+                items.pop();
+                after_deeper = true;
+            }
+            // A later kept block of an `li` already written (a card's
+            // rating after its title): a continuation line, not an item of
+            // its own (WCXB, cross-validated as for [`cards`]: list-item
+            // precision 0.307 → 0.356, recall unchanged).
+            match items.last() {
+                Some(&(d, item, column)) if d == depth && item == st.item && item != 0 => {
+                    continuation = true;
+                    indent = column;
+                }
+                last => {
+                    if last.is_some_and(|&(d, _, _)| d == depth) {
+                        items.pop();
+                    }
+                    indent = items.last().map_or(0, |&(_, _, column)| column);
+                    items.push((depth, st.item, indent + marker.len()));
+                }
+            }
         } else {
             items.clear();
         }
+        // After a deeper item, a continuation line needs a blank line
+        // before it, or it would continue the deeper item's paragraph.
+        let after_deeper = continuation && after_deeper;
         separate(&mut out, is_item && !after_deeper, &mut prev_list);
         prev_list = is_item;
         if st.quote {
@@ -151,13 +174,10 @@ pub fn markdown(doc: &Cleaned) -> String {
                 }
             }
             Kind::L => {
-                for _ in 1..st.list_depth.max(1) {
-                    out.push_str("  ");
+                for _ in 0..indent {
+                    out.push(' ');
                 }
-                let marker = if st.ordered { "1. " } else { "- " };
-                if continuation {
-                    out.push_str(&"   "[..marker.len()]);
-                } else {
+                if !continuation {
                     out.push_str(marker);
                 }
                 escaped_line(&mut out, text);
@@ -629,7 +649,7 @@ mod tests {
         ));
         assert_eq!(
             md,
-            "# Title\n\nIntro text.\n\n## Steps\n\n1. First\n1. Second\n  - Nested\n\n\
+            "# Title\n\nIntro text.\n\n## Steps\n\n1. First\n1. Second\n   - Nested\n\n\
              ```\nlet x = 1;\n```\n\n> Quoted.\n\n\
              | Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c |  |\n\n1\\. Not a list.\n\n**Bold heading**\n\n\
              **A card's title**\n\n### Its own section\n\nIts text.\n"
@@ -654,6 +674,14 @@ mod tests {
             md("<ul><li>Fruit<ul><li>Apple</li><li>Pear</li></ul>and more</li><li>Bread</li></ul>"),
             "- Fruit\n  - Apple\n  - Pear\n\n  and more\n- Bread\n"
         );
+        // An item is indented to its written parent's text: three columns
+        // under `1. `; with no parent written (here none has text of its
+        // own), at the margin, where four columns in would read as code.
+        assert_eq!(
+            md("<ol><li>Step<ul><li>Detail</li></ul></li></ol>\
+                <p>Then:</p><ul><li><ul><li><ul><li>Inner</li><li>Next</li></ul></li></ul></li></ul>"),
+            "1. Step\n   - Detail\n\nThen:\n\n- Inner\n- Next\n"
+        );
         // A continuation line that would read as a rule, a setext
         // underline or an item is escaped.
         assert_eq!(
@@ -672,6 +700,123 @@ mod tests {
             md("<ul><li><p>Run:</p><pre>make</pre><p>Then test.</p></li></ul>"),
             "- Run:\n\n```\nmake\n```\n\n- Then test.\n"
         );
+    }
+
+    /// HTML of nested lists, from a tree of (ordered, items), each item a
+    /// run of blocks: text, a `div` of text, or a nested list.
+    fn list_html(tree: &ListTree, out: &mut String) {
+        let (tag, items) = match tree {
+            ListTree::List(ordered, items) => (if *ordered { "ol" } else { "ul" }, items),
+        };
+        out.push_str(&format!("<{tag}>"));
+        for blocks in items {
+            out.push_str("<li>");
+            for b in blocks {
+                match b {
+                    ItemBlock::Text(t) => out.push_str(t),
+                    ItemBlock::Div(t) => out.push_str(&format!("<div>{t}</div>")),
+                    ItemBlock::List(l) => list_html(l, out),
+                }
+            }
+            out.push_str("</li>");
+        }
+        out.push_str(&format!("</{tag}>"));
+    }
+
+    #[derive(Debug, Clone)]
+    enum ListTree {
+        List(bool, Vec<Vec<ItemBlock>>),
+    }
+
+    #[derive(Debug, Clone)]
+    enum ItemBlock {
+        Text(String),
+        Div(String),
+        List(ListTree),
+    }
+
+    fn list_tree() -> impl proptest::strategy::Strategy<Value = ListTree> {
+        use proptest::prelude::*;
+        // Texts that would read as Markdown syntax at the start of a line.
+        let text = prop::sample::select(vec![
+            "plain words",
+            "1. one",
+            "2) two",
+            "- dash",
+            "+ plus",
+            "* star",
+            "---",
+            "===",
+            "# hash",
+            "> quote",
+            "~~~",
+            "| bar",
+            "```",
+        ])
+        .prop_map(str::to_string);
+        let leaf = prop::collection::vec(
+            prop::collection::vec(
+                prop_oneof![
+                    text.clone().prop_map(ItemBlock::Text),
+                    text.clone().prop_map(ItemBlock::Div)
+                ],
+                0..3,
+            ),
+            1..4,
+        );
+        (any::<bool>(), leaf)
+            .prop_map(|(o, items)| ListTree::List(o, items))
+            .prop_recursive(4, 40, 4, move |inner| {
+                let block = prop_oneof![
+                    text.clone().prop_map(ItemBlock::Text),
+                    text.clone().prop_map(ItemBlock::Div),
+                    inner.prop_map(ItemBlock::List),
+                ];
+                (
+                    any::<bool>(),
+                    prop::collection::vec(prop::collection::vec(block, 0..4), 1..4),
+                )
+                    .prop_map(|(o, items)| ListTree::List(o, items))
+            })
+    }
+
+    proptest::proptest! {
+        /// Whatever the nesting, whichever blocks are kept and whatever
+        /// their text, a CommonMark parser (pulldown-cmark) reads exactly
+        /// the items we write, and no indented code block.
+        #[test]
+        fn a_commonmark_parser_reads_the_items_written(
+            trees in proptest::collection::vec(list_tree(), 1..3),
+            keep in proptest::collection::vec(proptest::bool::ANY, 64),
+        ) {
+            use pulldown_cmark::{Event, Parser, Tag};
+            let mut html = String::new();
+            for t in &trees {
+                list_html(t, &mut html);
+                html.push_str("<p>Between.</p>");
+            }
+            let mut page = kept_page(&html);
+            for (i, s) in page.segments.iter_mut().enumerate() {
+                s.decision.keep = keep[i % keep.len()] || s.segment.text == "Between.";
+            }
+            let md = super::markdown(&page);
+            let written = md
+                .lines()
+                .filter(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("- ") || l.starts_with("1. ")
+                })
+                .count();
+            let mut parsed = 0;
+            for e in Parser::new(&md) {
+                match e {
+                    Event::Start(Tag::Item) => parsed += 1,
+                    Event::Start(Tag::CodeBlock(_)) => proptest::prop_assert!(false, "a code block in {md:?}"),
+                    _ => {}
+                }
+            }
+            proptest::prop_assert_eq!(written, parsed, "{}", md);
+        }
     }
 
     #[test]
