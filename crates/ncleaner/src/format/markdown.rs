@@ -146,11 +146,12 @@ pub fn markdown(doc: &Cleaned) -> String {
         } else {
             items.clear();
         }
-        // After a deeper item, a continuation line needs a blank line
-        // before it, or it would continue the deeper item's paragraph.
-        let after_deeper = continuation && after_deeper;
-        separate(&mut out, is_item && !after_deeper, &mut prev_list);
-        prev_list = is_item;
+        separate(&mut out, is_item, &mut prev_list);
+        if continuation && after_deeper {
+            // A blank line, or the continuation would continue the deeper
+            // item's paragraph.
+            out.push('\n');
+        }
         if st.quote {
             out.push_str("> ");
         }

@@ -630,10 +630,9 @@ mod tests {
         let m = embedded("en").unwrap();
         let c = m.classifier.as_ref().expect("a classifier");
         let json = serde_json::to_string(&m.classifier_json(c)).unwrap();
-        let at = json
-            .rfind(",\"quality\":")
-            .expect("quality is written last");
-        let value = &json[at + ",\"quality\":".len()..json.len() - 1];
+        let key = std::str::from_utf8(super::QUALITY_KEY).unwrap();
+        let at = json.rfind(key).expect("quality is written last");
+        let value = &json[at + key.len()..json.len() - 1];
         let first = format!("{{\"quality\":{value},{}", &json[1..at]) + "}";
         let want = serde_json::to_string(&m.quality).unwrap();
         for text in [&json, &first] {
@@ -790,6 +789,10 @@ struct ClassifierIn {
     quality: Option<[Option<crate::quality::QualityModel>; 2]>,
 }
 
+/// The key of the page-quality models in the classifier's JSON, as
+/// [`ClassifierOut`] writes it after the classifier's fields.
+const QUALITY_KEY: &[u8] = b",\"quality\":";
+
 impl ClassifierIn {
     fn parse(json: &[u8]) -> serde_json::Result<ClassifierIn> {
         #[derive(serde::Deserialize)]
@@ -798,15 +801,17 @@ impl ClassifierIn {
             quality: Option<[Option<crate::quality::QualityModel>; 2]>,
         }
         let classifier = serde_json::from_slice(json)?;
-        const KEY: &[u8] = b",\"quality\":";
-        let tail = memchr::memmem::rfind(json, KEY).and_then(|at| {
-            let mut tail = Vec::with_capacity(json.len() - at);
-            tail.push(b'{');
-            tail.extend_from_slice(&json[at + 1..]);
-            serde_json::from_slice::<QualityOnly>(&tail).ok()
-        });
+        // The value after the last `"quality":`, up to the object's closing
+        // brace: the whole JSON is read again only if that is not one.
+        let tail = memchr::memmem::rfind(json, QUALITY_KEY)
+            .and_then(|at| {
+                json[at + QUALITY_KEY.len()..]
+                    .trim_ascii_end()
+                    .strip_suffix(b"}")
+            })
+            .and_then(|value| serde_json::from_slice(value).ok());
         let quality = match tail {
-            Some(q) => q.quality,
+            Some(quality) => quality,
             None => serde_json::from_slice::<QualityOnly>(json)?.quality,
         };
         Ok(ClassifierIn {
