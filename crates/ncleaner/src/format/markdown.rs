@@ -6,7 +6,9 @@
 //!   [`Kind::H`] without a level) stays a bold line, `**…**`, and so does a
 //!   heading whose text is more than half link text ([`links_away`]) and a
 //!   heading whose section kept nothing ([`empty_section`]).
-//! - List items become `-` (or `1.` in an `ol`) items, each indented to the
+//! - List items become `-` (or `1.` in an `ol`) items (`*` or `1)` for a
+//!   list that follows another at the same place, so that CommonMark does
+//!   not join the two), each indented to the
 //!   text of the enclosing item written before it (two columns under `-`,
 //!   three under `1.`), so that CommonMark nests it there; an item whose
 //!   enclosing item was dropped starts at the margin. One `li` is one item: its later
@@ -75,6 +77,13 @@ pub fn markdown(doc: &Cleaned) -> String {
     // block of the `li` of the last entry of its depth is that item's
     // continuation ([`Structure::item`]).
     let mut items: Vec<(u8, u32, usize)> = Vec::new();
+    // The items written in the current run whose lists are still open to
+    // CommonMark, by the column of their marker, outermost first: (column,
+    // [`Structure::list`], ordered, whether its marker is the other one). An item
+    // at the column of an earlier item of another list (two `ul`s one after
+    // the other) takes the other marker, `*` for `-` or `1)` for `1.`: with
+    // the same one, CommonMark reads the two lists as one.
+    let mut markers: Vec<(usize, u32, bool, bool)> = Vec::new();
     let cards = cards(doc);
     // The kept segments before this index sit in a layout table: written as
     // ordinary blocks.
@@ -88,6 +97,7 @@ pub fn markdown(doc: &Cleaned) -> String {
                 separate(&mut out, false, &mut prev_list);
                 table(&mut out, &kept[i..end], base);
                 items.clear();
+                markers.clear();
                 i = end;
                 continue;
             }
@@ -107,6 +117,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             }
             out.push_str("```\n");
             items.clear();
+            markers.clear();
             i = end;
             continue;
         }
@@ -118,7 +129,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             k => k,
         };
         let is_item = kind == Kind::L;
-        let marker = if st.ordered { "1. " } else { "- " };
+        let mut marker = if st.ordered { "1. " } else { "- " };
         let (mut continuation, mut after_deeper, mut indent) = (false, false, 0);
         if is_item {
             let depth = st.list_depth;
@@ -141,10 +152,26 @@ pub fn markdown(doc: &Cleaned) -> String {
                     }
                     indent = items.last().map_or(0, |&(_, _, column)| column);
                     items.push((depth, st.item, indent + marker.len()));
+                    while markers.last().is_some_and(|&(column, ..)| column > indent) {
+                        markers.pop();
+                    }
+                    let other = match markers.last() {
+                        Some(&(column, list, ordered, other)) if column == indent => {
+                            markers.pop();
+                            // (A `ul` after an `ol` is apart already.)
+                            ordered == st.ordered && other != (list != st.list)
+                        }
+                        _ => false,
+                    };
+                    markers.push((indent, st.list, st.ordered, other));
+                    if other {
+                        marker = if st.ordered { "1) " } else { "* " };
+                    }
                 }
             }
         } else {
             items.clear();
+            markers.clear();
         }
         separate(&mut out, is_item, &mut prev_list);
         if continuation && after_deeper {
@@ -789,12 +816,15 @@ mod tests {
         fn a_commonmark_parser_reads_the_items_written(
             trees in proptest::collection::vec(list_tree(), 1..3),
             keep in proptest::collection::vec(proptest::bool::ANY, 64),
+            between in proptest::bool::ANY,
         ) {
             use pulldown_cmark::{Event, Parser, Tag};
             let mut html = String::new();
             for t in &trees {
                 list_html(t, &mut html);
-                html.push_str("<p>Between.</p>");
+                if between {
+                    html.push_str("<p>Between.</p>");
+                }
             }
             let mut page = kept_page(&html);
             for (i, s) in page.segments.iter_mut().enumerate() {
@@ -805,7 +835,7 @@ mod tests {
                 .lines()
                 .filter(|l| {
                     let l = l.trim_start();
-                    l.starts_with("- ") || l.starts_with("1. ")
+                    ["- ", "* ", "1. ", "1) "].iter().any(|m| l.starts_with(m))
                 })
                 .count();
             let mut parsed = 0;
@@ -818,6 +848,35 @@ mod tests {
             }
             proptest::prop_assert_eq!(written, parsed, "{}", md);
         }
+    }
+
+    #[test]
+    fn lists_one_after_the_other_stay_apart() {
+        // Two `ul`s (or `ol`s) with nothing between them: the second takes
+        // the other marker, or CommonMark reads one list. So do two lists
+        // inside one item; an item of the first list after a nested list
+        // keeps its marker.
+        let md = super::markdown(&kept_page(
+            "<ul><li>Apples</li><li>Pears</li></ul><ul><li>Kale</li></ul>\
+             <ol><li>One</li></ol><ol><li>Two</li></ol>\
+             <ul><li>Fruit<ul><li>Figs</li></ul><ul><li>Dates</li></ul></li><li>Nuts</li></ul>",
+        ));
+        assert_eq!(
+            md,
+            "- Apples\n- Pears\n* Kale\n1. One\n1) Two\n- Fruit\n  - Figs\n  * Dates\n- Nuts\n"
+        );
+        let lists = |md: &str| {
+            pulldown_cmark::Parser::new(md)
+                .filter(|e| {
+                    matches!(
+                        e,
+                        pulldown_cmark::Event::Start(pulldown_cmark::Tag::List(_))
+                    )
+                })
+                .count()
+        };
+        // Apples and Pears; Kale; One; Two; Fruit and Nuts; Figs; Dates.
+        assert_eq!(lists(&md), 7, "{md}");
     }
 
     #[test]

@@ -126,6 +126,9 @@ pub struct Structure {
     pub list_depth: u8,
     /// The innermost enclosing list is an `ol`.
     pub ordered: bool,
+    /// The innermost enclosing list, numbered in document order from 1
+    /// (0: none): two lists one after the other are two lists in Markdown.
+    pub list: u32,
     /// The innermost enclosing `li`, numbered in document order from 1
     /// (0: none). The blocks of one `li` (a card's title, rating and
     /// price in `div`s) are one list item: Markdown writes the first kept

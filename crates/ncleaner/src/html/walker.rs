@@ -217,8 +217,11 @@ pub(super) struct Walker {
     noscript: Option<String>,
     /// Reading a `<noscript>`'s content as markup ([`Walker::replay`]).
     replaying: bool,
-    /// The open lists, innermost last: whether each is ordered.
-    lists: Vec<bool>,
+    /// The open lists, innermost last: whether each is ordered, and its
+    /// number ([`Structure::list`]).
+    lists: Vec<(bool, u32)>,
+    /// Lists opened so far.
+    list_count: u32,
     /// The open `li`s, innermost last: their numbers ([`Structure::item`])
     /// and whether a heading or an `article` has opened inside
     /// ([`Structure::card`]).
@@ -497,7 +500,10 @@ impl Walker {
             self.code_languages.push((self.stack.len(), l));
         }
         match tag {
-            Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => self.lists.push(tag == Tag::Ol),
+            Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
+                self.list_count = self.list_count.saturating_add(1);
+                self.lists.push((tag == Tag::Ol, self.list_count));
+            }
             Tag::Li => {
                 self.item_count = self.item_count.saturating_add(1);
                 self.items.push((self.item_count, false));
@@ -800,7 +806,8 @@ impl Walker {
                 .find(|&i| self.open[Tag::H1 as usize + i as usize - 1] > 0)
                 .unwrap_or(0),
             list_depth: lists.min(u8::MAX as usize) as u8,
-            ordered: self.lists.last().copied().unwrap_or(false),
+            ordered: self.lists.last().is_some_and(|&(ordered, _)| ordered),
+            list: self.lists.last().map_or(0, |&(_, list)| list),
             item: self.items.last().map_or(0, |&(item, _)| item),
             card: self.items.last().is_some_and(|&(_, card)| card),
             quote: self.open[Tag::Blockquote as usize] > 0,
