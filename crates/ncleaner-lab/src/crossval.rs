@@ -99,7 +99,11 @@ impl PoolPage {
     pub fn training_page(&self) -> TrainingPage {
         TrainingPage {
             name: self.key.clone(),
-            raw: self.html_segments.iter().map(|s| s.text.clone()).collect(),
+            raw: self
+                .html_segments
+                .iter()
+                .map(|s| s.text().to_string())
+                .collect(),
             clean: read_segments(&self.gold)
                 .into_iter()
                 .map(|(_, t)| t)

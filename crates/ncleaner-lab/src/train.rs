@@ -34,7 +34,7 @@ pub fn training_page(name: &str, page: &[u8], gold: &[u8], input: InputKind) -> 
     let gold = String::from_utf8_lossy(gold);
     TrainingPage {
         name: name.to_string(),
-        raw: segments.into_iter().map(|s| s.text).collect(),
+        raw: segments.into_iter().map(Segment::into_text).collect(),
         clean: read_segments(&gold).into_iter().map(|(_, t)| t).collect(),
     }
 }
@@ -384,7 +384,7 @@ pub struct Trainer {
 }
 
 fn align_segments(segments: &[Segment], gold: &str) -> Aligned {
-    let texts: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
+    let texts: Vec<&str> = segments.iter().map(|s| s.text()).collect();
     let shares = crate::align::aligned_shares(&texts, gold);
     Aligned {
         labels: shares
@@ -476,9 +476,9 @@ impl Trainer {
                     (&p.html_segments, &al[0])
                 };
                 for (s, &label) in segs.iter().zip(&al.labels) {
-                    raw.add_segment(alphabet, &s.text);
+                    raw.add_segment(alphabet, s.text());
                     if !label {
-                        dirty.add_segment(alphabet, &s.text);
+                        dirty.add_segment(alphabet, s.text());
                     }
                 }
                 PageCounts { clean, raw, dirty }

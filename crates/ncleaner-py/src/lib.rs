@@ -254,7 +254,7 @@ impl CleanResult {
                             py,
                             Segment {
                                 kind: s.segment.kind.letter(),
-                                text: s.segment.text.clone(),
+                                text: s.segment.text().to_string(),
                                 keep: s.keep(),
                                 score: s.score,
                                 probability: s.probability,

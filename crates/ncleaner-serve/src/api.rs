@@ -249,7 +249,7 @@ pub(crate) async fn clean(
         let (_, segments) = ncleaner::pipeline::segments_of(&decoded.text, input);
         let least: usize = segments
             .iter()
-            .map(|s| 2 * s.text.len() + SEGMENT_OVERHEAD)
+            .map(|s| 2 * s.text().len() + SEGMENT_OVERHEAD)
             .sum();
         drop(segments);
         if least > max_answer {

@@ -53,7 +53,7 @@ fn stages(c: &mut Criterion) {
                 .clean(p, InputKind::Html, None);
             c.segments
                 .iter()
-                .map(|s| s.segment.text.as_str())
+                .map(|s| s.segment.text())
                 .collect::<Vec<_>>()
                 .join("\n")
                 .into_bytes()

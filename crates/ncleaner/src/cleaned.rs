@@ -87,7 +87,16 @@ impl ScoredSegment {
     /// The text the output holds of the segment: its kept sentences under
     /// perplexity filtering, else its whole text.
     pub fn text(&self) -> &str {
-        self.output.as_deref().unwrap_or(&self.segment.text)
+        self.output.as_deref().unwrap_or(self.segment.text())
+    }
+
+    /// The words of [`ScoredSegment::text`]: the segment's count, or the
+    /// kept sentences' counted.
+    pub fn words(&self) -> usize {
+        match &self.output {
+            Some(o) => segment::count_words(o),
+            None => self.segment.words(),
+        }
     }
 
     /// What was compared with the threshold: log2(p / (1 − p)) with a
@@ -153,7 +162,7 @@ impl Cleaned {
 
     /// Words after cleaning (kept segments, or their kept sentences).
     pub fn words_out(&self) -> usize {
-        self.kept().map(|s| segment::count_words(s.text())).sum()
+        self.kept().map(ScoredSegment::words).sum()
     }
 }
 
@@ -194,7 +203,14 @@ pub fn drop_repeats(segments: &mut [ScoredSegment]) {
             continue;
         }
         let text = segments[i].text().trim();
-        if segment::count_words(text) < REPEAT_MIN_WORDS {
+        // (Trimming removes no word unless it removes Unicode spaces,
+        // which `count_words` would count.)
+        let words = if text.len() == segments[i].text().len() {
+            segments[i].words()
+        } else {
+            segment::count_words(text)
+        };
+        if words < REPEAT_MIN_WORDS {
             continue;
         }
         let earlier = seen

@@ -70,7 +70,8 @@ pub struct Detection {
 /// candidates; without those, all segments.
 pub fn sample(segments: &[Segment]) -> String {
     use crate::html::Context;
-    let wordy = |s: &&Segment| s.heuristic.is_none() && (s.link_chars as usize) * 2 < s.text.len();
+    let wordy =
+        |s: &&Segment| s.heuristic.is_none() && (s.link_chars as usize) * 2 < s.text().len();
     let prose = |s: &&Segment| {
         wordy(s)
             && s.kind == crate::segment::Kind::P
@@ -84,18 +85,18 @@ pub fn sample(segments: &[Segment]) -> String {
     if candidates.is_empty() {
         candidates = segments.iter().collect();
     }
-    candidates.sort_by_key(|s| std::cmp::Reverse(s.text.len()));
+    candidates.sort_by_key(|s| std::cmp::Reverse(s.text().len()));
     let mut out = String::with_capacity(SAMPLE_BYTES + 4);
     for s in candidates {
         let room = SAMPLE_BYTES.saturating_sub(out.len());
         if room == 0 {
             break;
         }
-        let mut end = s.text.len().min(room);
-        while !s.text.is_char_boundary(end) {
+        let mut end = s.text().len().min(room);
+        while !s.text().is_char_boundary(end) {
             end -= 1;
         }
-        out.push_str(&s.text[..end]);
+        out.push_str(&s.text()[..end]);
         out.push('\n');
     }
     out
@@ -451,7 +452,7 @@ mod tests {
             "Startseite Impressum Kontakt Datenschutz Hilfe Suche Anmelden Warenkorb Hilfe"
                 .repeat(3),
         );
-        menu.link_chars = menu.text.chars().count() as u32;
+        menu.link_chars = menu.text().chars().count() as u32;
         let segments = vec![
             menu,
             Segment::plain(Kind::P, EN.to_string()),

@@ -757,7 +757,7 @@ fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
     let near =
         &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
     near.iter().find_map(|s| {
-        let (t, lower) = short_line(&s.segment.text)?;
+        let (t, lower) = short_line(s.segment.text())?;
         html::date_in_text(dated_part(t, &lower, what)?)
     })
 }
@@ -770,7 +770,7 @@ fn published_line(segments: &[ScoredSegment]) -> Option<String> {
     segments.iter().find_map(|s| {
         // Most segments say neither word: a scan for their first letter
         // passes them over before anything else is read or built.
-        let text = &s.segment.text;
+        let text = s.segment.text();
         if !(holds_ascii_ci(text, "published") || holds_ascii_ci(text, "posted")) {
             return None;
         }

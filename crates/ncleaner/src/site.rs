@@ -166,7 +166,7 @@ impl PageSketch {
     pub fn of(url: Option<&str>, segments: &[Segment]) -> Option<PageSketch> {
         let url = url?;
         let host = host_of(url)?;
-        let mut hashes: Vec<u64> = segments.iter().map(|s| segment_hash(&s.text)).collect();
+        let mut hashes: Vec<u64> = segments.iter().map(|s| segment_hash(s.text())).collect();
         hashes.sort_unstable();
         hashes.dedup();
         Some(PageSketch {
@@ -242,7 +242,11 @@ impl SiteMemory {
             return;
         }
         for s in segments.iter_mut() {
-            let c = h.segments.get(&segment_hash(&s.text)).copied().unwrap_or(0);
+            let c = h
+                .segments
+                .get(&segment_hash(s.text()))
+                .copied()
+                .unwrap_or(0);
             let c = c.saturating_sub(u32::from(own && c > 0));
             s.site = Some((c as f32 / others as f32).min(1.0));
         }

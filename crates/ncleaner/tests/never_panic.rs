@@ -44,10 +44,10 @@ fn cleaner() -> Cleaner {
 
 fn check_segments(segs: &[segment::Segment]) {
     for s in segs {
-        assert!(!s.text.is_empty());
-        assert_eq!(s.text.trim(), s.text);
-        assert!(!s.text.contains("  "));
-        assert!(!s.text.chars().any(|c| c.is_control()));
+        assert!(!s.text().is_empty());
+        assert_eq!(s.text().trim(), s.text());
+        assert!(!s.text().contains("  "));
+        assert!(!s.text().chars().any(|c| c.is_control()));
     }
 }
 

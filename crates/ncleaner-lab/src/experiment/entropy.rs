@@ -129,7 +129,7 @@ pub fn cross_entropy(
                 .map(|(p, _)| p)
             {
                 for seg in &page.html_segments {
-                    view.keys(&seg.text, &mut buf, |key| {
+                    view.keys(seg.text(), &mut buf, |key| {
                         view.raw_estimates(key, &mut p);
                         symbols += 1;
                         for (j, &q) in qs.iter().enumerate() {

@@ -164,7 +164,7 @@ impl FoldTables {
                 let raw = Table::of_segments(
                     n,
                     alphabet,
-                    pages().flat_map(|p| p.html_segments.iter().map(|s| s.text.as_str())),
+                    pages().flat_map(|p| p.html_segments.iter().map(|s| s.text())),
                 );
                 let clean = (need == Need::CleanAndRaw).then(|| {
                     let gold: Vec<String> = pages()

@@ -65,7 +65,7 @@ fn cross_entropy_equals_the_direct_formula() {
                     let est = Estimates::mle(m.raw(), alphabet.size());
                     for p in pool.iter().zip(&fold).filter(|x| *x.1 == f) {
                         for s in &p.0.html_segments {
-                            let (l, c) = log2_prob(&est, alphabet, n, q, &s.text);
+                            let (l, c) = log2_prob(&est, alphabet, n, q, s.text());
                             sum += l;
                             count += c;
                         }
@@ -117,11 +117,11 @@ fn segment_scores_equal_the_cleaners_scores() {
                                 None => assert!(seg.heuristic.is_some()),
                                 Some(s) => {
                                     let mine = s[ni * opts.qs.len() + qi];
-                                    let theirs = m.score(&seg.text);
+                                    let theirs = m.score(seg.text());
                                     assert!(
                                         (mine - theirs).abs() < 1e-3 * (1.0 + theirs.abs()),
                                         "n={n} q={q} {:?}: {mine} vs {theirs}",
-                                        seg.text
+                                        seg.text()
                                     );
                                     checked += 1;
                                 }

@@ -155,7 +155,7 @@ pub(crate) fn cleaneval_text(
         if keep(i) {
             s.push_str(seg.kind.marker());
             s.push(' ');
-            s.push_str(&seg.text);
+            s.push_str(seg.text());
             s.push('\n');
         }
     }
@@ -302,7 +302,7 @@ pub(crate) fn segment_scores(
                                 return None;
                             }
                             let mut s = vec![0.0; nq];
-                            view.keys(&seg.text, &mut buf, |key| {
+                            view.keys(seg.text(), &mut buf, |key| {
                                 view.clean_dirty_estimates(key, &mut pc, &mut pd);
                                 for (qi, &q) in opts.qs.iter().enumerate() {
                                     let (mut sc, mut sd) = (0.0, 0.0);

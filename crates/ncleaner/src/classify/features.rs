@@ -129,7 +129,7 @@ pub fn extract(
 ) -> [f32; COUNT] {
     let (score, symbols) = (ev.score, ev.symbols);
     let mut f = [0f32; COUNT];
-    let text = &seg.text;
+    let text = seg.text();
     let CharStats {
         chars,
         upper,

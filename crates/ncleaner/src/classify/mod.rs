@@ -233,7 +233,7 @@ impl Classifier {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (score, symbols) = scorer.score_with_len(&s.text);
+                let (score, symbols) = scorer.score_with_len(s.text());
                 scores.push(score);
                 let attrs = if html {
                     self.attrs.evidence(&s.attrs)
@@ -277,7 +277,7 @@ impl Classifier {
         }
         if self.words.0.is_some() {
             for (row, s) in rows.iter_mut().zip(segments) {
-                row.extend(self.words.of(&s.text).unwrap_or([0.0; 2]));
+                row.extend(self.words.of(s.text()).unwrap_or([0.0; 2]));
             }
         }
         (rows, scores)

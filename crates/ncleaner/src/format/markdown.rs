@@ -252,7 +252,7 @@ fn cards(doc: &Cleaned) -> Vec<u32> {
 /// linking to itself). Counting only pages with three or more such
 /// headings (card grids) gave the same (0.765 / 0.694).
 fn links_away(s: &ScoredSegment) -> bool {
-    2 * s.segment.link_chars as usize > s.segment.text.chars().count()
+    2 * s.segment.link_chars as usize > s.segment.text().chars().count()
 }
 
 /// The level of the `#` heading a kept segment is written as (0: it is not
@@ -294,7 +294,7 @@ fn empty_section(kept: &[&ScoredSegment], i: usize, level: u8) -> bool {
 /// The inline marks of a segment whose output is its own text.
 fn marks(s: &ScoredSegment) -> Option<&Inline> {
     let inline = s.segment.inline.as_deref()?;
-    (s.text() == s.segment.text).then_some(inline)
+    (s.text() == s.segment.text()).then_some(inline)
 }
 
 /// A segment's text with its links and images as Markdown.
@@ -828,7 +828,7 @@ mod tests {
             }
             let mut page = kept_page(&html);
             for (i, s) in page.segments.iter_mut().enumerate() {
-                s.decision.keep = keep[i % keep.len()] || s.segment.text == "Between.";
+                s.decision.keep = keep[i % keep.len()] || s.segment.text() == "Between.";
             }
             let md = super::markdown(&page);
             let written = md

@@ -284,7 +284,7 @@ pub fn text_dump(segments: &[crate::segment::Segment]) -> String {
             out.push('\n');
         }
         let (first, rest) = if list { ("* ", "  ") } else { ("", "") };
-        wrap_into(&mut out, &s.text, first, rest);
+        wrap_into(&mut out, s.text(), first, rest);
         prev = Some(s.kind);
     }
     out
@@ -484,8 +484,8 @@ mod tests {
         );
         assert!(dump.contains("\n\n* first item\n* second item"), "{dump}");
         let back = crate::segment::from_text(&dump);
-        let got: Vec<(Kind, &str)> = back.iter().map(|s| (s.kind, s.text.as_str())).collect();
-        let want: Vec<(Kind, &str)> = segs.iter().map(|s| (s.kind, s.text.as_str())).collect();
+        let got: Vec<(Kind, &str)> = back.iter().map(|s| (s.kind, s.text())).collect();
+        let want: Vec<(Kind, &str)> = segs.iter().map(|s| (s.kind, s.text())).collect();
         assert_eq!(got, want);
     }
 }

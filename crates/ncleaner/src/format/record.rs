@@ -171,7 +171,7 @@ impl Serialize for SegmentRecords<'_> {
                 reason: &s.decision.reason,
                 score: s.score,
                 sentences: s.sentences.as_deref(),
-                text: &s.segment.text,
+                text: s.segment.text(),
             })?;
         }
         seq.end()
@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(segs.len(), doc.segments.len());
         for (x, s) in segs.iter().zip(&doc.segments) {
             assert_eq!(x["keep"], s.keep());
-            assert_eq!(x["text"], s.segment.text.as_str());
+            assert_eq!(x["text"], s.segment.text());
             assert_eq!(x["reason"]["by"], s.decision.reason.as_str());
             if x["reason"]["by"] == "score" {
                 assert!(x["evidence"].is_number(), "{x}");

@@ -119,7 +119,7 @@ impl Decide for ByModel {
                     .enumerate()
                     .map(|(i, s)| {
                         cancel.check_at(i)?;
-                        Ok(scorer.score(&s.text))
+                        Ok(scorer.score(s.text()))
                     })
                     .collect::<Result<_, Cancelled>>()?,
                 vec![None; segments.len()],
@@ -234,9 +234,9 @@ impl Decide for ByPerplexity {
             .enumerate()
             .map(|(i, segment)| {
                 cancel.check_at(i)?;
-                let f = filter.filter(&segment.text);
+                let f = filter.filter(segment.text());
                 let keep = f.text.is_some();
-                let output = f.text.filter(|t| *t != segment.text);
+                let output = f.text.filter(|t| *t != segment.text());
                 Ok(ScoredSegment {
                     decision: Decision {
                         keep,

@@ -183,7 +183,7 @@ fn metadata_travels_with_the_cleaned_page() {
     // The kept byline names the author and dates the page, if the cleaner kept it.
     if c.segments
         .iter()
-        .any(|s| s.keep() && s.segment.text.starts_with("By "))
+        .any(|s| s.keep() && s.segment.text().starts_with("By "))
     {
         assert_eq!(m.authors, ["Jane Doe"]);
         assert_eq!(m.date_published.as_deref(), Some("2025-03-04"));
@@ -266,7 +266,7 @@ fn kept_bylines_and_datelines() {
         Some("2026-01-05")
     );
     // No kept segment: no content to stand next to.
-    let none: Vec<ScoredSegment> = page.iter().map(|s| seg(&s.segment.text, false)).collect();
+    let none: Vec<ScoredSegment> = page.iter().map(|s| seg(s.segment.text(), false)).collect();
     assert_eq!(dateline(&none, Dateline::Published), None);
     // A date far from the content, or in a long segment, is not its dateline.
     let mut far = vec![seg("Dec 12, 2025", false)];
