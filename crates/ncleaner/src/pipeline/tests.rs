@@ -36,6 +36,18 @@ fn routes_from_names_as_the_cli_assembles_them() {
     // Unknown names are errors that say so.
     let e = Routes::from_names(&["fr"], DEFAULT_FALLBACK).unwrap_err();
     assert!(e.to_string().contains("not an embedded model"), "{e}");
+    // The fallback opens beside the models, but its error counts only
+    // when the models need a fallback: not beside one untagged model.
+    let r = Routes::from_names(&["en-nonlex"], "no-such-model").unwrap();
+    assert_eq!(&*r.fallback().name, "en-nonlex");
+    let e = Routes::from_names(&["en"], "no-such-model").unwrap_err();
+    assert!(e.to_string().contains("no-such-model"), "{e}");
+    // The first model that fails is the one reported.
+    let e = Routes::from_names(&["en", "xx", "yy"], DEFAULT_FALLBACK).unwrap_err();
+    assert!(
+        e.to_string().contains("xx") && !e.to_string().contains("yy"),
+        "{e}"
+    );
 }
 
 const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen war der \
