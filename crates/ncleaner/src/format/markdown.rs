@@ -48,14 +48,15 @@
 //! - The marks are used only where a segment's output is its own text
 //!   (not where the perplexity filter dropped some of its sentences).
 
-use std::borrow::Cow;
+mod inline;
+mod table;
 
 use crate::cleaned::{Cleaned, ScoredSegment};
-use crate::html::{Cell, Inline, Structure};
+use crate::html::Structure;
 use crate::segment::Kind;
-
-/// The most columns a rendered table has; cells beyond are joined into the last.
-pub const MAX_COLUMNS: usize = 64;
+use inline::{code_text, inline_text};
+pub use table::MAX_COLUMNS;
+use table::{holds_data, table};
 
 /// The Markdown of a cleaned document's kept segments (empty when nothing
 /// is kept; otherwise ending in a newline).
@@ -291,160 +292,6 @@ fn empty_section(kept: &[&ScoredSegment], i: usize, level: u8) -> bool {
     true
 }
 
-/// The inline marks of a segment whose output is its own text.
-fn marks(s: &ScoredSegment) -> Option<&Inline> {
-    let inline = s.segment.inline.as_deref()?;
-    (s.text() == s.segment.text()).then_some(inline)
-}
-
-/// A segment's text with its links and images as Markdown.
-fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> Cow<'a, str> {
-    let text = s.text();
-    let Some(m) = marks(s).filter(|m| !m.links.is_empty() || !m.images.is_empty()) else {
-        return Cow::Borrowed(text);
-    };
-    // (offset, order at one offset, what): link ends, then images, then link starts.
-    enum Mark<'m> {
-        Start,
-        End(&'m str),
-        Image(&'m crate::html::inline::Image),
-    }
-    // The URLs are built first, so that the marks can borrow them.
-    let urls: Vec<Option<String>> = m.links.iter().map(|l| destination(&l.href, base)).collect();
-    let mut at: Vec<(usize, u8, Mark)> = Vec::new();
-    for (l, url) in m.links.iter().zip(&urls) {
-        let (start, end) = (l.start as usize, l.end as usize);
-        if let Some(url) = url
-            && start < end
-            && end <= text.len()
-            && text.is_char_boundary(start)
-            && text.is_char_boundary(end)
-        {
-            at.push((start, 2, Mark::Start));
-            at.push((end, 0, Mark::End(url)));
-        }
-    }
-    for img in &m.images {
-        let p = img.at as usize;
-        if p <= text.len() && text.is_char_boundary(p) {
-            at.push((p, 1, Mark::Image(img)));
-        }
-    }
-    at.sort_by_key(|&(p, o, _)| (p, o));
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut pos = 0;
-    let mut in_link = false;
-    for (p, _, mark) in at {
-        push_text(&mut out, &text[pos..p], in_link);
-        pos = p;
-        match mark {
-            Mark::Start if !in_link => {
-                out.push('[');
-                in_link = true;
-            }
-            Mark::End(url) if in_link => {
-                out.push_str("](");
-                out.push_str(url);
-                out.push(')');
-                in_link = false;
-            }
-            Mark::Image(img) => {
-                if let Some(url) = destination(&img.src, base) {
-                    if !out.is_empty() && !out.ends_with(' ') && !in_link {
-                        out.push(' ');
-                    }
-                    out.push_str("![");
-                    push_text(&mut out, &img.alt, true);
-                    out.push_str("](");
-                    out.push_str(&url);
-                    out.push(')');
-                    if p < text.len() && !text[p..].starts_with(' ') && !in_link {
-                        out.push(' ');
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    push_text(&mut out, &text[pos..], in_link);
-    if in_link {
-        out.push(']');
-    }
-    Cow::Owned(out)
-}
-
-/// Text into Markdown output; between `[ ]` its backslashes and brackets
-/// are escaped.
-fn push_text(out: &mut String, text: &str, bracketed: bool) {
-    if !bracketed {
-        out.push_str(text);
-        return;
-    }
-    for c in text.chars() {
-        if matches!(c, '\\' | '[' | ']') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-}
-
-/// A link's or an image's URL for Markdown: resolved against the page's
-/// URL, `None` for a `javascript:`, `vbscript:` or `data:` URL (or one that
-/// cannot be resolved), with spaces, `<`, `>` and parentheses
-/// percent-encoded.
-fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
-    let scheme = href
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if href.contains(':') && matches!(scheme.as_str(), "javascript" | "data" | "vbscript") {
-        return None;
-    }
-    let resolved = match base {
-        Some(b) => b.join(href).ok()?.to_string(),
-        None => href.to_string(),
-    };
-    let mut out = String::with_capacity(resolved.len());
-    for c in resolved.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    Some(out)
-}
-
-/// A `pre` segment's text with its line breaks and indentation restored.
-fn code_text<'a>(s: &'a ScoredSegment) -> Cow<'a, str> {
-    let text = s.text();
-    let Some(m) = marks(s).filter(|m| !m.breaks.is_empty()) else {
-        return Cow::Borrowed(text);
-    };
-    let mut out = String::with_capacity(text.len() + 8 * m.breaks.len());
-    let mut pos = 0;
-    for &(at, indent) in &m.breaks {
-        let at = at as usize;
-        if at < pos || text.as_bytes().get(at) != Some(&b' ') {
-            continue;
-        }
-        out.push_str(&text[pos..at]);
-        out.push('\n');
-        for _ in 0..indent.min(64) {
-            out.push(' ');
-        }
-        pos = at + 1;
-    }
-    out.push_str(&text[pos..]);
-    Cow::Owned(out)
-}
-
 /// The end of the run of segments from `from` whose structure satisfies `same`.
 fn run_end(kept: &[&ScoredSegment], from: usize, same: impl Fn(&Structure) -> bool) -> usize {
     let mut end = from + 1;
@@ -500,92 +347,6 @@ fn escaped_paragraph(out: &mut String, text: &str) {
         out.push('\\');
     }
     out.push_str(text);
-}
-
-/// Whether consecutive kept cells of one table are a data table: they fill
-/// a grid of at least two rows and two columns ([`is_grid`]), and no cell
-/// holds more than [`DATA_CELL_WORDS`](crate::cleaned::DATA_CELL_WORDS) words of output text
-/// ([`crate::cleaned::layout_tables`]).
-fn holds_data(cells: &[&ScoredSegment]) -> bool {
-    is_grid(cells)
-        && crate::cleaned::layout_tables(cells.iter().copied(), |s| {
-            s.text().split_whitespace().count()
-        })
-        .is_empty()
-}
-
-/// Whether kept cells span two rows or more and two columns or more. A
-/// table of one column is a list laid out in cells (a menu, a column of
-/// links or of notes), and a table of one row a header without data or a
-/// bar of buttons: written as a pipe table, they made rows the WCXB gold
-/// writes as text (WCXB's development pages, cross-validated by domain with
-/// the fold models of `scripts/wcxb-crossval`: 136 of the 3,727 rows we
-/// wrote, 8 of them rows of the gold's tables). Their cells are written as
-/// blocks, as a layout table's are. The rule was chosen on these pages;
-/// table rows went from 0.767 / 0.649 to 0.764 / 0.672 (recall / precision).
-fn is_grid(cells: &[&ScoredSegment]) -> bool {
-    let mut rows = 0;
-    let mut last_row = None;
-    let mut wide = false;
-    for c in cells
-        .iter()
-        .filter_map(|s| s.segment.structure.and_then(|t| t.cell))
-    {
-        if last_row != Some(c.row) {
-            rows += 1;
-            last_row = Some(c.row);
-        }
-        wide |= c.column >= 2;
-    }
-    rows >= 2 && wide
-}
-
-/// A GFM pipe table of consecutive kept cells of one table.
-fn table(out: &mut String, cells: &[&ScoredSegment], base: Option<&url::Url>) {
-    let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
-    for s in cells {
-        let Some(Cell { row, column, .. }) = s.segment.structure.and_then(|t| t.cell) else {
-            continue;
-        };
-        let text = inline_text(s, base)
-            .replace('\\', "\\\\")
-            .replace('|', "\\|")
-            .replace('\n', " ");
-        if rows.last().is_none_or(|(r, _)| *r != row) {
-            rows.push((row, Vec::new()));
-        }
-        let (_, v) = rows.last_mut().expect("pushed above");
-        // Cells past the bound share the last column; several segments of
-        // one cell share it, joined by a space.
-        let at = (column.max(1) as usize).min(MAX_COLUMNS) - 1;
-        if v.len() <= at {
-            v.resize(at + 1, String::new());
-        }
-        if !v[at].is_empty() {
-            v[at].push(' ');
-        }
-        v[at].push_str(&text);
-    }
-    let columns = rows.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
-    if columns == 0 {
-        return;
-    }
-    for (n, (_, row)) in rows.iter().enumerate() {
-        out.push('|');
-        for c in 0..columns {
-            out.push(' ');
-            out.push_str(row.get(c).map_or("", String::as_str));
-            out.push_str(" |");
-        }
-        out.push('\n');
-        if n == 0 {
-            out.push('|');
-            for _ in 0..columns {
-                out.push_str(" --- |");
-            }
-            out.push('\n');
-        }
-    }
 }
 
 #[cfg(test)]
