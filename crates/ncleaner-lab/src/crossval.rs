@@ -400,6 +400,7 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         model: None,
         quality: None,
         metadata: None,
+        truncated: None,
     };
     cleaner.assess(&mut c);
     c

@@ -137,6 +137,12 @@ pub struct Cleaned {
     /// The page's metadata ([`crate::html::Metadata`]; HTML input only),
     /// its `language` the detected one when there is one.
     pub metadata: Option<crate::html::Metadata>,
+    /// Why the document was not read whole, when it was not: a limit of
+    /// the pass ([`crate::html::Limit`]: the segments are those read up to
+    /// it), or, set by the caller that read the bytes, a body cut short (a
+    /// truncated WARC record, gzip stream or chunked body: the part that
+    /// decoded was cleaned).
+    pub truncated: Option<String>,
 }
 
 impl Cleaned {

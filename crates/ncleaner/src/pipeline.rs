@@ -518,7 +518,8 @@ impl Cleaner {
         cancel: &Cancel,
     ) -> Result<Cleaned, Cancelled> {
         cancel.check()?;
-        let (input, mut segments, mut metadata) = read_document_with(&doc.text, input, self.marks);
+        let read = read_document_limited(&doc.text, input, self.marks);
+        let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
         cancel.check()?;
         let (model, language, name) = self.route(&segments);
         if let Some(md) = &mut metadata {
@@ -562,6 +563,7 @@ impl Cleaner {
             model: name,
             quality: None,
             metadata,
+            truncated: read.truncated.map(html::Limit::describe),
         };
         self.assess_with(model, &mut c);
         Ok(c)
@@ -687,17 +689,52 @@ pub fn read_document_with(
     input: InputKind,
     marks: html::Marks,
 ) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
+    let read = read_document_limited(text, input, marks);
+    (read.input, read.segments, read.metadata)
+}
+
+/// A document as [`read_document_limited`] reads it.
+#[derive(Debug)]
+pub struct ReadDocument {
+    /// How it was read (never `Auto`).
+    pub input: InputKind,
+    /// Its segments, in document order.
+    pub segments: Vec<Segment>,
+    /// Its metadata (HTML input only).
+    pub metadata: Option<html::Metadata>,
+    /// The limit that stopped the reading before the document's end
+    /// ([`html::MAX_BLOCKS`], [`html::MAX_ELEMENTS`]), if one did.
+    pub truncated: Option<html::Limit>,
+}
+
+/// [`read_document_with`], saying whether a limit of the pass stopped it
+/// before the document's end: what bounds one document's working memory.
+pub fn read_document_limited(text: &str, input: InputKind, marks: html::Marks) -> ReadDocument {
     let input = match input {
         InputKind::Auto if looks_like_html(text) => InputKind::Html,
         InputKind::Auto => InputKind::Text,
         k => k,
     };
     match input {
-        InputKind::Text => (input, segment::from_text(text), None),
+        InputKind::Text => {
+            let (segments, truncated) = segment::from_text_limited(text);
+            ReadDocument {
+                input,
+                segments,
+                metadata: None,
+                truncated: truncated.then_some(html::Limit::Blocks),
+            }
+        }
         _ => {
             let mut page = html::parse_with(text, marks);
             let metadata = std::mem::take(&mut page.metadata);
-            (input, segment::from_page(page), Some(metadata))
+            let truncated = page.truncated;
+            ReadDocument {
+                input,
+                segments: segment::from_page(page),
+                metadata: Some(metadata),
+                truncated,
+            }
         }
     }
 }

@@ -213,6 +213,7 @@ mod tests {
             model: None,
             quality: None,
             metadata: None,
+            truncated: None,
         };
         let f = features(&c);
         // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.

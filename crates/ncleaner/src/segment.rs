@@ -21,7 +21,7 @@
 //! navigation bars whose fields are separated by vertical bars, and segments
 //! without a single letter or digit.
 
-use crate::html::{Block, Context, Tag};
+use crate::html::{Block, Context, MAX_BLOCKS, Tag};
 
 pub use crate::html::Kind;
 
@@ -346,9 +346,16 @@ pub const HEADING_MAX_WORDS: usize = 12;
 
 /// Segments of a plain-text dump.
 pub fn from_text(text: &str) -> Vec<Segment> {
-    let lines: Vec<&str> = text.lines().collect();
-    let wrap = wrap_width(&lines);
+    from_text_limited(text).0
+}
+
+/// [`from_text`], reading at most [`MAX_BLOCKS`] segments (the paragraph
+/// being read when the limit is reached is dropped): the segments, and
+/// whether the limit stopped the reading before the text's end.
+pub fn from_text_limited(text: &str) -> (Vec<Segment>, bool) {
+    let wrap = wrap_width(text);
     let mut out = Vec::new();
+    let mut truncated = false;
     // The paragraph being built: its kind, text, and its number of lines.
     let mut cur: Option<(Kind, String, usize)> = None;
     let mut prev_len = 0usize;
@@ -362,7 +369,12 @@ pub fn from_text(text: &str) -> Vec<Segment> {
         }
     };
 
-    for line in lines {
+    for line in text.lines() {
+        if out.len() >= MAX_BLOCKS {
+            truncated = true;
+            cur = None;
+            break;
+        }
         let clean = clean_line(line);
         if clean.is_empty() {
             flush(&mut cur, &mut out);
@@ -392,7 +404,7 @@ pub fn from_text(text: &str) -> Vec<Segment> {
     }
     flush(&mut cur, &mut out);
     mark_heading(&mut out, para_start);
-    out
+    (out, truncated)
 }
 
 /// Reads the one-segment paragraph `out[start..]` as a heading if it looks like one.
@@ -415,20 +427,37 @@ fn mark_heading(out: &mut [Segment], start: usize) {
 
 /// The column width a dump was word-wrapped at, if it looks wrapped: almost
 /// all lines short, and some lines close to the longest.
-fn wrap_width(lines: &[&str]) -> Option<usize> {
-    let mut lens: Vec<usize> = lines
-        .iter()
-        .map(|l| l.trim_end().chars().count())
-        .filter(|&n| n > 0)
-        .collect();
-    if lens.len() < 4 {
+///
+/// The lengths are counted by value (a text holds few distinct line
+/// lengths: their sum is at most its size), not listed line by line, so
+/// that a text of millions of short lines costs no memory per line.
+fn wrap_width(text: &str) -> Option<usize> {
+    let mut counts: std::collections::BTreeMap<usize, usize> = Default::default();
+    let mut n = 0usize;
+    for l in text.lines() {
+        let len = l.trim_end().chars().count();
+        if len > 0 {
+            *counts.entry(len).or_insert(0) += 1;
+            n += 1;
+        }
+    }
+    if n < 4 {
         return None;
     }
-    lens.sort_unstable();
-    let p98 = lens[(lens.len() - 1) * 98 / 100];
-    let max = *lens.last().expect("non-empty");
-    let near_max = lens.iter().filter(|&&n| n + 10 >= p98).count();
-    (p98 <= 120 && max <= p98 + 20 && near_max * 5 >= lens.len()).then_some(p98)
+    // The length at rank (n - 1) * 98 / 100 of the sorted lengths.
+    let rank = (n - 1) * 98 / 100;
+    let mut seen = 0;
+    let p98 = counts
+        .iter()
+        .find(|&(_, &c)| {
+            seen += c;
+            seen > rank
+        })
+        .map(|(&len, _)| len)
+        .expect("rank < n");
+    let max = *counts.keys().next_back().expect("non-empty");
+    let near_max: usize = counts.range(p98.saturating_sub(10)..).map(|(_, c)| c).sum();
+    (p98 <= 120 && max <= p98 + 20 && near_max * 5 >= n).then_some(p98)
 }
 
 /// A bullet or enumeration at the start of a line: returns the item's text
@@ -532,6 +561,54 @@ pub fn heuristic(text: &str) -> Option<Heuristic> {
 
 #[cfg(test)]
 mod tests {
+    /// The wrap width as it was computed from a list of every line's
+    /// length: the counting by value must give the same on every text.
+    fn wrap_width_listed(text: &str) -> Option<usize> {
+        let mut lens: Vec<usize> = text
+            .lines()
+            .map(|l| l.trim_end().chars().count())
+            .filter(|&n| n > 0)
+            .collect();
+        if lens.len() < 4 {
+            return None;
+        }
+        lens.sort_unstable();
+        let p98 = lens[(lens.len() - 1) * 98 / 100];
+        let max = *lens.last().expect("non-empty");
+        let near_max = lens.iter().filter(|&&n| n + 10 >= p98).count();
+        (p98 <= 120 && max <= p98 + 20 && near_max * 5 >= lens.len()).then_some(p98)
+    }
+
+    #[test]
+    fn wrap_width_counted_by_value_is_the_listed_one() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..2000 {
+            let lines = next(60) as usize;
+            let width = 1 + next(130) as usize;
+            let mut text = String::new();
+            for _ in 0..lines {
+                let len = match next(4) {
+                    0 => 0,
+                    1 => next(width as u64 + 30) as usize,
+                    _ => width.saturating_sub(next(12) as usize),
+                };
+                text.push_str(&"é".repeat(len));
+                text.push_str(if next(5) == 0 { "  \n" } else { "\n" });
+            }
+            assert_eq!(
+                super::wrap_width(&text),
+                wrap_width_listed(&text),
+                "{text:?}"
+            );
+        }
+    }
+
     #[test]
     fn metadata_overlap_counts_word_pairs() {
         let page = crate::html::parse(

@@ -422,6 +422,7 @@ mod tests {
             model: None,
             quality: None,
             metadata: None,
+            truncated: None,
         }
     }
 

@@ -360,6 +360,7 @@ mod tests {
             model: None,
             quality: None,
             metadata: None,
+            truncated: None,
         }
     }
 

@@ -64,6 +64,10 @@ pub struct CleanedRecord<'a> {
     /// The threshold that applied, in bits (API).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<f64>,
+    /// Why the document was not read whole ([`Cleaned::truncated`]); left
+    /// out when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<&'a str>,
     /// The document's URL (`null` when unknown).
     pub url: &'a Option<String>,
     /// Words in all segments.
@@ -127,6 +131,7 @@ impl<'a> CleanedRecord<'a> {
                 t
             },
             threshold: None,
+            truncated: doc.truncated.as_deref(),
             url: &doc.url,
             words_in: doc.words_in(),
             words_out: doc.words_out(),

@@ -238,6 +238,49 @@ pub struct Page {
     pub meta: Meta,
     /// The page's metadata for output: title, authors, dates, …
     pub metadata: Metadata,
+    /// The limit that stopped the pass before the page's end, if one did:
+    /// the blocks are those read up to there.
+    pub truncated: Option<Limit>,
+}
+
+/// Most blocks of text read from one document (HTML blocks or text-dump
+/// segments): what bounds a document's working memory, which grows by
+/// about 1 KB a block through the pipeline (the block, its segment, its
+/// classifier features and its decision), to about 200 MB whatever the
+/// page. Real pages have a few thousand blocks at most (2,641 in the
+/// 1,474 pages of WCXB's dev set); a page of 64 MiB of `<li>1` would have
+/// 13 million, and take 12 GB.
+pub const MAX_BLOCKS: usize = 200_000;
+
+/// Most elements (start tags that open one) read from one page: what
+/// bounds the walker's stack of open elements and its tree of containers
+/// (about 100 bytes an element at most) on pages of nothing but tags, such
+/// as 12 million nested `<div>`s, to about 100 MB. Real pages have a few
+/// tens of thousands.
+pub const MAX_ELEMENTS: usize = 1_000_000;
+
+/// A limit that stops reading a document before its end ([`Page::truncated`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// More than [`MAX_BLOCKS`] blocks of text.
+    Blocks,
+    /// More than [`MAX_ELEMENTS`] elements.
+    Elements,
+}
+
+impl Limit {
+    /// What happened, for the record of the document: the limit, its
+    /// value, and what was cleaned.
+    pub fn describe(self) -> String {
+        match self {
+            Limit::Blocks => format!(
+                "more than {MAX_BLOCKS} blocks of text, the limit of one document: the first {MAX_BLOCKS} were cleaned, the rest was not read"
+            ),
+            Limit::Elements => format!(
+                "more than {MAX_ELEMENTS} elements, the limit of one page: the page was read up to its {MAX_ELEMENTS}th element"
+            ),
+        }
+    }
 }
 
 /// Structural context flags of a block: which kinds of element enclose it.

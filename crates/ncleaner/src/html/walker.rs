@@ -15,7 +15,10 @@ use super::meta::Meta;
 use super::metadata::{CaptureKind, Collector, Field};
 use super::tags::{TAG_COUNT, Tag};
 use super::tree::{BlockWords, Container, Node, containers};
-use super::{BOLD_HEADING_MAX_WORDS, Block, Cell, CodeLanguage, Context, Kind, Page, Structure};
+use super::{
+    BOLD_HEADING_MAX_WORDS, Block, Cell, CodeLanguage, Context, Kind, Limit, MAX_BLOCKS,
+    MAX_ELEMENTS, Page, Structure,
+};
 
 /// One open element on the stack.
 #[derive(Debug, Clone, Copy)]
@@ -240,6 +243,11 @@ pub(super) struct Walker {
     table_count: u32,
     /// The inline marks of the block being read.
     pub(super) inline: super::inline::Recorder,
+    /// Elements opened so far ([`MAX_ELEMENTS`]).
+    elements: usize,
+    /// The limit that stopped the pass ([`Page::truncated`]); from then
+    /// on every event is ignored.
+    truncated: Option<Limit>,
 }
 
 /// Most bytes of one `<noscript>` read as markup: a bound on what a hostile
@@ -257,6 +265,9 @@ impl Walker {
     }
 
     pub(super) fn event(&mut self, ev: CallbackEvent<'_>) {
+        if self.truncated.is_some() {
+            return;
+        }
         match ev {
             CallbackEvent::OpenStartTag { name } => {
                 // A fresh tag in the last tag's buffers (a tag's name and
@@ -446,6 +457,11 @@ impl Walker {
             }
             _ => {}
         }
+        if self.elements >= MAX_ELEMENTS {
+            self.truncated = Some(Limit::Elements);
+            return;
+        }
+        self.elements += 1;
         self.imply_end_tags(tag);
         if tag.is_block() {
             self.boundary(Some(tag));
@@ -853,6 +869,12 @@ impl Walker {
 
     /// Ends the current block, if it has text.
     pub(super) fn flush(&mut self) {
+        if !self.text.is_empty() && self.out.len() >= MAX_BLOCKS {
+            // Past the limit the block is dropped and the pass stops.
+            self.truncated = Some(Limit::Blocks);
+            self.inline.take(self.text.len());
+            self.text.clear();
+        }
         if !self.text.is_empty() {
             let kind = if (1..=6).any(|i| self.open[Tag::H1 as usize + i - 1] > 0) {
                 Kind::H
@@ -955,6 +977,7 @@ impl Walker {
             blocks: self.out,
             meta: self.meta,
             metadata,
+            truncated: self.truncated,
         }
     }
 }
