@@ -43,6 +43,7 @@
 //! `Content-Type: text/plain` holding UTF-8 text; the page's metadata
 //! follows, where known, in the fields of [`metadata_fields`].
 
+pub mod document;
 mod read;
 mod write;
 

@@ -1,0 +1,439 @@
+//! [`Source`]: every input as one stream of [`Entry`]s, one per document
+//! (or per WARC record, or per JSON line), in input order: files opened one
+//! at a time, containers read record by record.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ncleaner::error::{Error, Result};
+
+use crate::compress::{self, Compression};
+use crate::resume::Resume;
+use crate::run::Outcome;
+use crate::{
+    Body, Container, DEFAULT_MAX_DOCUMENT, Document, Entry, Found, Input, Origin, WarcDocument,
+    container_from_name, jsonl, kind, sniff_as, warc, warc_document,
+};
+
+/// The compression of a file: by its bytes (magic number and header), and
+/// for brotli, which has none, by its `.br` name. A name that promises a
+/// compression the bytes do not have is an error (an empty file is empty
+/// whatever its name).
+fn compression_of(path: Option<&Path>, head: &[u8]) -> std::result::Result<Compression, String> {
+    let by_bytes = Compression::sniff(head);
+    let by_name = path.map_or(Compression::None, Compression::from_name);
+    match (by_name, by_bytes) {
+        (Compression::None, b) => Ok(b),
+        _ if head.is_empty() => Ok(Compression::None),
+        (Compression::Brotli, Compression::None) => Ok(Compression::Brotli),
+        (n, b) if n == b => Ok(b),
+        (n, Compression::None) => Err(format!(
+            "named {} but not {}-compressed: {}",
+            n.suffix(),
+            &n.suffix()[1..],
+            match n {
+                Compression::Gzip => match compress::gzip_header_len(head) {
+                    Err(why) => why.to_string(),
+                    Ok(_) => "no gzip header".into(),
+                },
+                _ => "no frame header".into(),
+            }
+        )),
+        (n, b) => Err(format!(
+            "named {} but {}-compressed",
+            n.suffix(),
+            &b.suffix()[1..]
+        )),
+    }
+}
+
+/// Options of a [`Source`].
+#[derive(Debug, Clone, Copy)]
+pub struct SourceOptions {
+    /// The largest document, WARC block (and half the longest JSON line) read.
+    pub max_document: usize,
+    /// Keep every WARC record in its entry (for WARC output).
+    pub keep_records: bool,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            max_document: DEFAULT_MAX_DOCUMENT,
+            keep_records: false,
+        }
+    }
+}
+
+enum Current {
+    None,
+    Warc(Arc<Input>, warc::Reader<compress::BoxRead>),
+    Jsonl(Arc<Input>, jsonl::Reader<compress::BoxRead>),
+}
+
+/// All inputs as one stream of entries, in order. Files are opened one at a
+/// time, and containers read record by record, so the source holds at most
+/// one document (or WARC record) at a time.
+pub struct Source {
+    origins: Box<dyn Iterator<Item = Found> + Send>,
+    current: Current,
+    opts: SourceOptions,
+    seq: u64,
+    /// Skip files whose bytes are neither HTML nor text ([`kind`]).
+    detect_kinds: bool,
+    /// A resumed run: the documents already written, left out.
+    pub(crate) resume: Option<Resume>,
+    /// How many were left out so.
+    pub(crate) resumed: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Source {
+    /// A source over `origins` (see [`expand`]).
+    pub fn new(origins: Vec<Origin>, opts: SourceOptions) -> Source {
+        Source::streaming(origins.into_iter().map(Found::Origin), opts)
+    }
+
+    /// A source over what a walk finds ([`walk_inputs`]), read as it is
+    /// found: problems become failed entries, non-regular files skipped ones.
+    pub fn streaming(
+        found: impl Iterator<Item = Found> + Send + 'static,
+        opts: SourceOptions,
+    ) -> Source {
+        Source {
+            origins: Box::new(found),
+            current: Current::None,
+            opts,
+            seq: 0,
+            detect_kinds: true,
+            resume: None,
+            resumed: Default::default(),
+        }
+    }
+
+    /// Leaves out what `resume` says is already written; the returned
+    /// counter says how many were left out.
+    pub fn resuming(mut self, resume: Resume) -> (Source, Arc<std::sync::atomic::AtomicU64>) {
+        self.resume = Some(resume);
+        let n = self.resumed.clone();
+        (self, n)
+    }
+
+    /// Whether files whose bytes are neither HTML nor text (images,
+    /// archives, executables, fonts, stylesheets, scripts: see [`kind`]) are
+    /// skipped with a reason (the default) or read as documents (when the
+    /// caller forces `--input html|text`).
+    pub fn detect_non_documents(mut self, yes: bool) -> Source {
+        self.detect_kinds = yes;
+        self
+    }
+
+    /// The input of a walk's problem or skipped file (never read).
+    fn walk_input(path: &Path) -> Input {
+        Input {
+            origin: Origin::File {
+                path: path.to_path_buf(),
+                rel: PathBuf::from(path.file_name().unwrap_or(path.as_os_str())),
+            },
+            container: Container::Document,
+            compression: Compression::None,
+        }
+    }
+
+    fn entry(&mut self, input: &Arc<Input>, id: String, url: Option<String>) -> Entry {
+        let seq = self.seq;
+        self.seq += 1;
+        Entry {
+            seq,
+            input: input.clone(),
+            id,
+            url,
+            record: None,
+            document: None,
+            early: None,
+        }
+    }
+
+    fn failed(&mut self, input: &Arc<Input>, id: String, error: Error) -> Entry {
+        let mut e = self.entry(input, id, None);
+        e.early = Some(Outcome::Failed(error));
+        e
+    }
+
+    /// Opens the next input; returns an entry when it is a single document
+    /// (or cannot be opened).
+    fn open(&mut self, origin: Origin) -> Option<Entry> {
+        let mut input = Input {
+            origin: origin.clone(),
+            container: Container::Document,
+            compression: Compression::None,
+        };
+        let name = origin.name();
+        let named = match &origin {
+            Origin::File { path, .. } => container_from_name(path),
+            Origin::Stdin | Origin::Memory { .. } => None,
+        };
+        let opened: std::io::Result<Box<dyn Read + Send>> = match &origin {
+            Origin::File { path, .. } => {
+                std::fs::File::open(path).map(|f| Box::new(f) as Box<dyn Read + Send>)
+            }
+            Origin::Stdin => Ok(Box::new(std::io::stdin())),
+            Origin::Memory { bytes, .. } => Ok(Box::new(std::io::Cursor::new(bytes.clone()))),
+        };
+        let r = match opened {
+            Ok(r) => r,
+            Err(e) => {
+                let path = PathBuf::from(&name);
+                return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
+            }
+        };
+        let mut r = BufReader::with_capacity(256 << 10, r);
+        let head = match r.fill_buf() {
+            Ok(h) => h,
+            Err(e) => {
+                let path = PathBuf::from(&name);
+                return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
+            }
+        };
+        let path = match &origin {
+            Origin::File { path, .. } => Some(path.as_path()),
+            Origin::Stdin | Origin::Memory { .. } => None,
+        };
+        let compression = match compression_of(path, head) {
+            Ok(c) => c,
+            Err(why) => {
+                return Some(self.failed(
+                    &Arc::new(input),
+                    name.clone(),
+                    Error::document(name, why),
+                ));
+            }
+        };
+        let (sniffed, _) = sniff_as(
+            head,
+            matches!(origin, Origin::Stdin | Origin::Memory { .. }),
+            compression,
+        );
+        input.container = named.unwrap_or(sniffed);
+        input.compression = compression;
+        let path = path.map(Path::to_path_buf);
+        let input = Arc::new(input);
+        match input.container {
+            Container::Document => {
+                let max = self.opts.max_document as u64;
+                let mut bytes = Vec::new();
+                // A compressed page (`page.html.gz`) is read decompressed.
+                let res = if input.compression == Compression::None {
+                    (&mut r).take(max + 1).read_to_end(&mut bytes)
+                } else {
+                    compress::decoder(r, input.compression)
+                        .and_then(|d| d.take(max + 1).read_to_end(&mut bytes))
+                };
+                let mut e = self.entry(&input, name.clone(), None);
+                match res {
+                    Err(err) => {
+                        e.early = Some(Outcome::Failed(Error::io(PathBuf::from(&name), err)))
+                    }
+                    Ok(_) if bytes.len() as u64 > max => {
+                        let size = match &origin {
+                            Origin::File { path, .. } => {
+                                std::fs::metadata(path).map_or(max + 1, |m| m.len())
+                            }
+                            Origin::Stdin | Origin::Memory { .. } => max + 1,
+                        };
+                        e.early = Some(Outcome::Failed(Error::TooLarge {
+                            input: name,
+                            size,
+                            max,
+                        }))
+                    }
+                    Ok(_)
+                        if self.detect_kinds
+                            && kind::not_a_document(path.as_deref(), &bytes).is_some() =>
+                    {
+                        let why = kind::not_a_document(path.as_deref(), &bytes).unwrap_or_default();
+                        e.early = Some(Outcome::Skipped(format!("not a document: {why}")));
+                    }
+                    Ok(_) => {
+                        e.document = Some(Document {
+                            body: Body::Owned(bytes),
+                            charset: None,
+                            kind: None,
+                        })
+                    }
+                }
+                Some(e)
+            }
+            Container::Warc | Container::Jsonl => {
+                let decoded = match compress::decoder(r, input.compression) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        return Some(self.failed(
+                            &input,
+                            name.clone(),
+                            Error::io(PathBuf::from(&name), e),
+                        ));
+                    }
+                };
+                self.current = if input.container == Container::Warc {
+                    Current::Warc(input, warc::Reader::new(decoded, self.opts.max_document))
+                } else {
+                    Current::Jsonl(
+                        input,
+                        jsonl::Reader::new(decoded, self.opts.max_document.saturating_mul(2)),
+                    )
+                };
+                None
+            }
+        }
+    }
+
+    fn warc_entry(
+        &mut self,
+        input: &Arc<Input>,
+        item: Result<warc::Record, warc::RecordError>,
+    ) -> Entry {
+        let name = input.name();
+        let record = match item {
+            Ok(r) => r,
+            Err(err) => {
+                let id = err
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| format!("{name}@{}", err.offset));
+                let mut e = self.entry(input, id, err.uri.clone());
+                e.early = Some(Outcome::Failed(Error::document(name, err.to_string())));
+                return e;
+            }
+        };
+        let id = record
+            .id()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{name}@{}", record.offset));
+        let url = record.target_uri().map(str::to_string);
+        let mut e = self.entry(input, id, url);
+        let decision = warc_document(&record, self.opts.max_document);
+        let describe = |reason: String| {
+            format!(
+                "record at offset {} {}: {reason}",
+                record.offset,
+                record.id().unwrap_or("(no WARC-Record-ID)")
+            )
+        };
+        match decision {
+            WarcDocument::Skip(reason) => e.early = Some(Outcome::Skipped(reason)),
+            WarcDocument::Fail(reason) => {
+                e.early = Some(Outcome::Failed(Error::document(
+                    name.clone(),
+                    describe(reason),
+                )))
+            }
+            WarcDocument::Document(doc) => e.document = Some(doc),
+        }
+        match (&mut e.document, self.opts.keep_records) {
+            (_, true) => e.record = Some(Box::new(record)),
+            (Some(doc), false) => {
+                // Move the body out and let the record go.
+                if let Body::InRecord(range) = &doc.body {
+                    let mut block = record.block;
+                    block.truncate(range.end);
+                    block.drain(..range.start);
+                    doc.body = Body::Owned(block);
+                }
+            }
+            (None, false) => {}
+        }
+        e
+    }
+
+    fn jsonl_entry(
+        &mut self,
+        input: &Arc<Input>,
+        item: Result<jsonl::JsonDocument, jsonl::LineError>,
+    ) -> Entry {
+        let name = input.name();
+        match item {
+            Ok(doc) => {
+                let id = doc.id.unwrap_or_else(|| format!("{name}:{}", doc.line));
+                let mut e = self.entry(input, id, doc.url);
+                e.document = Some(Document {
+                    body: Body::Owned(doc.body.into_bytes()),
+                    // JSON strings are Unicode: no `<meta>` may override that.
+                    charset: Some("utf-8".into()),
+                    kind: Some(doc.kind),
+                });
+                e
+            }
+            Err(err) => {
+                let id = err.id.unwrap_or_else(|| format!("{name}:{}", err.line));
+                self.failed(
+                    input,
+                    id,
+                    Error::document(format!("{name}:{}", err.line), err.reason),
+                )
+            }
+        }
+    }
+}
+
+impl Iterator for Source {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        loop {
+            let e = self.next_entry()?;
+            match &self.resume {
+                Some(r) if r.done(&e) => {
+                    self.resumed
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                _ => return Some(e),
+            }
+        }
+    }
+}
+
+impl Source {
+    fn next_entry(&mut self) -> Option<Entry> {
+        loop {
+            match std::mem::replace(&mut self.current, Current::None) {
+                Current::Warc(input, mut reader) => {
+                    if let Some(item) = reader.next() {
+                        let e = self.warc_entry(&input, item);
+                        self.current = Current::Warc(input, reader);
+                        return Some(e);
+                    }
+                }
+                Current::Jsonl(input, mut reader) => {
+                    if let Some(item) = reader.next() {
+                        let e = self.jsonl_entry(&input, item);
+                        self.current = Current::Jsonl(input, reader);
+                        return Some(e);
+                    }
+                }
+                Current::None => match self.origins.next()? {
+                    Found::Origin(origin) => {
+                        if let Some(e) = self.open(origin) {
+                            return Some(e);
+                        }
+                    }
+                    Found::Problem { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let name = path.display().to_string();
+                        return Some(self.failed(
+                            &input,
+                            name.clone(),
+                            Error::document(name, reason),
+                        ));
+                    }
+                    Found::Skipped { path, reason } => {
+                        let input = Arc::new(Self::walk_input(&path));
+                        let mut e = self.entry(&input, path.display().to_string(), None);
+                        e.early = Some(Outcome::Skipped(reason));
+                        return Some(e);
+                    }
+                },
+            }
+        }
+    }
+}
