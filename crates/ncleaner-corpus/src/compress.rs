@@ -376,6 +376,31 @@ impl Output {
         Output::new(w, Compression::from_name(path))
     }
 
+    /// Whether the output is compressed (and [`Output::cut`] does something).
+    pub fn is_compressed(&self) -> bool {
+        !matches!(self, Output::Plain(_))
+    }
+
+    /// Ends the current gzip member or zstd frame and starts a new one, so
+    /// that what was written so far decodes on its own: a file cut short
+    /// later (a killed run) loses only its last member or frame, which a
+    /// resumed run finds and drops (`clean --resume`). Plain output: nothing.
+    pub fn cut(&mut self) -> io::Result<()> {
+        let placeholder = || Output::Plain(Box::new(io::sink()));
+        match std::mem::replace(self, placeholder()) {
+            Output::Plain(w) => *self = Output::Plain(w),
+            Output::Gzip(g) => {
+                let w = g.finish()?;
+                *self = Output::new(w, Compression::Gzip)?;
+            }
+            Output::Zstd(z) => {
+                let w = z.finish()?;
+                *self = Output::new(w, Compression::Zstd)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Ends the compressed stream and flushes everything.
     pub fn finish(self) -> io::Result<()> {
         match self {

@@ -261,6 +261,127 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
     })
 }
 
+/// A run's own output file, which its walk of the inputs must not read
+/// ([`check_output`]): the file and its temporary name, by canonical path.
+#[derive(Debug, Clone, Default)]
+pub struct OwnOutput {
+    paths: Vec<PathBuf>,
+}
+
+impl OwnOutput {
+    /// Whether `found` is the run's own output (or its temporary file).
+    pub fn is(&self, found: &Found) -> bool {
+        let Found::Origin(Origin::File { path, .. }) = found else {
+            return false;
+        };
+        // The name first: a canonical path costs a system call.
+        self.paths.iter().any(|p| p.file_name() == path.file_name())
+            && canonical(path).is_some_and(|c| self.paths.contains(&c))
+    }
+}
+
+/// `path` with its existing part made canonical (symbolic links and `..`
+/// resolved) and the rest, which does not exist yet, appended.
+fn canonical(path: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(path).ok()?;
+    let mut missing = Vec::new();
+    let mut at = abs.as_path();
+    loop {
+        if let Ok(c) = at.canonicalize() {
+            return Some(missing.iter().rev().fold(c, |p: PathBuf, m| p.join(m)));
+        }
+        missing.push(at.file_name()?.to_os_string());
+        at = at.parent()?;
+    }
+}
+
+/// The same file: the same canonical path, or (hard links) the same device
+/// and inode.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if canonical(a).is_some_and(|x| canonical(b) == Some(x)) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    false
+}
+
+/// Refuses, before any work, an output that would write over an input or
+/// be read back as one, naming both paths: an output file that is an input
+/// (or whose temporary file is), an output directory that is an input, lies
+/// inside an input folder or holds an input, and `-o NAME` that names a
+/// directory (no output format's extension) where a file of that name
+/// exists. An output file inside an input folder is allowed: the walk
+/// leaves it and its temporary file out (the returned [`OwnOutput`]).
+pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<OwnOutput> {
+    use crate::Destination;
+    let inputs: Vec<&PathBuf> = inputs.iter().filter(|p| p.as_os_str() != "-").collect();
+    match dest {
+        Destination::Stdout => Ok(OwnOutput::default()),
+        Destination::File(out) => {
+            let partial = crate::sink::partial_path(out);
+            for input in &inputs {
+                for o in [out, &partial] {
+                    if same_file(input, o) {
+                        return Err(Error::document(
+                            format!("-o {}", out.display()),
+                            format!(
+                                "this is the input {} itself: writing it would replace the input;                                  write the output to another file",
+                                input.display()
+                            ),
+                        ));
+                    }
+                }
+            }
+            Ok(OwnOutput {
+                paths: [out.as_path(), partial.as_path()]
+                    .into_iter()
+                    .filter_map(canonical)
+                    .collect(),
+            })
+        }
+        Destination::Dir(out) => {
+            let refuse = |why: String| Err(Error::document(format!("-o {}", out.display()), why));
+            let out_c = canonical(out);
+            for input in &inputs {
+                if same_file(input, out) {
+                    return refuse(format!(
+                        "this is the input {} itself: outputs would be written among the inputs                          (and over them); give an output directory outside the inputs",
+                        input.display()
+                    ));
+                }
+                let (Some(o), Some(i)) = (&out_c, canonical(input)) else {
+                    continue;
+                };
+                if i.is_dir() && o.starts_with(&i) {
+                    return refuse(format!(
+                        "the output directory is inside the input folder {}: its outputs would be                          read back as inputs; give an output directory outside the inputs",
+                        input.display()
+                    ));
+                }
+                if i.starts_with(o) {
+                    return refuse(format!(
+                        "the input {} is inside the output directory: outputs could be written                          over inputs; give an output directory outside the inputs",
+                        input.display()
+                    ));
+                }
+            }
+            if out.exists() && !out.is_dir() {
+                return refuse(
+                    "a file of that name exists, and -o names a directory here (the name ends in                      no output format's extension); give a directory, or a file name ending in                      .txt, .jsonl, .md or .warc (optionally .gz or .zst)"
+                        .into(),
+                );
+            }
+            Ok(OwnOutput::default())
+        }
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

@@ -1,8 +1,7 @@
 //! HTTP/1.x responses as WARC `response` records hold them: the head
 //! parser, the one `Content-Type` parser (media type and charset, names
-//! compared case-insensitively), de-chunking and `Content-Encoding`.
-
-use std::io::Read;
+//! compared case-insensitively) and de-chunking (`Content-Encoding` is
+//! [`crate::identify`]'s).
 
 /// The longest WARC or HTTP header accepted, in bytes.
 pub const MAX_HEADER: usize = 64 << 10;
@@ -111,28 +110,62 @@ pub fn parse_http(block: &[u8]) -> Result<HttpResponse, String> {
     }
 }
 
-/// Decodes `Transfer-Encoding: chunked`. Returns `None` when the body is not
-/// validly chunked (many archives store bodies already de-chunked but keep
-/// the header).
-pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
+/// What de-chunking a body (`Transfer-Encoding: chunked`) gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dechunked {
+    /// The whole body, up to its last (zero-size) chunk.
+    Whole(Vec<u8>),
+    /// The body ends before its last chunk (a truncated record or
+    /// download): the data of the chunks it has, the last one possibly part.
+    Cut(Vec<u8>),
+    /// The body does not start with a chunk-size line: not chunked (many
+    /// archives store bodies already de-chunked but keep the header).
+    NotChunked,
+    /// Chunked at first, then, at this byte of the body, a line where a
+    /// chunk size belongs that is not one.
+    Corrupt(usize),
+}
+
+/// Decodes `Transfer-Encoding: chunked`; see [`Dechunked`].
+pub fn dechunk(body: &[u8]) -> Dechunked {
     let mut out = Vec::with_capacity(body.len());
     let mut pos = 0;
     loop {
-        let rest = body.get(pos..)?;
-        let nl = memchr::memchr(b'\n', rest)?;
+        let rest = &body[pos..];
+        let Some(nl) = memchr::memchr(b'\n', rest) else {
+            // The end, before a size line or inside one.
+            return match pos {
+                0 => Dechunked::NotChunked,
+                _ => Dechunked::Cut(out),
+            };
+        };
         let size_line = rest[..nl].trim_ascii();
-        let hex = size_line.split(|&b| b == b';').next()?.trim_ascii();
-        if hex.is_empty() || hex.len() > 12 {
-            return None;
-        }
-        let size = usize::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+        let hex = size_line
+            .split(|&b| b == b';')
+            .next()
+            .unwrap_or_default()
+            .trim_ascii();
+        let size = (!hex.is_empty() && hex.len() <= 12)
+            .then(|| std::str::from_utf8(hex).ok())
+            .flatten()
+            .and_then(|h| usize::from_str_radix(h, 16).ok());
+        let Some(size) = size else {
+            return match pos {
+                0 => Dechunked::NotChunked,
+                _ => Dechunked::Corrupt(pos),
+            };
+        };
         pos += nl + 1;
         if size == 0 {
-            return Some(out);
+            return Dechunked::Whole(out);
         }
-        let chunk = body.get(pos..pos.checked_add(size)?)?;
-        out.extend_from_slice(chunk);
-        pos += size;
+        let end = pos.saturating_add(size);
+        if end > body.len() {
+            out.extend_from_slice(&body[pos..]);
+            return Dechunked::Cut(out);
+        }
+        out.extend_from_slice(&body[pos..end]);
+        pos = end;
         // The CRLF after the chunk.
         while pos < body.len() && (body[pos] == b'\r' || body[pos] == b'\n') {
             pos += 1;
@@ -140,48 +173,8 @@ pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
                 break;
             }
         }
-    }
-}
-
-/// Decodes a `Content-Encoding` (`gzip`, `x-gzip`, `deflate`, `br`, `zstd`;
-/// `identity` and none are the body itself), producing at most `max` bytes.
-pub fn decode_content(encoding: &str, body: &[u8], max: usize) -> Result<Vec<u8>, String> {
-    let enc = encoding.trim().to_ascii_lowercase();
-    let limit = max as u64 + 1;
-    let mut out = Vec::with_capacity(body.len().saturating_mul(4).min(max));
-    let result = match enc.as_str() {
-        "" | "identity" => return Ok(body.to_vec()),
-        "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(body)
-            .take(limit)
-            .read_to_end(&mut out),
-        "deflate" => {
-            // Servers send zlib-wrapped or raw deflate under this name.
-            let r = flate2::read::ZlibDecoder::new(body)
-                .take(limit)
-                .read_to_end(&mut out);
-            if r.is_err() {
-                out.clear();
-                flate2::read::DeflateDecoder::new(body)
-                    .take(limit)
-                    .read_to_end(&mut out)
-            } else {
-                r
-            }
+        if pos >= body.len() {
+            return Dechunked::Cut(out);
         }
-        "br" => brotli_decompressor::Decompressor::new(body, 64 << 10)
-            .take(limit)
-            .read_to_end(&mut out),
-        "zstd" => match zstd::stream::read::Decoder::new(body) {
-            Ok(d) => d.take(limit).read_to_end(&mut out),
-            Err(e) => Err(e),
-        },
-        other => return Err(format!("unsupported Content-Encoding {other:?}")),
-    };
-    match result {
-        Ok(_) if out.len() > max => Err(format!(
-            "Content-Encoding {enc}: more than {max} bytes when decoded"
-        )),
-        Ok(_) => Ok(out),
-        Err(e) => Err(format!("Content-Encoding {enc}: corrupt data ({e})")),
     }
 }

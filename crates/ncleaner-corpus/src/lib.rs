@@ -20,6 +20,7 @@
 pub mod compress;
 pub mod files;
 pub mod http;
+pub mod identify;
 pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
@@ -28,9 +29,11 @@ pub mod run;
 pub mod sink;
 pub mod sites;
 mod source;
+#[doc(hidden)]
+pub mod torture;
 pub mod warc;
 
-pub use files::{Found, Origin, expand, read_document, walk, walk_inputs};
+pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, walk, walk_inputs};
 pub use resume::Resume;
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
@@ -206,6 +209,10 @@ pub struct Document {
     /// How to read it, when the input says (JSON `html`/`text`, a WARC
     /// response's content type); `None`: as the caller decides.
     pub kind: Option<InputKind>,
+    /// Why the bytes are not the whole document, when they are not (a
+    /// truncated WARC record, compressed stream or chunked body: what
+    /// decoded is cleaned, and its record says so).
+    pub truncated: Option<String>,
 }
 
 /// One item of a [`Source`]: a document to clean, or a record or line that
@@ -298,12 +305,17 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Res
         .as_ref()
         .ok_or_else(|| Error::document(&entry.id, "no document"))?;
     let kind = doc.kind.unwrap_or(opts.input);
-    let cleaned = cleaner.clean_with_charset(
+    let mut cleaned = cleaner.clean_with_charset(
         entry.bytes(),
         kind,
         entry.url.as_deref(),
         doc.charset.as_deref(),
     );
+    // The body's own cut comes first: it is where the document stops.
+    cleaned.truncated = match (&doc.truncated, cleaned.truncated.take()) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.clone().or(b),
+    };
     let mut bytes = Vec::with_capacity(entry.bytes().len() / 4 + 64);
     format::write(
         &mut bytes,
@@ -313,15 +325,20 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Res
         opts.json,
     )
     .map_err(|e| Error::io(&entry.id, e))?;
-    let warc_fields = match (&cleaned.metadata, opts.format) {
+    let mut warc_fields = match (&cleaned.metadata, opts.format) {
         (Some(m), Format::Warc) => warc::metadata_fields(m),
         _ => Vec::new(),
     };
+    if let (Some(why), Format::Warc) = (&cleaned.truncated, opts.format) {
+        // A field WARC does not define, as the metadata's (one line).
+        warc_fields.push(("ncleaner-Truncated".into(), why.replace(['\r', '\n'], " ")));
+    }
     Ok(Rendered {
         bytes,
         words_in: cleaned.words_in() as u64,
         words_out: cleaned.words_out() as u64,
         below_quality: cleaner.below_page_quality(&cleaned),
+        truncated: cleaned.truncated.clone(),
         warc_fields,
     })
 }
@@ -357,9 +374,11 @@ pub fn clean_streaming(
 }
 
 /// [`clean_streaming`] continuing an interrupted run: with `resume`, what
-/// it says is already written is left out and the output is appended to
-/// (a JSON Lines file) or completed (a directory). Returns the counts and
-/// the number of documents left out.
+/// it says is already written is left out ([`Outcome::Resumed`]) and the
+/// output is continued: a JSON Lines file cut where its complete records
+/// end and appended to (opened only once a new record comes, so that
+/// inputs that do not match the output leave it as it was), a directory
+/// completed. Returns the counts and the number of entries left out.
 pub fn clean_resuming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
@@ -377,17 +396,26 @@ pub fn clean_resuming(
         },
     );
     let source = source.detect_non_documents(opts.input == InputKind::Auto);
-    let (source, resumed) = match resume {
-        Some(r) => source.resuming(r),
-        None => {
-            let n = source.resumed.clone();
-            (source, n)
-        }
+    let appending = match &resume {
+        Some(Resume::File(f)) => Some((f.path.clone(), f.existing.clone(), f.keep)),
+        _ => None,
     };
-    let appending = resumed_file(dest, opts.format, &source);
-    let mut sink = match appending {
-        Some(path) => sink::open_appending(&path, opts.format)?,
-        None => sink::open(dest, opts.format)?,
+    let (source, abort) = match resume {
+        Some(r) => {
+            let (s, abort) = source.resuming(r);
+            (s, Some(abort))
+        }
+        None => (source, None),
+    };
+    let mut sink: Box<dyn Sink + Send> = match (appending, &abort) {
+        (Some((path, existing, keep)), Some(abort)) => {
+            let format = opts.format;
+            Box::new(sink::LazySink::new(
+                Box::new(move || sink::open_appending(&path, existing.as_deref(), keep, format)),
+                abort.clone(),
+            ))
+        }
+        _ => sink::open(dest, opts.format)?,
     };
     let stats = run(
         source,
@@ -397,15 +425,10 @@ pub fn clean_resuming(
         &mut *sink,
         observer,
     )?;
-    Ok((stats, resumed.load(std::sync::atomic::Ordering::Relaxed)))
-}
-
-/// The output file a resumed run appends to.
-fn resumed_file(dest: &Destination, format: Format, source: &Source) -> Option<PathBuf> {
-    match (dest, &source.resume) {
-        (Destination::File(p), Some(Resume::Ids(_))) if format == Format::Jsonl => Some(p.clone()),
-        _ => None,
+    if let Some(why) = abort.and_then(|a| a.lock().ok().and_then(|mut w| w.take())) {
+        return Err(Error::document("--resume", why));
     }
+    Ok((stats, stats.resumed))
 }
 
 #[cfg(test)]

@@ -40,6 +40,9 @@ pub struct Rendered {
     pub words_out: u64,
     /// Dropped whole for its predicted page quality.
     pub below_quality: bool,
+    /// Why the document was not read whole, if it was not
+    /// ([`ncleaner::Cleaned::truncated`]).
+    pub truncated: Option<String>,
     /// Fields for the WARC `conversion` record of the document (WARC output
     /// only; [`crate::warc::metadata_fields`]).
     pub warc_fields: Vec<(String, String)>,
@@ -54,6 +57,9 @@ pub enum Outcome {
     Failed(Error),
     /// Not a document; why.
     Skipped(String),
+    /// Already in the output of the run this one resumes (`clean --resume`):
+    /// neither cleaned nor written again.
+    Resumed,
 }
 
 /// Counts of a run.
@@ -75,6 +81,11 @@ pub struct Stats {
     pub bytes: u64,
     /// Cleaned documents dropped whole for their predicted page quality.
     pub below_quality: u64,
+    /// Cleaned documents that were not read whole (a truncated body, a
+    /// limit of the pass): cleaned on what was read, and marked.
+    pub truncated: u64,
+    /// Entries already in the output of the run this one resumes.
+    pub resumed: u64,
     /// The signal (2: SIGINT, 15: SIGTERM) that stopped the run before its
     /// inputs were all read; `None` when the run is complete.
     pub interrupted: Option<i32>,
@@ -89,6 +100,7 @@ impl Stats {
                 self.words_in += r.words_in;
                 self.words_out += r.words_out;
                 self.below_quality += u64::from(r.below_quality);
+                self.truncated += u64::from(r.truncated.is_some());
                 self.bytes += entry.bytes().len() as u64;
             }
             Outcome::Failed(_) => {
@@ -96,6 +108,7 @@ impl Stats {
                 self.failed += 1;
             }
             Outcome::Skipped(_) => self.skipped += 1,
+            Outcome::Resumed => self.resumed += 1,
         }
     }
 }
@@ -107,6 +120,13 @@ impl std::fmt::Display for Stats {
             "{} documents: {} cleaned, {} failed, {} skipped (not documents); words in {}, words out {}",
             self.documents, self.cleaned, self.failed, self.skipped, self.words_in, self.words_out
         )?;
+        if self.truncated > 0 {
+            write!(
+                f,
+                "; {} not read whole (cleaned on what was read, marked \"truncated\")",
+                self.truncated
+            )?;
+        }
         if self.below_quality > 0 {
             write!(
                 f,
@@ -124,6 +144,13 @@ pub trait Sink {
     fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()>;
     /// Writes whatever is still buffered and closes the outputs.
     fn finish(&mut self) -> Result<()>;
+    /// Like [`Sink::finish`], for a run stopped before its end (SIGINT,
+    /// SIGTERM): what is written is flushed and closed, but an output file
+    /// stays under its temporary name, never the final one. By default,
+    /// [`Sink::finish`].
+    fn finish_incomplete(&mut self) -> Result<()> {
+        self.finish()
+    }
 }
 
 /// Hears about failures and progress (the CLI prints them).
@@ -141,6 +168,30 @@ pub trait Observer {
 impl Observer for () {
     fn failed(&mut self, _: &Entry, _: &Error) {}
     fn progress(&mut self, _: &Stats) {}
+}
+
+/// Worker threads per core a run may be given ([`clamp_threads`]).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// A number of worker threads (`-j`) lowered to [`MAX_THREADS_PER_CORE`]
+/// per core, with a note saying so when it is: cleaning is CPU-bound, so
+/// more buys nothing, and a pool creates its threads when it starts (10,000
+/// took a minute before the first page was read). Zero is an error.
+pub fn clamp_threads(n: usize) -> std::result::Result<(usize, Option<String>), String> {
+    if n == 0 {
+        return Err("must be at least 1".into());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let max = cores.saturating_mul(MAX_THREADS_PER_CORE);
+    Ok(match n > max {
+        true => (
+            max,
+            Some(format!(
+                "{n} is more than {MAX_THREADS_PER_CORE} threads per core on {cores} core(s); using {max}"
+            )),
+        ),
+        false => (n, None),
+    })
 }
 
 /// Sizes of the batches.
@@ -234,7 +285,10 @@ where
         })?;
     }
     stats.interrupted = interrupt::stopped();
-    sink.finish()?;
+    match stats.interrupted {
+        None => sink.finish()?,
+        Some(_) => sink.finish_incomplete()?,
+    }
     Ok(stats)
 }
 
@@ -259,7 +313,7 @@ impl Reorder {
                 match outcome {
                     Outcome::Failed(e) => observer.failed(entry, e),
                     Outcome::Skipped(why) => observer.skipped(entry, why),
-                    Outcome::Rendered(_) => {}
+                    Outcome::Rendered(_) | Outcome::Resumed => {}
                 }
             }
             self.next += 1;

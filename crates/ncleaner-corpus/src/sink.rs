@@ -15,6 +15,14 @@
 //!   goes to `OUT/REL/NAME.txt` (the format's extension); a WARC or JSON
 //!   Lines input to one file `OUT/REL/STEM.EXT` with the input's compression
 //!   (`crawl/a.warc.gz` → `OUT/crawl/a.jsonl.gz`).
+//!
+//! An output file is written under a temporary name beside it
+//! ([`partial_path`]) and renamed when the run is complete; a run stopped
+//! by a signal leaves it under the temporary name
+//! ([`Sink::finish_incomplete`]), where `clean --resume` continues it. A
+//! compressed output is written in gzip members or zstd frames of about
+//! [`MEMBER_BYTES`] each, every one ending at a record's end, so that a
+//! file cut short by a killed run decodes up to its last whole member.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,6 +77,24 @@ impl Destination {
     }
 }
 
+impl Destination {
+    /// Where a run stopped by a signal left its output, in words for the
+    /// user: an output file stays under its temporary name
+    /// ([`Sink::finish_incomplete`]); `None` for standard output.
+    pub fn incomplete_note(&self) -> Option<String> {
+        let (what, path) = match self {
+            Destination::File(p) => ("the output so far is in", partial_path(p)),
+            Destination::Dir(d) => ("the outputs so far are under", d.clone()),
+            Destination::Stdout => return None,
+        };
+        Some(format!(
+            "{what} {} (an output file stays under its temporary name .NAME.partial: it is \
+             incomplete); the same command with --resume completes it",
+            path.display()
+        ))
+    }
+}
+
 /// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`
 /// → JSON Lines, `.warc` → WARC, `.md` → Markdown (each optionally followed
 /// by `.gz`/`.zst`);
@@ -106,10 +132,9 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
         }
         Destination::File(path) => open_file(path, format)?,
         Destination::Dir(dir) => Box::new(DirSink {
-            dir: dir.clone(),
+            claims: Claims::new(dir, format.extension()),
             format,
             current: None,
-            taken: Default::default(),
         }),
     })
 }
@@ -152,19 +177,27 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
 }
 
 /// Opens a JSON Lines output file to append to (a resumed run): the file
-/// (or the temporary file an interrupted run left) is moved to the
-/// temporary name, appended to (a compressed file gets a new gzip member or
-/// zstd frame) and renamed back when finished.
-pub fn open_appending(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
+/// the interrupted run left (`existing`: its temporary name, or the final
+/// one) is moved to the temporary name, cut to its first `keep` bytes (its
+/// complete records; a torn last record or member goes), appended to (a
+/// compressed file gets new gzip members or zstd frames) and renamed to
+/// the final name when finished.
+pub fn open_appending(
+    path: &Path,
+    existing: Option<&Path>,
+    keep: u64,
+    format: Format,
+) -> Result<Box<dyn Sink + Send>> {
     let tmp = partial_path(path);
-    if path.exists() {
-        std::fs::rename(path, &tmp).map_err(|e| Error::io(path, e))?;
+    if let Some(from) = existing.filter(|f| *f != tmp.as_path()) {
+        std::fs::rename(from, &tmp).map_err(|e| Error::io(from, e))?;
     }
     let f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&tmp)
         .map_err(|e| Error::io(&tmp, e))?;
+    f.set_len(keep).map_err(|e| Error::io(&tmp, e))?;
     let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
     let out = Output::new(w, Compression::from_name(path)).map_err(|e| Error::io(path, e))?;
     Ok(stream_or_warc(
@@ -176,6 +209,67 @@ pub fn open_appending(path: &Path, format: Format) -> Result<Box<dyn Sink + Send
     ))
 }
 
+/// A sink opened at its first write of a new outcome (or at its finish):
+/// a resumed run leaves the interrupted run's file untouched until it has
+/// checked that the inputs are those the file was made from, and leaves
+/// it so when they are not (`abort`, set by the source).
+pub struct LazySink {
+    open: Option<OpenSink>,
+    inner: Option<Box<dyn Sink + Send>>,
+    abort: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+}
+
+/// What opens a [`LazySink`]'s sink.
+pub type OpenSink = Box<dyn FnOnce() -> Result<Box<dyn Sink + Send>> + Send>;
+
+impl LazySink {
+    /// A sink that `open` opens when it is first needed, unless `abort` is set by then.
+    pub fn new(
+        open: OpenSink,
+        abort: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+    ) -> LazySink {
+        LazySink {
+            open: Some(open),
+            inner: None,
+            abort,
+        }
+    }
+
+    fn inner(&mut self) -> Result<&mut Box<dyn Sink + Send>> {
+        if let Some(open) = self.open.take() {
+            self.inner = Some(open()?);
+        }
+        Ok(self.inner.as_mut().expect("opened"))
+    }
+
+    fn aborted(&self) -> bool {
+        self.abort.lock().map_or(true, |a| a.is_some())
+    }
+}
+
+impl Sink for LazySink {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+        match outcome {
+            Outcome::Resumed if self.inner.is_none() => Ok(()),
+            _ => self.inner()?.write(entry, outcome),
+        }
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.aborted() && self.inner.is_none() {
+            return Ok(());
+        }
+        self.inner()?.finish()
+    }
+
+    fn finish_incomplete(&mut self) -> Result<()> {
+        match &mut self.inner {
+            Some(s) => s.finish_incomplete(),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The temporary name of an output file while it is written:
 /// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it).
 pub fn partial_path(path: &Path) -> PathBuf {
@@ -184,6 +278,12 @@ pub fn partial_path(path: &Path) -> PathBuf {
     name.push(".partial");
     path.with_file_name(name)
 }
+
+/// Uncompressed bytes of output after which a compressed output file ends
+/// its gzip member or zstd frame (at the end of a record) and starts
+/// another: 1 MiB, where the compression lost to the fresh start is a
+/// fraction of a percent.
+pub const MEMBER_BYTES: usize = 1 << 20;
 
 /// Renames a finished output from its temporary name to its final one.
 fn rename_done(rename: Option<(PathBuf, PathBuf)>) -> Result<()> {
@@ -216,6 +316,7 @@ fn stream_or_warc(
             documents: 0,
             first: None,
             written: 0,
+            since_cut: 0,
         })
     }
 }
@@ -251,6 +352,8 @@ pub struct StreamSink {
     first: Option<(Option<String>, Vec<u8>)>,
     /// Documents written so far.
     written: u64,
+    /// Bytes written since the last gzip member or zstd frame began.
+    since_cut: usize,
 }
 
 /// A document's line ([`format::document_line`]) in `format`.
@@ -274,9 +377,42 @@ impl StreamSink {
                 out.write_all(b"\n")?;
             }
             out.write_all(line.as_bytes())?;
+            self.since_cut += line.len();
         }
         self.written += 1;
+        self.since_cut += bytes.len();
         out.write_all(bytes)
+    }
+
+    /// Starts a new gzip member or zstd frame when the current one holds
+    /// [`MEMBER_BYTES`] (called between records).
+    fn maybe_cut(&mut self) -> std::io::Result<()> {
+        match self.out.as_mut() {
+            Some(out) if out.is_compressed() && self.since_cut >= MEMBER_BYTES => {
+                self.since_cut = 0;
+                out.cut()
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes what is held and ends the stream; renames the file to its
+    /// final name when `complete`.
+    fn close(&mut self, complete: bool) -> Result<()> {
+        if let Some((_, bytes)) = self.first.take() {
+            self.write_named(None, &bytes)
+                .map_err(|e| Error::io(&self.name, e))?;
+        }
+        match self.out.take() {
+            Some(out) => {
+                out.finish().map_err(|e| Error::io(&self.name, e))?;
+                match complete {
+                    true => rename_done(self.rename.take()),
+                    false => Ok(()),
+                }
+            }
+            None => Ok(()),
+        }
     }
 }
 
@@ -304,28 +440,23 @@ impl Sink for StreamSink {
                     }
                 }
             }
-            Outcome::Failed(e) if self.format == Format::Jsonl => self
-                .out
-                .as_mut()
-                .expect("not finished")
-                .write_all(&json_error_line(entry, e)),
+            Outcome::Failed(e) if self.format == Format::Jsonl => {
+                let line = json_error_line(entry, e);
+                self.since_cut += line.len();
+                self.out.as_mut().expect("not finished").write_all(&line)
+            }
             _ => Ok(()),
         };
-        res.map_err(|e| Error::io(&self.name, e))
+        res.and_then(|_| self.maybe_cut())
+            .map_err(|e| Error::io(&self.name, e))
     }
 
     fn finish(&mut self) -> Result<()> {
-        if let Some((_, bytes)) = self.first.take() {
-            self.write_named(None, &bytes)
-                .map_err(|e| Error::io(&self.name, e))?;
-        }
-        match self.out.take() {
-            Some(out) => {
-                out.finish().map_err(|e| Error::io(&self.name, e))?;
-                rename_done(self.rename.take())
-            }
-            None => Ok(()),
-        }
+        self.close(true)
+    }
+
+    fn finish_incomplete(&mut self) -> Result<()> {
+        self.close(false)
     }
 }
 
@@ -365,12 +496,26 @@ impl Sink for WarcSink {
     }
 
     fn finish(&mut self) -> Result<()> {
+        self.close(true)
+    }
+
+    fn finish_incomplete(&mut self) -> Result<()> {
+        self.close(false)
+    }
+}
+
+impl WarcSink {
+    /// Ends the file; renames it to its final name when `complete`.
+    fn close(&mut self, complete: bool) -> Result<()> {
         match self.w.take() {
             Some(w) => {
                 w.into_inner()
                     .finish()
                     .map_err(|e| Error::io(&self.name, e))?;
-                rename_done(self.rename.take())
+                match complete {
+                    true => rename_done(self.rename.take()),
+                    false => Ok(()),
+                }
             }
             None => Ok(()),
         }
@@ -394,22 +539,43 @@ fn file_uri(id: &str) -> String {
 
 /// Outputs under a directory; see the module documentation.
 pub struct DirSink {
-    dir: PathBuf,
     format: Format,
     /// The container being written and its sink.
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
-    /// The output paths of this run so far: never written twice.
+    /// The output paths of this run so far.
+    claims: Claims,
+}
+
+/// The output paths of a run into a directory, each claimed once, in input
+/// order. Every single-document input that is not skipped claims one,
+/// whether it is cleaned, fails or was written by the run a resumed run
+/// continues, so that the paths depend on the inputs alone and a resumed
+/// run finds each document's output where the first run put it.
+#[derive(Debug, Clone)]
+pub struct Claims {
+    dir: PathBuf,
+    ext: &'static str,
     taken: std::collections::HashSet<PathBuf>,
 }
 
-impl DirSink {
+impl Claims {
+    /// No path claimed yet under `dir`, for outputs ending in `ext`.
+    pub fn new(dir: &Path, ext: &'static str) -> Claims {
+        Claims {
+            dir: dir.to_path_buf(),
+            ext,
+            taken: Default::default(),
+        }
+    }
+
     /// The output path of `input`, distinct from every other of this run.
     /// Two inputs that map to the same path (`a/page.html` and
     /// `b/page.html` given as two folders; `page.html` and `page.htm`) do
     /// not overwrite each other: the second keeps its input root
     /// (`OUT/b/page.txt`), or failing that its whole file name
     /// (`OUT/page.htm.txt`), or failing that gets a number (`OUT/page~2.txt`).
-    fn claim(&mut self, input: &Input, ext: &str) -> PathBuf {
+    pub fn claim(&mut self, input: &Input) -> PathBuf {
+        let ext = self.ext;
         let first = input.output_path(&self.dir, ext);
         let mut candidates = vec![first.clone()];
         if let super::Origin::File { path, rel } = &input.origin {
@@ -447,10 +613,13 @@ impl DirSink {
         self.taken.insert(pick.clone());
         pick
     }
+}
 
-    fn close_current(&mut self) -> Result<()> {
+impl DirSink {
+    fn close_current(&mut self, complete: bool) -> Result<()> {
         match self.current.take() {
-            Some((_, mut sink)) => sink.finish(),
+            Some((_, mut sink)) if complete => sink.finish(),
+            Some((_, mut sink)) => sink.finish_incomplete(),
             None => Ok(()),
         }
     }
@@ -458,14 +627,15 @@ impl DirSink {
 
 impl Sink for DirSink {
     fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
-        let ext = self.format.extension();
         if entry.input.container == Container::Document {
-            self.close_current()?;
-            if let Outcome::Rendered(_) = outcome {
-                let path = self.claim(&entry.input, ext);
-                let mut sink = open_file(&path, self.format)?;
-                sink.write(entry, outcome)?;
-                sink.finish()?;
+            self.close_current(true)?;
+            if !matches!(outcome, Outcome::Skipped(_)) {
+                let path = self.claims.claim(&entry.input);
+                if let Outcome::Rendered(_) = outcome {
+                    let mut sink = open_file(&path, self.format)?;
+                    sink.write(entry, outcome)?;
+                    sink.finish()?;
+                }
             }
             return Ok(());
         }
@@ -474,8 +644,8 @@ impl Sink for DirSink {
             .as_ref()
             .is_some_and(|(input, _)| Arc::ptr_eq(input, &entry.input));
         if !same {
-            self.close_current()?;
-            let path = self.claim(&entry.input, ext);
+            self.close_current(true)?;
+            let path = self.claims.claim(&entry.input);
             self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
         }
         let (_, sink) = self.current.as_mut().expect("opened above");
@@ -483,7 +653,11 @@ impl Sink for DirSink {
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.close_current()
+        self.close_current(true)
+    }
+
+    fn finish_incomplete(&mut self) -> Result<()> {
+        self.close_current(false)
     }
 }
 

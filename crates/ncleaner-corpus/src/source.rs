@@ -9,7 +9,8 @@ use std::sync::Arc;
 use ncleaner::error::{Error, Result};
 
 use crate::compress::{self, Compression};
-use crate::resume::Resume;
+use crate::identify::{Identified, IdentifyOptions, identify};
+use crate::resume::{Resume, Resuming};
 use crate::run::Outcome;
 use crate::{
     Body, Container, DEFAULT_MAX_DOCUMENT, Document, Entry, Found, Input, Origin, WarcDocument,
@@ -82,10 +83,10 @@ pub struct Source {
     seq: u64,
     /// Skip files whose bytes are neither HTML nor text ([`kind`]).
     detect_kinds: bool,
-    /// A resumed run: the documents already written, left out.
-    pub(crate) resume: Option<Resume>,
-    /// How many were left out so.
-    pub(crate) resumed: Arc<std::sync::atomic::AtomicU64>,
+    /// A resumed run: its place in the output it continues.
+    resuming: Option<Resuming>,
+    /// Stopped early: a resumed run's inputs do not match its output.
+    stopped: bool,
 }
 
 impl Source {
@@ -106,17 +107,20 @@ impl Source {
             opts,
             seq: 0,
             detect_kinds: true,
-            resume: None,
-            resumed: Default::default(),
+            resuming: None,
+            stopped: false,
         }
     }
 
-    /// Leaves out what `resume` says is already written; the returned
-    /// counter says how many were left out.
-    pub fn resuming(mut self, resume: Resume) -> (Source, Arc<std::sync::atomic::AtomicU64>) {
-        self.resume = Some(resume);
-        let n = self.resumed.clone();
-        (self, n)
+    /// Marks what `resume` says is already written ([`Outcome::Resumed`]:
+    /// neither cleaned nor written again). The returned cell holds, once
+    /// the source has found it, why the inputs do not match the output; the
+    /// source then ends, and the caller must leave the output as it was.
+    pub fn resuming(mut self, resume: Resume) -> (Source, Arc<std::sync::Mutex<Option<String>>>) {
+        let r = Resuming::new(resume);
+        let error = r.error.clone();
+        self.resuming = Some(r);
+        (self, error)
     }
 
     /// Whether files whose bytes are neither HTML nor text (images,
@@ -137,6 +141,16 @@ impl Source {
             },
             container: Container::Document,
             compression: Compression::None,
+        }
+    }
+
+    /// Ends the source: a resumed run's inputs do not match its output.
+    fn stop(&mut self, why: String) {
+        self.stopped = true;
+        if let Some(r) = &self.resuming
+            && let Ok(mut slot) = r.error.lock()
+        {
+            slot.get_or_insert(why);
         }
     }
 
@@ -222,46 +236,96 @@ impl Source {
             Container::Document => {
                 let max = self.opts.max_document as u64;
                 let mut bytes = Vec::new();
+                let compressed = input.compression != Compression::None;
                 // A compressed page (`page.html.gz`) is read decompressed.
-                let res = if input.compression == Compression::None {
-                    (&mut r).take(max + 1).read_to_end(&mut bytes)
-                } else {
+                let res = if compressed {
                     compress::decoder(r, input.compression)
                         .and_then(|d| d.take(max + 1).read_to_end(&mut bytes))
+                } else {
+                    (&mut r).take(max + 1).read_to_end(&mut bytes)
                 };
                 let mut e = self.entry(&input, name.clone(), None);
-                match res {
-                    Err(err) => {
-                        e.early = Some(Outcome::Failed(Error::io(PathBuf::from(&name), err)))
-                    }
-                    Ok(_) if bytes.len() as u64 > max => {
-                        let size = match &origin {
-                            Origin::File { path, .. } => {
-                                std::fs::metadata(path).map_or(max + 1, |m| m.len())
-                            }
-                            Origin::Stdin | Origin::Memory { .. } => max + 1,
-                        };
-                        e.early = Some(Outcome::Failed(Error::TooLarge {
-                            input: name,
-                            size,
-                            max,
-                        }))
-                    }
-                    Ok(_)
-                        if self.detect_kinds
-                            && kind::not_a_document(path.as_deref(), &bytes).is_some() =>
+                // A compressed file cut short or damaged: what decoded before is the document.
+                let mut truncated = None;
+                let res = match res {
+                    Err(err)
+                        if compressed
+                            && !bytes.is_empty()
+                            && matches!(
+                                err.kind(),
+                                std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+                            ) =>
                     {
-                        let why = kind::not_a_document(path.as_deref(), &bytes).unwrap_or_default();
-                        e.early = Some(Outcome::Skipped(format!("not a document: {why}")));
+                        truncated = Some(format!(
+                            "the compressed file stops after {} decompressed bytes ({err}); the part before was cleaned",
+                            bytes.len()
+                        ));
+                        Ok(bytes.len())
                     }
+                    r => r,
+                };
+                let on_disk = || match &origin {
+                    Origin::File { path, .. } => std::fs::metadata(path).ok().map(|m| m.len()),
+                    Origin::Stdin | Origin::Memory { .. } => None,
+                };
+                e.early = match res {
+                    Err(err) => Some(Outcome::Failed(Error::io(PathBuf::from(&name), err))),
+                    Ok(_) if bytes.len() as u64 > max && compressed => {
+                        let size = on_disk()
+                            .map_or_else(String::new, |n| format!(", {n} bytes compressed"));
+                        Some(Outcome::Failed(Error::document(
+                            name,
+                            format!(
+                                "decompresses to more than {max} bytes, the limit of one document{size}; \
+                                 not cleaned: a decompression bomb, or a document to split"
+                            ),
+                        )))
+                    }
+                    Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(Error::TooLarge {
+                        input: name,
+                        size: on_disk().unwrap_or(max + 1),
+                        max,
+                    })),
                     Ok(_) => {
-                        e.document = Some(Document {
-                            body: Body::Owned(bytes),
-                            charset: None,
-                            kind: None,
-                        })
+                        let opts = IdentifyOptions {
+                            content_encoding: None,
+                            max: self.opts.max_document,
+                            detect_binary: self.detect_kinds,
+                        };
+                        match identify(bytes, opts) {
+                            Identified::NotADocument(what) => {
+                                Some(Outcome::Skipped(format!("not a document: {what}")))
+                            }
+                            Identified::Failed(why) | Identified::TooLarge(why) => {
+                                Some(Outcome::Failed(Error::document(name, why)))
+                            }
+                            Identified::Document {
+                                bytes,
+                                truncated: t,
+                                ..
+                            } => {
+                                let code = path
+                                    .as_deref()
+                                    .filter(|_| self.detect_kinds)
+                                    .and_then(|p| kind::code_kind(p, &bytes));
+                                match code {
+                                    Some(what) => {
+                                        Some(Outcome::Skipped(format!("not a document: {what}")))
+                                    }
+                                    None => {
+                                        e.document = Some(Document {
+                                            body: Body::Owned(bytes.into_owned()),
+                                            charset: None,
+                                            kind: None,
+                                            truncated: truncated.or(t),
+                                        });
+                                        None
+                                    }
+                                }
+                            }
+                        }
                     }
-                }
+                };
                 Some(e)
             }
             Container::Warc | Container::Jsonl => {
@@ -356,11 +420,47 @@ impl Source {
             Ok(doc) => {
                 let id = doc.id.unwrap_or_else(|| format!("{name}:{}", doc.line));
                 let mut e = self.entry(input, id, doc.url);
-                e.document = Some(Document {
-                    body: Body::Owned(doc.body.into_bytes()),
+                let opts = IdentifyOptions {
+                    content_encoding: None,
+                    max: self.opts.max_document,
+                    detect_binary: self.detect_kinds,
+                };
+                // Compressed bytes stored one character per byte are
+                // decompressed; a string of binary bytes is no document.
+                let packed: std::borrow::Cow<'_, [u8]> =
+                    match crate::identify::latin1_compressed(&doc.body) {
+                        Some(p) => p.into(),
+                        None => doc.body.as_bytes().into(),
+                    };
+                let verdict = match identify(packed, opts) {
+                    Identified::Document {
+                        bytes: std::borrow::Cow::Borrowed(_),
+                        ..
+                    } => Ok(None),
+                    Identified::Document {
+                        bytes, truncated, ..
+                    } => Ok(Some((bytes.into_owned(), truncated))),
+                    Identified::NotADocument(what) => {
+                        Err(Outcome::Skipped(format!("not a document: {what}")))
+                    }
+                    Identified::Failed(why) | Identified::TooLarge(why) => Err(Outcome::Failed(
+                        Error::document(format!("{name}:{}", doc.line), why),
+                    )),
+                };
+                let (body, charset, truncated) = match verdict {
                     // JSON strings are Unicode: no `<meta>` may override that.
-                    charset: Some("utf-8".into()),
+                    Ok(None) => (doc.body.into_bytes(), Some("utf-8".to_string()), None),
+                    Ok(Some((bytes, truncated))) => (bytes, None, truncated),
+                    Err(outcome) => {
+                        e.early = Some(outcome);
+                        return e;
+                    }
+                };
+                e.document = Some(Document {
+                    body: Body::Owned(body),
+                    charset,
                     kind: Some(doc.kind),
+                    truncated,
                 });
                 e
             }
@@ -380,16 +480,37 @@ impl Iterator for Source {
     type Item = Entry;
 
     fn next(&mut self) -> Option<Entry> {
-        loop {
-            let e = self.next_entry()?;
-            match &self.resume {
-                Some(r) if r.done(&e) => {
-                    self.resumed
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.stopped {
+            return None;
+        }
+        let Some(mut e) = self.next_entry() else {
+            if let Some(r) = &self.resuming
+                && r.unmatched() > 0
+            {
+                self.stop(format!(
+                    "the output holds {} record(s) more than the inputs give: the inputs \
+                     are not those of the interrupted run; give the same inputs, or run without \
+                     --resume to start again",
+                    r.unmatched()
+                ));
+            }
+            return None;
+        };
+        if let Some(r) = &mut self.resuming {
+            match r.done(&e) {
+                Ok(true) => {
+                    e.early = Some(Outcome::Resumed);
+                    e.document = None;
+                    e.record = None;
                 }
-                _ => return Some(e),
+                Ok(false) => {}
+                Err(why) => {
+                    self.stop(why);
+                    return None;
+                }
             }
         }
+        Some(e)
     }
 }
 

@@ -3,6 +3,10 @@
 
 use ncleaner::pipeline::InputKind;
 
+use std::borrow::Cow;
+
+use crate::identify::{Identified, IdentifyOptions, identify};
+use crate::warc::Dechunked;
 use crate::{Body, Document, warc};
 
 /// What a WARC record is to the cleaner.
@@ -20,8 +24,17 @@ pub enum WarcDocument {
 /// Decides what a WARC record is: `response` records of HTML (by the HTTP
 /// `Content-Type`; when it is missing, by Common Crawl's
 /// `WARC-Identified-Payload-Type`, and failing that by looking for tags) are
-/// documents, with the HTTP charset as transport charset; the body is
-/// de-chunked and decompressed when the HTTP headers say it is encoded.
+/// documents, with the HTTP charset as transport charset. The body is
+/// de-chunked when the HTTP headers say it is chunked, then identified
+/// ([`crate::identify`]): decompressed as its `Content-Encoding` says or,
+/// without one, as its magic bytes say; skipped when it is binary.
+///
+/// A body that is not whole says so in the document
+/// ([`Document::truncated`]): a record marked `WARC-Truncated`, a chunked
+/// body that ends before its last chunk (what its chunks hold is cleaned),
+/// a compressed body cut short (what decodes is cleaned). A chunked body
+/// whose chunk sizes break off in the middle fails: read as it is, its
+/// chunk-size lines would be read as text.
 pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
     let rtype = record.record_type().unwrap_or("(none)");
     if !rtype.eq_ignore_ascii_case("response") {
@@ -40,51 +53,81 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
             .get("WARC-Identified-Payload-Type")
             .map(warc::media_type)
     });
-    let body = &record.block[http.body_start..];
     let is_html = |m: &str| {
         matches!(
             m,
             "text/html" | "application/xhtml+xml" | "application/xhtml"
         ) || m.ends_with("/html")
     };
-    let kind = match media.as_deref() {
-        Some(m) if is_html(m) => InputKind::Html,
-        Some("") | None | Some("application/octet-stream") | Some("unk") => {
-            let head = &body[..body.len().min(64 << 10)];
-            if ncleaner::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
-                InputKind::Html
-            } else {
-                return WarcDocument::Skip(
-                    "response without a content type that does not look like HTML".into(),
-                );
-            }
-        }
+    let typed = match media.as_deref() {
+        Some(m) if is_html(m) => true,
+        Some("") | None | Some("application/octet-stream") | Some("unk") => false,
         Some(m) => return WarcDocument::Skip(format!("response of type {m}")),
     };
-    let mut owned: Option<Vec<u8>> = None;
-    if http
+    let body = &record.block[http.body_start..];
+    let stored_cut = record
+        .get("WARC-Truncated")
+        .map(|why| format!("the WARC record is truncated (WARC-Truncated: {why})"));
+    let chunked = http
         .transfer_encoding
         .as_deref()
-        .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"))
-        && let Some(d) = warc::dechunk(body)
-    {
-        owned = Some(d);
-    }
-    if let Some(enc) = http.content_encoding.as_deref() {
-        let src = owned.as_deref().unwrap_or(body);
-        match warc::decode_content(enc, src, max) {
-            Ok(d) if d.as_slice() != src => owned = Some(d),
-            Ok(_) => {}
-            Err(e) => return WarcDocument::Fail(e),
+        .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
+    let mut truncated = None;
+    let dechunked: Cow<'_, [u8]> = match chunked.then(|| warc::dechunk(body)) {
+        Some(Dechunked::Whole(v)) => Cow::Owned(v),
+        Some(Dechunked::Cut(v)) => {
+            truncated = Some(format!(
+                "{}the chunked body ends before its last chunk; the {} bytes of its chunks were cleaned",
+                stored_cut
+                    .as_ref()
+                    .map_or_else(String::new, |w| format!("{w}: ")),
+                v.len()
+            ));
+            Cow::Owned(v)
+        }
+        Some(Dechunked::Corrupt(at)) => {
+            return WarcDocument::Fail(format!(
+                "Transfer-Encoding: chunked, but byte {at} of the body is not a chunk size; \
+                 not cleaned (read as it is, its chunk-size lines would be read as text)"
+            ));
+        }
+        // Many archives store bodies already de-chunked but keep the header.
+        Some(Dechunked::NotChunked) | None => Cow::Borrowed(body),
+    };
+    let truncated = truncated.or(stored_cut.map(|w| format!("{w}; the part stored was cleaned")));
+    let opts = IdentifyOptions {
+        content_encoding: http.content_encoding.as_deref(),
+        max,
+        detect_binary: true,
+    };
+    let (bytes, cut) = match identify(dechunked, opts) {
+        Identified::Document {
+            bytes, truncated, ..
+        } => (bytes, truncated),
+        Identified::NotADocument(what) => {
+            return WarcDocument::Skip(format!("not a document: {what}"));
+        }
+        Identified::Failed(why) | Identified::TooLarge(why) => return WarcDocument::Fail(why),
+    };
+    if !typed {
+        let head = &bytes[..bytes.len().min(64 << 10)];
+        if !ncleaner::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
+            return WarcDocument::Skip(
+                "response without a content type that does not look like HTML".into(),
+            );
         }
     }
-    let body = match owned {
-        Some(v) => Body::Owned(v),
-        None => Body::InRecord(http.body_start..record.block.len()),
+    let body = match bytes {
+        Cow::Borrowed(_) => Body::InRecord(http.body_start..record.block.len()),
+        Cow::Owned(v) => Body::Owned(v),
     };
     WarcDocument::Document(Document {
         body,
         charset: http.charset(),
-        kind: Some(kind),
+        kind: Some(InputKind::Html),
+        truncated: match (truncated, cut) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        },
     })
 }
