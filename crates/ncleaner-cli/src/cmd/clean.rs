@@ -190,9 +190,11 @@ pub struct Args {
     #[arg(short, long)]
     pub quiet: bool,
 
-    /// Continue an interrupted run into the same output (-o OUT.jsonl or
-    /// -o DIR/), leaving out the documents already written (by id; in a
-    /// directory, by output file).
+    /// Continue an interrupted run into the same output (-o OUT.jsonl,
+    /// optionally .gz/.zst, or -o DIR/), given the same inputs: the
+    /// documents already written are left out (matched by their place in
+    /// the inputs, and their id checked; in a directory, by output file), a
+    /// record torn by the interruption is dropped and done again.
     #[arg(long, requires = "output")]
     pub resume: bool,
 
@@ -388,8 +390,11 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
             std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
         }
     }
-    let found = corpus::walk_inputs(run.inputs.to_vec());
     let dest = Destination::from_arg(run.output);
+    // An output over an input, or one the walk would read back, is refused
+    // now; an output file inside an input folder is left out of the walk.
+    let own = corpus::check_output(run.inputs, &dest)?;
+    let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !own.is(f));
     let format = run
         .format
         .or_else(|| corpus::sink::format_from_name(&dest))
@@ -403,6 +408,9 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
         true => Some(corpus::Resume::of(&dest, format)?),
         false => None,
     };
+    if let (Some(corpus::Resume::File(f)), false) = (&resume, run.quiet) {
+        f.torn_note().inspect(|n| eprintln!("ncleaner: {n}"));
+    }
     let (stats, resumed) =
         corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, resume)?;
     progress.finish();
@@ -414,11 +422,15 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
         }
         match stats.interrupted {
             None => eprintln!("ncleaner: complete in {secs:.1} s"),
-            Some(sig) => eprintln!(
-                "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} document(s) above, the rest was not read",
-                signal_name(sig),
-                stats.documents + stats.skipped
-            ),
+            Some(sig) => {
+                eprintln!(
+                    "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} document(s) above, the rest was not read",
+                    signal_name(sig),
+                    stats.documents + stats.skipped
+                );
+                dest.incomplete_note()
+                    .inspect(|n| eprintln!("ncleaner: {n}"));
+            }
         }
         if !progress.skipped.is_empty() {
             let list: Vec<String> = progress
@@ -501,7 +513,11 @@ impl Observer for Progress {
     }
 
     fn skipped(&mut self, entry: &Entry, reason: &str) {
-        if entry.input.container == corpus::Container::Document {
+        // Files by reason; in WARC and JSON Lines, only what is not a
+        // document (binary bodies), not every request or metadata record.
+        if entry.input.container == corpus::Container::Document
+            || reason.starts_with("not a document")
+        {
             *self.skipped.entry(reason.to_string()).or_default() += 1;
         }
         // Rare and never opened: named one by one (images and the like are

@@ -33,12 +33,20 @@ pub fn load_model_named(name: &str) -> Result<Model> {
     })
 }
 
-/// A rayon pool with `jobs` threads (all cores when `None`).
+/// `-j N` (or `--workers N`) lowered to what the machine can use
+/// ([`ncleaner_corpus::run::clamp_threads`]), with a note when it is.
+pub fn clamp_jobs(jobs: usize, flag: &str) -> Result<usize> {
+    let (n, note) =
+        ncleaner_corpus::run::clamp_threads(jobs).map_err(|e| anyhow::anyhow!("{flag} {e}"))?;
+    note.inspect(|n| eprintln!("ncleaner: {flag} {n}"));
+    Ok(n)
+}
+
+/// A rayon pool with `jobs` threads (all cores when `None`; see [`clamp_jobs`]).
 pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(j) = jobs {
-        anyhow::ensure!(j > 0, "-j must be at least 1");
-        b = b.num_threads(j);
+        b = b.num_threads(clamp_jobs(j, "-j")?);
     }
     b.build().context("starting worker threads")
 }

@@ -108,8 +108,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut config = Config::new(models);
     if let Some(w) = args.workers {
-        anyhow::ensure!(w > 0, "--workers must be at least 1");
-        config.workers = w;
+        config.workers = super::common::clamp_jobs(w, "--workers")?;
     }
     config.max_body = args.max_body;
     config.timeout = Duration::from_secs_f64(args.timeout);
