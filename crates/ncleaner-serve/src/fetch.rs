@@ -40,8 +40,8 @@ impl Default for FetchConfig {
 }
 
 /// Why a fetch failed: an HTTP status for the client (400 a bad URL, 403 a
-/// refused address, 413 too large, 502 the other server failed, 504 too
-/// slow) and words.
+/// refused address, 413 too large, 415 not a page (a PDF, an image), 502
+/// the other server failed, 504 too slow, headers or body) and words.
 #[derive(Debug)]
 pub struct FetchError(pub u16, pub String);
 
@@ -202,10 +202,35 @@ impl Fetcher {
                     format!("fetching {url}: the server answered {}", resp.status()),
                 ));
             }
-            let charset = resp
+            let content_type = resp
                 .headers()
                 .get(reqwest::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            let media = content_type
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            // A PDF, an image, an archive: not a page (the bytes are
+            // checked again when the media type says nothing).
+            let page = media.is_empty()
+                || media.starts_with("text/")
+                || media.ends_with("html")
+                || media.ends_with("+xml")
+                || media == "application/xml"
+                || media == "application/octet-stream";
+            if !page {
+                return Err(FetchError(
+                    415,
+                    format!(
+                        "fetching {url}: not a document: the page is {media}, not HTML or text"
+                    ),
+                ));
+            }
+            let charset = Some(content_type)
+                .filter(|ct| !ct.is_empty())
                 .and_then(|ct| {
                     ct.split(';').find_map(|p| {
                         p.trim()
@@ -215,11 +240,12 @@ impl Fetcher {
                 });
             let final_url = resp.url().to_string();
             let mut body = Vec::new();
-            while let Some(chunk) = resp
-                .chunk()
-                .await
-                .map_err(|e| FetchError(502, format!("reading {url}: {}", chain(&e))))?
-            {
+            while let Some(chunk) = resp.chunk().await.map_err(|e| {
+                // A body slower than the time limit is a timeout (504), as a
+                // slow answer is, not a bad gateway.
+                let status = if e.is_timeout() { 504 } else { 502 };
+                FetchError(status, format!("reading {url}: {}", chain(&e)))
+            })? {
                 if body.len() + chunk.len() > self.config.max_bytes {
                     return Err(FetchError(
                         413,

@@ -247,8 +247,22 @@ pub async fn serve(
     Ok(())
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+/// Completes on SIGINT (Ctrl-C) or SIGTERM. From then on, a second SIGINT
+/// or SIGTERM ends the process at once (exit status 130 or 143), without
+/// waiting out [`Config::shutdown_timeout`], as `clean` does on a second
+/// signal: for the command line's server, not for a library caller's.
 pub async fn shutdown_signal() {
+    signal().await;
+    tokio::spawn(async {
+        let code = signal().await;
+        eprintln!("ncleaner serve: a second signal: stopping at once");
+        std::process::exit(code);
+    });
+}
+
+/// Waits for SIGINT or SIGTERM; returns the exit status that stands for it
+/// (130, 143).
+async fn signal() -> i32 {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -264,8 +278,8 @@ pub async fn shutdown_signal() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+        _ = ctrl_c => 130,
+        _ = term => 143,
     }
 }
 
