@@ -1,0 +1,124 @@
+//! The torture corpus of issue 35, the full run (`scripts/torture`): every
+//! case at the size the issue found it at and ten times that, through
+//! `clean` and through `serve`, then four concurrent 10 MB pathological
+//! requests to one server and the attribute flood with `/healthz` polled.
+//! Prints a Markdown table per part (BENCHMARKS.md holds them) and exits 1
+//! when anything was wrong.
+//!
+//! ```text
+//! torture --bin target/release/ncleaner [--seed N] [--factor F] [--work DIR] [--d7] [--only SUBSTRING]
+//! ```
+//!
+//! `--d7` adds the cases html5gum aborts on (D7; see `torture::Case::ci`).
+
+#[path = "../tests/torture/run.rs"]
+mod run;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ncleaner_corpus::torture;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut bin, mut seed, mut factor, mut work, mut d7, mut only) = (
+        None,
+        35u64,
+        1.0f64,
+        std::env::temp_dir().join("ncleaner-torture"),
+        false,
+        None,
+    );
+    while let Some(a) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
+        match a.as_str() {
+            "--bin" => bin = Some(PathBuf::from(value())),
+            "--seed" => seed = value().parse().expect("--seed N"),
+            "--factor" => factor = value().parse().expect("--factor F"),
+            "--work" => work = PathBuf::from(value()),
+            "--only" => only = Some(value()),
+            "--d7" => d7 = true,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let bin = bin.expect("--bin PATH");
+    let cases: Vec<torture::Case> = torture::cases(seed, factor)
+        .into_iter()
+        .filter(|c| c.ci || d7)
+        .filter(|c| only.as_deref().is_none_or(|o| c.name.contains(o)))
+        .collect();
+    let mut failed = 0;
+    println!("### clean (seed {seed}, sizes × {factor})\n");
+    println!("| case | what | exit | record | peak RSS (MB) | seconds (wall) | CPU s | problems |");
+    println!("|---|---|---|---|---:|---:|---:|---|");
+    let mut outcomes = Vec::new();
+    for c in &cases {
+        let o = run::clean_case(&bin, c, &run::workdir(&work, &c.name));
+        println!(
+            "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {} |",
+            o.name,
+            c.about,
+            o.exit,
+            o.record,
+            o.peak_kb as f64 / 1024.0,
+            o.wall,
+            o.cpu,
+            o.problems.join("; ").replace('|', "/")
+        );
+        failed += o.problems.len();
+        outcomes.push(o);
+        let _ = std::fs::remove_dir_all(work.join(&c.name));
+    }
+    let linear = run::linear_in_size(&cases, &outcomes);
+    for p in &linear {
+        println!("\nnot linear: {p}");
+    }
+    failed += linear.len();
+
+    println!("\n### serve (each page as a raw body; /healthz after each)\n");
+    let mut server = run::Server::start(&bin, &["-j", "2"]);
+    println!("| case | status | problems |\n|---|---:|---|");
+    for (name, status, problems) in run::serve_cases(&mut server, &cases) {
+        println!(
+            "| {name} | {status} | {} |",
+            problems.join("; ").replace('|', "/")
+        );
+        failed += problems.len();
+    }
+    let (peak, now) = server.memory_kb();
+    println!(
+        "\nserver: peak RSS {:.0} MB, RSS after {:.0} MB",
+        peak as f64 / 1024.0,
+        now as f64 / 1024.0
+    );
+    drop(server);
+
+    let server = run::Server::start(&bin, &["-j", "2"]);
+    let statuses = run::concurrent_floods(&server, run::MAX_BODY - 4096, 4);
+    std::thread::sleep(Duration::from_millis(500));
+    let (peak, now) = server.memory_kb();
+    println!(
+        "\nfour concurrent 10 MB <p>1 requests: statuses {statuses:?}; peak RSS {:.0} MB, RSS after {:.0} MB",
+        peak as f64 / 1024.0,
+        now as f64 / 1024.0
+    );
+    if peak >= 1_000_000 || statuses.iter().any(|&s| s != 200) {
+        failed += 1;
+    }
+    drop(server);
+
+    if d7 {
+        let mut server = run::Server::start(&bin, &["-j", "2"]);
+        let (status, slowest, alive) = run::attribute_flood_healthz(&mut server, 690 << 10);
+        println!(
+            "\nattribute flood (690 KB): status {status}, slowest /healthz {slowest:?}, server alive: {alive}"
+        );
+        if !alive || status != 200 || slowest >= Duration::from_secs(1) {
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        eprintln!("torture: {failed} problem(s)");
+        std::process::exit(1);
+    }
+}
