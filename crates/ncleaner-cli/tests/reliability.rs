@@ -321,10 +321,11 @@ fn walk(d: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// SIGINT and SIGTERM: what was read is finished and written, the output is
-/// renamed from its temporary name, the summary says the run is incomplete,
-/// and the exit status is 128 + the signal — even while the reader waits on
-/// a pipe that never ends.
+/// SIGINT and SIGTERM: what was read is finished and written, the output
+/// stays under its temporary name (never the final one: it is incomplete),
+/// the summary says the run is incomplete and where its output is, and the
+/// exit status is 128 + the signal — even while the reader waits on a pipe
+/// that never ends.
 #[cfg(unix)]
 #[test]
 fn signals_finish_what_was_read_and_exit_130_or_143() {
@@ -377,8 +378,12 @@ fn signals_finish_what_was_read_and_exit_130_or_143() {
         assert_eq!(o.status.code(), Some(code), "{sig}: {stderr}");
         assert!(stderr.contains("INCOMPLETE"), "{stderr}");
         assert!(stderr.contains(" s;"), "elapsed time: {stderr}");
-        assert!(out.exists() && !partial.exists(), "renamed when finished");
-        let lines = json_lines(&out);
+        assert!(
+            !out.exists() && partial.exists(),
+            "left under its temporary name"
+        );
+        assert!(stderr.contains(".out.jsonl.partial"), "{stderr}");
+        let lines = json_lines(&partial);
         assert!(
             lines.len() >= 64,
             "the whole batches read were written: {}",

@@ -144,3 +144,55 @@ async fn fetches_count_against_the_limits() {
     );
     assert_eq!(slow.await.unwrap(), 200);
 }
+
+/// An origin that answers its headers at once, then sends `first` of a
+/// body of `length` bytes and nothing more for `hold`.
+async fn raw_origin(
+    content_type: &'static str,
+    first: &'static [u8],
+    length: usize,
+    hold: Duration,
+) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut c, _)) = l.accept().await {
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = c.read(&mut buf).await;
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+                );
+                let _ = c.write_all(head.as_bytes()).await;
+                let _ = c.write_all(first).await;
+                tokio::time::sleep(hold).await;
+            });
+        }
+    });
+    addr
+}
+
+/// D13: a page whose body comes slower than the time limit is a timeout
+/// (504, as the README says), and a fetched PDF is refused, not cleaned.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_bodies_are_timeouts_and_pdfs_are_not_pages() {
+    let mut cfg = default_config();
+    cfg.fetch = Some(FetchConfig {
+        allow_private: true,
+        timeout: Duration::from_secs(1),
+        ..FetchConfig::default()
+    });
+    let s = start(cfg);
+    let slow = raw_origin("text/html", b"<p>the start", 1000, Duration::from_secs(5)).await;
+    let (status, v) = fetch(&s, format!("http://{slow}/")).await;
+    assert_eq!(status, 504, "{v}");
+    let pdf = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj";
+    for ct in ["application/pdf", "application/octet-stream"] {
+        let o = raw_origin(ct, pdf, pdf.len(), Duration::ZERO).await;
+        let (status, v) = fetch(&s, format!("http://{o}/x.pdf")).await;
+        assert_eq!(status, 415, "{ct}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains("not a document"), "{ct}: {e}");
+    }
+}
