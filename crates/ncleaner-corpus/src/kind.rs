@@ -2,14 +2,15 @@
 //! images, audio and video, archives and compressed data, executables,
 //! fonts, databases (by magic number), and stylesheets and scripts (by a
 //! `.css`/`.js` name and bytes that do not start like markup). Such files
-//! are skipped with a reason instead of being "cleaned" into garbage;
-//! `--input html|text` still forces them through.
+//! are skipped with a reason instead of being "cleaned" into garbage
+//! ([`crate::identify`] applies them, and finds binary bytes without a
+//! magic number too); `--input html|text` still forces them through.
 
 use std::path::Path;
 
 /// What the bytes are when they are not a document (HTML or text), by magic
-/// number; `None` for anything else (including random bytes: those are
-/// left to the cleaner, which finds no text in them).
+/// number; `None` for anything else (random bytes are found by their
+/// control characters: [`crate::identify::looks_binary`]).
 pub fn binary_kind(b: &[u8]) -> Option<&'static str> {
     let at = |off: usize, magic: &[u8]| b.get(off..off + magic.len()) == Some(magic);
     let starts = |magic: &[u8]| b.starts_with(magic);
@@ -86,11 +87,6 @@ pub fn code_kind(path: &Path, b: &[u8]) -> Option<&'static str> {
     };
     let b = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
     (!b.trim_ascii_start().starts_with(b"<")).then_some(what)
-}
-
-/// Why a file's (decompressed) bytes are not a document, if they are not.
-pub fn not_a_document(path: Option<&Path>, b: &[u8]) -> Option<&'static str> {
-    binary_kind(b).or_else(|| path.and_then(|p| code_kind(p, b)))
 }
 
 #[cfg(test)]

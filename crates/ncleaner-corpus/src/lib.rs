@@ -5,10 +5,13 @@
 //! - [`warc`]: WARC records (a reader that survives damaged files, HTTP
 //!   responses, a writer with `conversion` records);
 //! - [`jsonl`]: JSON Lines documents;
+//! - [`identify`]: every document's bytes identified before it is cleaned
+//!   (decompressed; skipped when binary; a truncated stream marked);
 //! - [`Source`]: every input as one stream of [`Entry`]s, one per document
 //!   (or per WARC record), in input order;
 //! - [`run`](mod@run): cleans the entries on all threads, in order, in bounded memory;
-//! - [`sink`]: writes the results (per-file, one stream, JSON Lines, WARC).
+//! - [`sink`]: writes the results (per-file, one stream, JSON Lines, WARC);
+//! - [`resume`]: continuing an interrupted run (`clean --resume`).
 //!
 //! Never losing a document: every document the source finds becomes one
 //! entry, and every entry one [`Outcome`]: rendered, failed (with an error

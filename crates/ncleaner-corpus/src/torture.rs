@@ -735,15 +735,19 @@ fn kinds() -> Vec<Kind> {
             file_html,
             100 * K,
             Cleaned(Some("Grüße aus München")),
-            |r, n| {
-                let mut v = "<html><body><p>Grüße aus München! Diese Seite erzählt ausführlich \
-                             von einer Reise durch Bayern, von den Straßen der Stadt, den \
-                             Biergärten am Fluss und den Bergen im Süden, die man sieht."
-                    .as_bytes()
-                    .to_vec();
-                v.push(0xff);
-                v.extend_from_slice(b" Wer im Herbst kommt, erlebt das Oktoberfest.</p>");
-                v.extend(prose_page(r, "Bytequux", n).into_bytes());
+            |_, n| {
+                // German throughout (so that it is routed, and kept, as
+                // German), one bad byte after its first sentence.
+                let para = "<p>Grüße aus München! Diese Seite erzählt ausführlich von einer \
+                            Reise durch Bayern, von den Straßen der Stadt, den Biergärten am \
+                            Fluss und den Bergen im Süden, die man an klaren Tagen sieht.</p>";
+                let mut v = b"<html><body>".to_vec();
+                v.extend_from_slice(para.as_bytes());
+                let at = v.len() - 5;
+                v.insert(at, 0xff);
+                while v.len() < n {
+                    v.extend_from_slice(para.as_bytes());
+                }
                 v
             },
             true,

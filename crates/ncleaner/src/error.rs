@@ -48,7 +48,10 @@ pub enum Error {
         reason: String,
     },
     /// A document larger than the configured limit.
-    #[error("{input}: {size} bytes, more than the limit of {max} bytes per document")]
+    #[error(
+        "{input}: {size} bytes, more than the limit of {max} bytes per document; not cleaned \
+         (a web page is far smaller: split a larger text into documents)"
+    )]
     TooLarge {
         /// The document.
         input: String,
