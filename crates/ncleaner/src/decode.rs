@@ -120,9 +120,11 @@ fn sniff<'b>(
         .map(|e| (e, EncodingSource::Transport))
         .or_else(|| meta_charset(bytes).map(|e| (e, EncodingSource::Meta)));
     let valid = std::str::from_utf8(bytes).ok();
+    // A multi-byte declaration wins whatever the bytes: no need to look closer.
+    let declared_multibyte = declared.is_some_and(|(e, _)| !e.is_single_byte());
     let utf8 = match valid {
         Some(_) => Some(EncodingSource::Utf8Valid),
-        None if mostly_utf8(bytes) => Some(EncodingSource::Utf8Mostly),
+        None if !declared_multibyte && mostly_utf8(bytes) => Some(EncodingSource::Utf8Mostly),
         None => None,
     };
     let (enc, src) = match (declared, utf8) {
@@ -147,12 +149,29 @@ fn sniff<'b>(
 /// its invalid sequences outnumber its accidental valid ones. Of the 174
 /// pages under `../shared/data` that are not valid UTF-8, the two this
 /// takes for UTF-8 declare UTF-8.
+///
+/// Each valid stretch is checked by `std::str::from_utf8` (vectorised) and
+/// its lead bytes counted in a loop that vectorises too: `Utf8Chunks`, byte
+/// by byte, cost 2 % of `clean` on the CleanEval pages.
 pub fn mostly_utf8(bytes: &[u8]) -> bool {
     let (mut multibyte, mut invalid) = (0usize, 0usize);
-    for chunk in bytes.utf8_chunks() {
+    let mut rest = bytes;
+    loop {
+        let (valid, skip) = match std::str::from_utf8(rest) {
+            Ok(_) => (rest, None),
+            Err(e) => (&rest[..e.valid_up_to()], Some(e.error_len())),
+        };
         // Lead bytes of the valid part: one per character of 2+ bytes.
-        multibyte += chunk.valid().bytes().filter(|&b| b >= 0xc0).count();
-        invalid += usize::from(!chunk.invalid().is_empty());
+        multibyte += valid.iter().filter(|&&b| b >= 0xc0).count();
+        match skip {
+            None => break,
+            Some(len) => {
+                invalid += 1;
+                // `None`: a sequence cut by the end of the bytes.
+                let Some(len) = len else { break };
+                rest = &rest[valid.len() + len..];
+            }
+        }
     }
     multibyte > 0 && multibyte >= 2 * invalid
 }
@@ -169,7 +188,8 @@ const UTF16_SNIFF_BYTES: usize = 4096;
 pub fn utf16_by_bytes(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(UTF16_SNIFF_BYTES)];
     let pairs = head.len() / 2;
-    if pairs < 4 {
+    // Most pages have no NUL at all: one vectorised search says so.
+    if pairs < 4 || memchr::memchr(0, head).is_none() {
         return None;
     }
     let (mut even, mut odd) = (0usize, 0usize);
@@ -562,6 +582,39 @@ mod tests {
         let latin = b"<p>Gr\xfc\xdfe aus M\xfcnchen, sch\xf6ne Tage</p>";
         assert!(!mostly_utf8(latin));
         assert!(decode(latin, None, None).text.contains("Grüße"));
+    }
+
+    /// The fast count of [`mostly_utf8`] is the one `Utf8Chunks` gives.
+    #[test]
+    fn mostly_utf8_counts_as_utf8_chunks_do() {
+        let reference = |bytes: &[u8]| {
+            let (mut multibyte, mut invalid) = (0usize, 0usize);
+            for chunk in bytes.utf8_chunks() {
+                multibyte += chunk.valid().bytes().filter(|&b| b >= 0xc0).count();
+                invalid += usize::from(!chunk.invalid().is_empty());
+            }
+            multibyte > 0 && multibyte >= 2 * invalid
+        };
+        let mut seed = 3u64;
+        let pieces: [&[u8]; 8] = [
+            b"a",
+            "é".as_bytes(),
+            "日".as_bytes(),
+            b"\xff",
+            b"\xc3",
+            b"\xe6\x97",
+            b" ",
+            "😀".as_bytes(),
+        ];
+        for _ in 0..5000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let n = (seed >> 58) as usize;
+            let mut v = Vec::new();
+            for i in 0..n {
+                v.extend_from_slice(pieces[((seed >> (i % 40)) % 8) as usize]);
+            }
+            assert_eq!(mostly_utf8(&v), reference(&v), "{v:?}");
+        }
     }
 
     /// D16: a page declared UTF-16 without a byte-order mark is read as

@@ -246,7 +246,7 @@ pub(super) struct Walker {
     /// Elements opened so far ([`MAX_ELEMENTS`]).
     elements: usize,
     /// The limit that stopped the pass ([`Page::truncated`]); from then
-    /// on every event is ignored.
+    /// on no element is opened and no text read ([`Walker::stop`]).
     truncated: Option<Limit>,
 }
 
@@ -265,9 +265,6 @@ impl Walker {
     }
 
     pub(super) fn event(&mut self, ev: CallbackEvent<'_>) {
-        if self.truncated.is_some() {
-            return;
-        }
         match ev {
             CallbackEvent::OpenStartTag { name } => {
                 // A fresh tag in the last tag's buffers (a tag's name and
@@ -458,8 +455,7 @@ impl Walker {
             _ => {}
         }
         if self.elements >= MAX_ELEMENTS {
-            self.truncated = Some(Limit::Elements);
-            return;
+            return self.stop(Limit::Elements);
         }
         self.elements += 1;
         self.imply_end_tags(tag);
@@ -870,10 +866,7 @@ impl Walker {
     /// Ends the current block, if it has text.
     pub(super) fn flush(&mut self) {
         if !self.text.is_empty() && self.out.len() >= MAX_BLOCKS {
-            // Past the limit the block is dropped and the pass stops.
-            self.truncated = Some(Limit::Blocks);
-            self.inline.take(self.text.len());
-            self.text.clear();
+            self.drop_block_past_the_limit();
         }
         if !self.text.is_empty() {
             let kind = if (1..=6).any(|i| self.open[Tag::H1 as usize + i - 1] > 0) {
@@ -922,6 +915,30 @@ impl Walker {
         self.brs = 0;
         self.block_code_language = None;
         self.pre_newlines = 0;
+    }
+
+    /// Stops the pass at `limit`: from here on no element is opened (the
+    /// element limit) and no text is read (the walker hides the rest of the
+    /// page as it hides a `hidden` element's content, by one more hiding
+    /// element that never closes), so nothing grows. Out of line, and no
+    /// look per event: the hot paths only compare a count.
+    #[cold]
+    #[inline(never)]
+    fn stop(&mut self, limit: Limit) {
+        if self.truncated.is_none() {
+            self.truncated = Some(limit);
+            self.hiding += 1;
+        }
+    }
+
+    /// Past [`MAX_BLOCKS`], the block being ended is dropped (with its
+    /// marks) and the pass stops.
+    #[cold]
+    #[inline(never)]
+    fn drop_block_past_the_limit(&mut self) {
+        self.inline.take(self.text.len());
+        self.text.clear();
+        self.stop(Limit::Blocks);
     }
 
     /// The attribute words of the nearest enclosing elements: the last
