@@ -410,11 +410,11 @@ fn d6_an_interrupted_output_is_not_under_its_final_name() {
 
 // ---- D2, D11, D12, D14: bytes identified before they are cleaned ----
 
+/// A WARC response record's block and its extra header fields.
+type Response = (Vec<u8>, Vec<(&'static str, String)>);
+
 /// Cleans one WARC file of `blocks` (response records) to JSON Lines.
-fn clean_warc(
-    dir: &Path,
-    blocks: &[(Vec<u8>, Vec<(&str, String)>)],
-) -> (std::process::Output, Vec<serde_json::Value>) {
+fn clean_warc(dir: &Path, blocks: &[Response]) -> (std::process::Output, Vec<serde_json::Value>) {
     let warc: Vec<u8> = blocks
         .iter()
         .enumerate()

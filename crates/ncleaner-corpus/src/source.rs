@@ -90,12 +90,12 @@ pub struct Source {
 }
 
 impl Source {
-    /// A source over `origins` (see [`expand`]).
+    /// A source over `origins` (see [`crate::expand`]).
     pub fn new(origins: Vec<Origin>, opts: SourceOptions) -> Source {
         Source::streaming(origins.into_iter().map(Found::Origin), opts)
     }
 
-    /// A source over what a walk finds ([`walk_inputs`]), read as it is
+    /// A source over what a walk finds ([`crate::walk_inputs`]), read as it is
     /// found: problems become failed entries, non-regular files skipped ones.
     pub fn streaming(
         found: impl Iterator<Item = Found> + Send + 'static,
