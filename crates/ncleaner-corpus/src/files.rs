@@ -331,7 +331,8 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                         return Err(Error::document(
                             format!("-o {}", out.display()),
                             format!(
-                                "this is the input {} itself: writing it would replace the input;                                  write the output to another file",
+                                "this is the input {} itself: writing it would replace the input; \
+                                 write the output to another file",
                                 input.display()
                             ),
                         ));
@@ -351,7 +352,8 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
             for input in &inputs {
                 if same_file(input, out) {
                     return refuse(format!(
-                        "this is the input {} itself: outputs would be written among the inputs                          (and over them); give an output directory outside the inputs",
+                        "this is the input {} itself: outputs would be written among the inputs \
+                         (and over them); give an output directory outside the inputs",
                         input.display()
                     ));
                 }
@@ -360,20 +362,24 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                 };
                 if i.is_dir() && o.starts_with(&i) {
                     return refuse(format!(
-                        "the output directory is inside the input folder {}: its outputs would be                          read back as inputs; give an output directory outside the inputs",
+                        "the output directory is inside the input folder {}: its outputs would be \
+                         read back as inputs; give an output directory outside the inputs",
                         input.display()
                     ));
                 }
                 if i.starts_with(o) {
                     return refuse(format!(
-                        "the input {} is inside the output directory: outputs could be written                          over inputs; give an output directory outside the inputs",
+                        "the input {} is inside the output directory: outputs could be written \
+                         over inputs; give an output directory outside the inputs",
                         input.display()
                     ));
                 }
             }
             if out.exists() && !out.is_dir() {
                 return refuse(
-                    "a file of that name exists, and -o names a directory here (the name ends in                      no output format's extension); give a directory, or a file name ending in                      .txt, .jsonl, .md or .warc (optionally .gz or .zst)"
+                    "a file of that name exists, and -o names a directory here (the name ends in \
+                     no output format's extension); give a directory, or a file name ending in \
+                     .txt, .jsonl, .md or .warc (optionally .gz or .zst)"
                         .into(),
                 );
             }
