@@ -27,6 +27,8 @@ pub mod identify;
 pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod resume;
 pub mod run;
 pub mod sink;
@@ -67,6 +69,8 @@ pub enum Container {
     Warc,
     /// A JSON Lines file.
     Jsonl,
+    /// A Parquet file (a row per document; [`parquet`](mod@crate::parquet)).
+    Parquet,
 }
 
 /// One input: where it comes from, what it holds, how it is compressed.
@@ -127,7 +131,7 @@ fn strip_container_suffix(name: &str) -> &str {
             break;
         }
     }
-    for suf in [".warc", ".arc", ".jsonl", ".ndjson", ".json"] {
+    for suf in [".warc", ".arc", ".jsonl", ".ndjson", ".json", ".parquet"] {
         if let Some(t) = strip(s, suf) {
             return t;
         }
@@ -136,7 +140,7 @@ fn strip_container_suffix(name: &str) -> &str {
 }
 
 /// The container a file name announces (`.warc`, `.jsonl`, `.ndjson`, each
-/// possibly followed by `.gz` or `.zst`).
+/// possibly followed by `.gz` or `.zst`; `.parquet`).
 pub fn container_from_name(path: &Path) -> Option<Container> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     let base = strip_container_suffix(&name);
@@ -145,13 +149,14 @@ pub fn container_from_name(path: &Path) -> Option<Container> {
     match ext {
         "warc" => Some(Container::Warc),
         "jsonl" | "ndjson" => Some(Container::Jsonl),
+        "parquet" => Some(Container::Parquet),
         _ => None,
     }
 }
 
 /// What a stream holds, from its first bytes: a WARC file (plain or
-/// compressed), JSON Lines (`allow_json`: only for stdin, where there is no
-/// name to go by), or a single document.
+/// compressed), a Parquet file (its magic bytes), JSON Lines (`allow_json`:
+/// only for stdin, where there is no name to go by), or a single document.
 /// A compressed single document (`page.html.gz`, written by `gzip` or not)
 /// keeps its compression, so that it is read decompressed.
 pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
@@ -171,6 +176,8 @@ fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Contain
     };
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc
+    } else if compression == Compression::None && head.starts_with(b"PAR1") {
+        Container::Parquet
     } else if allow_json && plain.trim_ascii_start().starts_with(b"{") {
         Container::Jsonl
     } else {

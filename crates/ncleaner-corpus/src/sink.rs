@@ -48,13 +48,14 @@ pub enum Destination {
 
 /// File-name endings that make `-o` one output file rather than a directory.
 const FILE_SUFFIXES: &[&str] = &[
-    ".jsonl", ".ndjson", ".json", ".txt", ".md", ".warc", ".gz", ".zst",
+    ".jsonl", ".ndjson", ".json", ".txt", ".md", ".warc", ".parquet", ".gz", ".zst",
 ];
 
 impl Destination {
     /// The destination `-o PATH` means: `-` is standard output; an existing
     /// directory, or a name without one of the output suffixes (`.jsonl`,
-    /// `.txt`, `.md`, `.warc`, `.gz`, `.zst`, …), is a directory; otherwise one file.
+    /// `.txt`, `.md`, `.warc`, `.parquet`, `.gz`, `.zst`, …), is a directory;
+    /// otherwise one file.
     pub fn from_arg(path: Option<&Path>) -> Destination {
         let Some(p) = path else {
             return Destination::Stdout;
@@ -96,9 +97,9 @@ impl Destination {
 }
 
 /// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`
-/// → JSON Lines, `.warc` → WARC, `.md` → Markdown (each optionally followed
-/// by `.gz`/`.zst`);
-/// other names (`.txt`, directories, standard output) ask for nothing.
+/// → JSON Lines, `.warc` → WARC, `.md` → Markdown, `.txt` → text (each
+/// optionally followed by `.gz`/`.zst`), `.parquet` → Parquet; other names
+/// (directories, standard output) ask for nothing.
 pub fn format_from_name(dest: &Destination) -> Option<Format> {
     let Destination::File(p) = dest else {
         return None;
@@ -117,6 +118,10 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
         Some(Format::Warc)
     } else if name.ends_with(".md") {
         Some(Format::Markdown)
+    } else if name.ends_with(".txt") {
+        Some(Format::Text)
+    } else if name.ends_with(".parquet") {
+        Some(Format::Parquet)
     } else {
         None
     }
@@ -125,6 +130,7 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
 /// Opens the sink for `dest` in `format`.
 pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> {
     Ok(match dest {
+        Destination::Stdout if format == Format::Parquet => parquet_stdout()?,
         Destination::Stdout => {
             let out = Output::new(Box::new(std::io::stdout()), Compression::None)
                 .map_err(|e| Error::io("-", e))?;
@@ -146,6 +152,14 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     }
     let compression = Compression::from_name(path);
     let name = path.display().to_string();
+    if format == Format::Parquet {
+        if compression != Compression::None {
+            return Err(Error::Parameter(format!(
+                "{name}: Parquet output compresses its columns itself (zstd); name the file .parquet"
+            )));
+        }
+        return parquet_file(path);
+    }
     // Written under a temporary name beside it and renamed when finished, so
     // that a file under the final name is always complete.
     let final_path = path;
@@ -174,6 +188,47 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(256 << 10, f));
     let out = Output::new(w, compression).map_err(|e| Error::io(final_path, e))?;
     Ok(stream_or_warc(out, name, format, false, rename))
+}
+
+/// Opens a Parquet output file (written under its temporary name and
+/// renamed when finished, as the other outputs are).
+#[cfg(feature = "parquet")]
+fn parquet_file(path: &Path) -> Result<Box<dyn Sink + Send>> {
+    let tmp = partial_path(path);
+    let f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(1 << 20, f));
+    Ok(Box::new(crate::parquet::ParquetSink::new(
+        w,
+        path.display().to_string(),
+        Some((tmp, path.to_path_buf())),
+    )?))
+}
+
+/// A Parquet stream to standard output.
+#[cfg(feature = "parquet")]
+fn parquet_stdout() -> Result<Box<dyn Sink + Send>> {
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(
+        1 << 20,
+        std::io::stdout(),
+    ));
+    Ok(Box::new(crate::parquet::ParquetSink::new(
+        w,
+        "-".into(),
+        None,
+    )?))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_file(_: &Path) -> Result<Box<dyn Sink + Send>> {
+    parquet_stdout()
+}
+
+/// Without the `parquet` feature, Parquet output is refused.
+#[cfg(not(feature = "parquet"))]
+fn parquet_stdout() -> Result<Box<dyn Sink + Send>> {
+    Err(Error::Parameter(
+        "Parquet output: this ncleaner was built without Parquet support (the default feature `parquet`)".into(),
+    ))
 }
 
 /// Opens a JSON Lines output file to append to (a resumed run): the file

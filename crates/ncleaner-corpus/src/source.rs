@@ -17,6 +17,8 @@ use crate::{
     container_from_name, jsonl, kind, sniff_as, warc, warc_document,
 };
 
+mod parquet_input;
+
 /// The compression of a file: by its bytes (magic number and header), and
 /// for brotli, which has none, by its `.br` name. A name that promises a
 /// compression the bytes do not have is an error (an empty file is empty
@@ -71,6 +73,8 @@ enum Current {
     None,
     Warc(Arc<Input>, warc::Reader<compress::BoxRead>),
     Jsonl(Arc<Input>, jsonl::Reader<compress::BoxRead>),
+    #[cfg(feature = "parquet")]
+    Parquet(Arc<Input>, Box<crate::parquet::Reader>),
 }
 
 /// All inputs as one stream of entries, in order. Files are opened one at a
@@ -328,6 +332,10 @@ impl Source {
                 };
                 Some(e)
             }
+            Container::Parquet => {
+                drop(r);
+                self.open_parquet(input, &origin)
+            }
             Container::Warc | Container::Jsonl => {
                 let decoded = match compress::decoder(r, input.compression) {
                     Ok(d) => d,
@@ -529,6 +537,14 @@ impl Source {
                     if let Some(item) = reader.next() {
                         let e = self.jsonl_entry(&input, item);
                         self.current = Current::Jsonl(input, reader);
+                        return Some(e);
+                    }
+                }
+                #[cfg(feature = "parquet")]
+                Current::Parquet(input, mut reader) => {
+                    if let Some(item) = reader.next() {
+                        let e = self.parquet_entry(&input, item);
+                        self.current = Current::Parquet(input, reader);
                         return Some(e);
                     }
                 }

@@ -49,20 +49,25 @@ pub enum Format {
     /// WARC: the input records, each cleaned one followed by a `conversion`
     /// record holding its text.
     Warc,
+    /// Parquet: the JSON Lines record's fields as columns. This crate
+    /// renders each document's record ([`write`] writes it as JSON Lines
+    /// does); the corpus crate's Parquet sink turns the records into columns.
+    Parquet,
 }
 
 impl Format {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 5] = [
-        Format::Cleaneval,
+    pub const ALL: [Format; 6] = [
         Format::Text,
         Format::Jsonl,
         Format::Markdown,
+        Format::Parquet,
         Format::Warc,
+        Format::Cleaneval,
     ];
 
     /// The format's name on the command line and in the web API
-    /// (`cleaneval`, `text`, `jsonl`, `markdown`, `warc`); [`str::parse`] reads it back.
+    /// (`text`, `jsonl`, `markdown`, `parquet`, `warc`, `cleaneval`); [`str::parse`] reads it back.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Cleaneval => "cleaneval",
@@ -70,6 +75,7 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Markdown => "markdown",
             Format::Warc => "warc",
+            Format::Parquet => "parquet",
         }
     }
 
@@ -80,6 +86,7 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::Markdown => "md",
             Format::Warc => "warc",
+            Format::Parquet => "parquet",
         }
     }
 }
@@ -92,7 +99,9 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format {s:?} (cleaneval, text, jsonl, markdown, warc)"))
+            .ok_or_else(|| {
+                format!("unknown format {s:?} (text, jsonl, markdown, parquet, warc, cleaneval)")
+            })
     }
 }
 
@@ -124,7 +133,7 @@ pub struct JsonOptions {
 ///   `write_cleaneval` writes it for documents with a URL, and a document
 ///   without one gets `URL: ID` and a blank line (`Some` only then:
 ///   `has_url` is whether the document's own rendering starts with one);
-/// - JSON Lines and WARC: `None` (their records carry the id and URL).
+/// - JSON Lines, Parquet and WARC: `None` (their records carry the id and URL).
 pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool) -> Option<String> {
     let json = |s: &str| {
         serde_json::to_string(s)
@@ -142,7 +151,7 @@ pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool)
         Format::Cleaneval if !has_url => {
             Some(format!("URL: {}\n\n", id.replace(['\n', '\r'], " ")))
         }
-        Format::Cleaneval | Format::Jsonl | Format::Warc => None,
+        Format::Cleaneval | Format::Jsonl | Format::Warc | Format::Parquet => None,
     }
 }
 
@@ -200,7 +209,7 @@ pub fn write(
     match format {
         Format::Cleaneval => write_cleaneval(w, doc),
         Format::Text | Format::Warc => write_text(w, doc),
-        Format::Jsonl => write_jsonl(w, doc, id, opts),
+        Format::Jsonl | Format::Parquet => write_jsonl(w, doc, id, opts),
         Format::Markdown => w.write_all(markdown(doc).as_bytes()),
     }
 }
@@ -361,6 +370,7 @@ mod tests {
             quality: None,
             metadata: None,
             truncated: None,
+            cut: None,
         }
     }
 

@@ -1,0 +1,364 @@
+//! Parquet written from cleaned pages and read back; Parquet inputs of
+//! every column type Hugging Face datasets use.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, Int64Array, RecordBatch, StringArray, StringViewArray,
+};
+use arrow_schema::{DataType, Field, Schema};
+use ncleaner::format::{CleanedRecord, Format, JsonOptions};
+use ncleaner::{Cleaner, InputKind};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use super::*;
+use crate::{CleanOptions, Destination, Origin};
+
+const PAGE: &str = "<html><head><title>Tomatoes</title><meta name=author content=\"Ann Lee\"></head><body>\
+    <nav><a href=/>Home</a> | <a href=/v>Vegetables</a></nav><article><h1>Tomatoes</h1>\
+    <p>Tomatoes are among the easiest vegetables to grow in a garden, and they need sun.</p>\
+    <p>Water them deeply twice a week, and stake the plants before the fruit sets.</p>\
+    </article></body></html>";
+
+fn write_parquet(path: &Path, columns: Vec<(&str, ArrayRef)>) {
+    let schema = Arc::new(Schema::new(
+        columns
+            .iter()
+            .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
+            .collect::<Vec<_>>(),
+    ));
+    let batch =
+        RecordBatch::try_new(schema.clone(), columns.into_iter().map(|c| c.1).collect()).unwrap();
+    let mut w = ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+fn read_all(path: &Path) -> Vec<Result<ParquetDocument, RowError>> {
+    Reader::open(std::fs::File::open(path).unwrap(), 1 << 20)
+        .unwrap()
+        .collect()
+}
+
+fn cleaner() -> Cleaner {
+    Cleaner::routed(ncleaner::Routes::from_names::<&str>(&[], "en-nonlex").unwrap())
+}
+
+/// Cleans `origins` into `dest` in `format`, with Markdown in the records.
+fn clean_to(origins: Vec<Origin>, dest: &Path, format: Format) -> crate::Stats {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let opts = CleanOptions {
+        format,
+        json: JsonOptions {
+            segments: false,
+            markdown: true,
+        },
+        ..CleanOptions::default()
+    };
+    struct Quiet;
+    impl crate::Observer for Quiet {
+        fn failed(&mut self, _: &crate::Entry, _: &ncleaner::Error) {}
+        fn progress(&mut self, _: &crate::Stats) {}
+    }
+    crate::clean(
+        origins,
+        &Destination::File(dest.to_path_buf()),
+        &cleaner(),
+        opts,
+        &pool,
+        &mut Quiet,
+    )
+    .unwrap()
+}
+
+#[test]
+fn rows_are_the_json_lines_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("pages.jsonl");
+    let mut lines = String::new();
+    for i in 0..3000 {
+        let page = PAGE.replace("Tomatoes are", &format!("Tomatoes ({i}) are"));
+        lines += &serde_json::json!({"id": format!("p{i}"), "url": format!("https://example.org/{i}"), "html": page}).to_string();
+        lines.push('\n');
+        if i == 7 {
+            lines += "{\"id\": \"broken\", \"url\": \"https://example.org/b\"}\n";
+        }
+    }
+    std::fs::write(&input, lines).unwrap();
+    let origin = || {
+        vec![Origin::File {
+            path: input.clone(),
+            rel: "pages.jsonl".into(),
+        }]
+    };
+    let pq = dir.path().join("out.parquet");
+    let jsonl = dir.path().join("out.jsonl");
+    let stats = clean_to(origin(), &pq, Format::Parquet);
+    assert_eq!((stats.cleaned, stats.failed), (3000, 1));
+    clean_to(origin(), &jsonl, Format::Jsonl);
+
+    // Every JSON line is a row: the same fields, absent ones null.
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&pq).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        assert_eq!(batch.schema(), schema());
+        let json = {
+            let mut w = Vec::new();
+            for i in 0..batch.num_rows() {
+                w.push(row_json(&batch, i));
+            }
+            w
+        };
+        rows.extend(json);
+    }
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    for (row, line) in rows.iter().zip(&lines) {
+        for (k, v) in line.as_object().unwrap() {
+            assert_eq!(row.get(k), Some(v), "{k} of {}", line["id"]);
+        }
+        for (k, v) in row.as_object().unwrap() {
+            if !line.as_object().unwrap().contains_key(k) {
+                assert!(v.is_null(), "{k} of {} is {v}", line["id"]);
+            }
+        }
+    }
+    assert_eq!(rows[8]["id"], "broken");
+    assert!(
+        rows[8]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no \"html\" or \"text\"")
+    );
+    assert_eq!(rows[8]["url"], serde_json::Value::Null);
+    assert_eq!(rows[0]["metadata"]["authors"][0], "Ann Lee");
+    assert!(
+        rows[0]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Tomatoes")
+    );
+
+    // And our own output is an input of pages: its `text` column.
+    let docs = read_all(&pq);
+    assert_eq!(docs.len(), 3001);
+    let first = docs[0].as_ref().unwrap();
+    assert_eq!(first.id.as_deref(), Some("p0"));
+    assert_eq!(first.url.as_deref(), Some("https://example.org/0"));
+    assert_eq!(first.kind, InputKind::Text);
+    assert_eq!(first.body, rows[0]["text"].as_str().unwrap().as_bytes());
+    // The failed document's row has no text: it fails again, by its id.
+    let failed = docs[8].as_ref().unwrap_err();
+    assert_eq!(
+        (failed.id.as_deref(), failed.row),
+        (Some("broken"), Some(8))
+    );
+}
+
+/// A row of [`schema`] as the JSON value its record would be.
+fn row_json(batch: &RecordBatch, i: usize) -> serde_json::Value {
+    fn value(a: &dyn Array, i: usize) -> serde_json::Value {
+        use serde_json::Value;
+        if a.is_null(i) {
+            return Value::Null;
+        }
+        match a.data_type() {
+            DataType::Utf8 => Value::from(a.as_string::<i32>().value(i)),
+            DataType::UInt64 => {
+                Value::from(a.as_primitive::<arrow_array::types::UInt64Type>().value(i))
+            }
+            DataType::Float64 => {
+                Value::from(a.as_primitive::<arrow_array::types::Float64Type>().value(i))
+            }
+            DataType::List(_) => {
+                let l = a.as_list::<i32>().value(i);
+                Value::Array((0..l.len()).map(|j| value(&l, j)).collect())
+            }
+            DataType::Struct(fields) => {
+                let s = a.as_struct();
+                Value::Object(
+                    fields
+                        .iter()
+                        .zip(s.columns())
+                        .map(|(f, c)| (f.name().clone(), value(c, i)))
+                        .collect(),
+                )
+            }
+            t => panic!("a column of type {t}"),
+        }
+    }
+    serde_json::Value::Object(
+        batch
+            .schema()
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .map(|(f, c)| (f.name().clone(), value(c, i)))
+            .collect(),
+    )
+}
+
+#[test]
+fn the_schema_has_a_column_for_every_field_of_the_record() {
+    // The full record has every field a document can have (`null` when
+    // unknown); a field added to it needs a column, or this fails.
+    let cleaned = cleaner().clean(PAGE.as_bytes(), InputKind::Html, Some("https://a.org/"));
+    let full = serde_json::to_value(CleanedRecord::full(&cleaned)).unwrap();
+    let columns: Vec<String> = schema().fields().iter().map(|f| f.name().clone()).collect();
+    // What only the web API adds, and the segments (JSON Lines only).
+    let api_only = ["elapsed_ms", "input", "method", "threshold", "segments"];
+    for k in full.as_object().unwrap().keys() {
+        assert!(
+            columns.contains(k) || api_only.contains(&k.as_str()),
+            "the record's field {k:?} has no Parquet column"
+        );
+    }
+    let metadata = &full["metadata"];
+    let DataType::Struct(fields) = schema()
+        .field_with_name("metadata")
+        .unwrap()
+        .data_type()
+        .clone()
+    else {
+        panic!("metadata is a struct");
+    };
+    let names: Vec<&String> = fields.iter().map(|f| f.name()).collect();
+    let mut keys: Vec<&String> = metadata.as_object().unwrap().keys().collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    keys.sort();
+    assert_eq!(keys, sorted, "the metadata's fields and the struct's");
+}
+
+#[test]
+fn pages_come_from_strings_bytes_and_views_with_ids_of_any_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages.parquet");
+    write_parquet(
+        &path,
+        vec![
+            (
+                "ID",
+                Arc::new(Int64Array::from(vec![Some(7), None, Some(9)])) as ArrayRef,
+            ),
+            (
+                "html",
+                Arc::new(BinaryArray::from(vec![
+                    Some(&b"<p>caf\xe9</p>"[..]),
+                    None,
+                    None,
+                ])),
+            ),
+            (
+                "text",
+                Arc::new(StringViewArray::from(vec![Some("x"), Some("a text"), None])),
+            ),
+            (
+                "url",
+                Arc::new(StringArray::from(vec![Some("u1"), None, None])),
+            ),
+            ("other", Arc::new(StringArray::from(vec!["a", "b", "c"]))),
+        ],
+    );
+    let docs = read_all(&path);
+    let first = docs[0].as_ref().unwrap();
+    assert_eq!(
+        (
+            first.id.as_deref(),
+            first.url.as_deref(),
+            first.kind,
+            first.utf8
+        ),
+        (Some("7"), Some("u1"), InputKind::Html, false)
+    );
+    assert_eq!(first.body, b"<p>caf\xe9</p>");
+    // A null `html` takes the row's `text`.
+    let second = docs[1].as_ref().unwrap();
+    assert_eq!(
+        (
+            second.id.as_deref(),
+            second.kind,
+            &second.body[..],
+            second.utf8
+        ),
+        (None, InputKind::Text, &b"a text"[..], true)
+    );
+    let third = docs[2].as_ref().unwrap_err();
+    assert_eq!((third.row, third.id.as_deref()), (Some(2), Some("9")));
+    assert!(
+        third.reason.contains("no \"html\" or \"text\""),
+        "{third:?}"
+    );
+}
+
+#[test]
+fn files_that_hold_no_pages_say_what_they_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.parquet");
+    write_parquet(
+        &path,
+        vec![(
+            "content",
+            Arc::new(StringArray::from(vec!["a"])) as ArrayRef,
+        )],
+    );
+    let e = Reader::open(std::fs::File::open(&path).unwrap(), 1 << 20)
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("no \"html\" or \"text\" column (the columns are content)"),
+        "{e}"
+    );
+    write_parquet(
+        &path,
+        vec![("html", Arc::new(Int64Array::from(vec![1])) as ArrayRef)],
+    );
+    let e = Reader::open(std::fs::File::open(&path).unwrap(), 1 << 20)
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("column \"html\" is Int64, not strings or bytes"),
+        "{e}"
+    );
+    std::fs::write(&path, b"PAR1 and then nothing").unwrap();
+    assert!(Reader::open(std::fs::File::open(&path).unwrap(), 1 << 20).is_err());
+}
+
+#[test]
+fn documents_over_the_limit_fail_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.parquet");
+    let big = "x".repeat(2000);
+    write_parquet(
+        &path,
+        vec![(
+            "text",
+            Arc::new(StringArray::from(vec!["small", big.as_str(), "small"])) as ArrayRef,
+        )],
+    );
+    let docs: Vec<_> = Reader::open(std::fs::File::open(&path).unwrap(), 1000)
+        .unwrap()
+        .collect();
+    assert!(docs[0].is_ok() && docs[2].is_ok());
+    assert!(
+        docs[1]
+            .as_ref()
+            .unwrap_err()
+            .reason
+            .contains("larger than the limit")
+    );
+}

@@ -1,0 +1,134 @@
+//! The [`Source`]'s Parquet inputs: each row an entry, as each line of a
+//! JSON Lines file is ([`crate::parquet::read`]).
+
+#[cfg(feature = "parquet")]
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[cfg(feature = "parquet")]
+use super::{Body, Current, Document, Entry, Error, Identified, IdentifyOptions, Outcome, identify};
+use super::{Input, Origin, Source};
+
+impl Source {
+    /// Opens a Parquet input: its footer is read, then its rows one by one
+    /// as the source goes on. A file that cannot be read as Parquet is one
+    /// failed entry.
+    #[cfg(feature = "parquet")]
+    pub(super) fn open_parquet(&mut self, input: Arc<Input>, origin: &Origin) -> Option<Entry> {
+        use crate::compress::Compression;
+        let name = input.name();
+        let fail = |this: &mut Source, why: String| {
+            let e = Error::document(name.clone(), why);
+            Some(this.failed(&input, name.clone(), e))
+        };
+        if input.compression != Compression::None {
+            return fail(
+                self,
+                "a compressed Parquet file: Parquet compresses its own columns; give the file as it is".into(),
+            );
+        }
+        let max = self.opts.max_document;
+        let opened = match origin {
+            Origin::File { path, .. } => match std::fs::File::open(path) {
+                Ok(f) => crate::parquet::Reader::open(f, max),
+                Err(e) => {
+                    let err = Error::io(PathBuf::from(&name), e);
+                    return Some(self.failed(&input, name.clone(), err));
+                }
+            },
+            // Parquet's footer is at its end: standard input is read whole.
+            Origin::Stdin => {
+                let mut bytes = Vec::new();
+                if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+                {
+                    return Some(self.failed(&input, name.clone(), Error::io("-", e)));
+                }
+                crate::parquet::read::open_bytes(bytes.into(), max)
+            }
+            Origin::Memory { bytes, .. } => crate::parquet::read::open_bytes(bytes.clone(), max),
+        };
+        match opened {
+            Ok(reader) => {
+                self.current = Current::Parquet(input, Box::new(reader));
+                None
+            }
+            Err(why) => fail(self, format!("not a Parquet file of pages: {why}")),
+        }
+    }
+
+    /// Without the `parquet` feature a Parquet input is one failed entry.
+    #[cfg(not(feature = "parquet"))]
+    pub(super) fn open_parquet(
+        &mut self,
+        input: Arc<Input>,
+        _origin: &Origin,
+    ) -> Option<crate::Entry> {
+        let name = input.name();
+        let e = ncleaner::error::Error::document(
+            name.clone(),
+            "a Parquet file, and this ncleaner was built without Parquet support \
+             (the default feature `parquet`)",
+        );
+        Some(self.failed(&input, name, e))
+    }
+
+    /// The entry of one row of a Parquet input.
+    #[cfg(feature = "parquet")]
+    pub(super) fn parquet_entry(
+        &mut self,
+        input: &Arc<Input>,
+        item: Result<crate::parquet::ParquetDocument, crate::parquet::RowError>,
+    ) -> Entry {
+        let name = input.name();
+        match item {
+            Ok(doc) => {
+                let id = doc.id.unwrap_or_else(|| format!("{name}#{}", doc.row));
+                let at = format!("{name}#{}", doc.row);
+                let mut e = self.entry(input, id, doc.url);
+                // A cell's bytes are identified as a file's are: compressed
+                // bytes decompressed, binary bytes no document.
+                let opts = IdentifyOptions {
+                    content_encoding: None,
+                    max: self.opts.max_document,
+                    detect_binary: self.detect_kinds,
+                };
+                let verdict = match identify(doc.body.as_slice(), opts) {
+                    Identified::Document {
+                        bytes: std::borrow::Cow::Borrowed(_),
+                        ..
+                    } => Ok(None),
+                    Identified::Document {
+                        bytes, truncated, ..
+                    } => Ok(Some((bytes.into_owned(), truncated))),
+                    Identified::NotADocument(what) => {
+                        Err(Outcome::Skipped(format!("not a document: {what}")))
+                    }
+                    Identified::Failed(why) | Identified::TooLarge(why) => {
+                        Err(Outcome::Failed(Error::document(at, why)))
+                    }
+                };
+                let (body, charset, truncated) = match verdict {
+                    // A string column is Unicode: no `<meta>` may override that.
+                    Ok(None) => (doc.body, doc.utf8.then(|| "utf-8".into()), None),
+                    Ok(Some((bytes, truncated))) => (bytes, None, truncated),
+                    Err(outcome) => {
+                        e.early = Some(outcome);
+                        return e;
+                    }
+                };
+                e.document = Some(Document {
+                    body: Body::Owned(body),
+                    charset,
+                    kind: Some(doc.kind),
+                    truncated,
+                });
+                e
+            }
+            Err(err) => {
+                let at = err.row.map_or(name.clone(), |r| format!("{name}#{r}"));
+                let id = err.id.unwrap_or_else(|| at.clone());
+                self.failed(input, id, Error::document(at, err.reason))
+            }
+        }
+    }
+}
