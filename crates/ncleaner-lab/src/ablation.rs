@@ -207,7 +207,7 @@ pub fn run(
         for input in [InputKind::Html, InputKind::Text] {
             let t = Instant::now();
             let outs = trainer.cross_validate_by(fold, k, &step.config, input, |model| {
-                let cleaner = Cleaner::new(model).with_method(Method::NCleaner);
+                let cleaner = Cleaner::from_model(model).with_method(Method::NCleaner);
                 match step.cut {
                     Cut::PerPage => cleaner,
                     Cut::Prefer(p) => cleaner.with_preference(p),

@@ -368,7 +368,7 @@ pub fn run(
                 // Methods without a model never score; any small model will do.
                 counts.model(1, 0.5, |i| fold[i] != f, "unused")?
             };
-            let cleaner = Cleaner::new(model)
+            let cleaner = Cleaner::from_model(model)
                 .with_method(v.method)
                 .with_threshold(v.threshold);
             Ok((0..pool.len())
@@ -401,6 +401,7 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         quality: None,
         metadata: None,
         truncated: None,
+        cut: None,
     };
     cleaner.assess(&mut c);
     c

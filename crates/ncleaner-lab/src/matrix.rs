@@ -282,7 +282,7 @@ pub fn clean_all(
                 return Ok(Vec::new());
             }
             let model = trainer.fit(&train, cfg)?;
-            let cleaner = Cleaner::new(model)
+            let cleaner = Cleaner::from_model(model)
                 .with_method(Method::NCleaner)
                 .with_preference(preference);
             Ok(test

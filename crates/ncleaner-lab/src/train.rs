@@ -780,7 +780,8 @@ impl Trainer {
                 if train.is_empty() {
                     return Ok(Vec::new());
                 }
-                let cleaner = ncleaner::pipeline::Cleaner::new(self.fit(&train, &inner_cfg)?);
+                let cleaner =
+                    ncleaner::pipeline::Cleaner::from_model(self.fit(&train, &inner_cfg)?);
                 Ok((0..subset.len())
                     .filter(|&j| fold[j] == g)
                     .map(|j| {
@@ -900,7 +901,7 @@ impl Trainer {
         threshold: Option<f64>,
     ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
         self.cross_validate_by(fold, k, cfg, input, |model| {
-            ncleaner::pipeline::Cleaner::new(model)
+            ncleaner::pipeline::Cleaner::from_model(model)
                 .with_method(method)
                 .with_threshold_option(threshold)
         })

@@ -70,7 +70,7 @@ fn classifier_model_operating_points_and_files() {
     // Cleaning gives every model-scored segment a probability, and the knobs move the line.
     let page =
         std::fs::read(common::shared_dir().join("data/cleaneval/train/105.html")).expect("page");
-    let cleaner = Cleaner::new(model);
+    let cleaner = Cleaner::from_model(model);
     let words = |c: &Cleaner| c.clean(&page, InputKind::Html, None).words_out();
     let out = cleaner.clean(&page, InputKind::Html, None);
     assert!(out.segments.iter().any(|s| s.probability.is_some()));

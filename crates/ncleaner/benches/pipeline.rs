@@ -41,8 +41,8 @@ fn stages(c: &mut Criterion) {
         .iter()
         .map(|p| decode::decode(p, None, None).text)
         .collect();
-    let cleaner = Cleaner::new(model::embedded("en").expect("embedded model"));
-    let heuristics = Cleaner::new(model::embedded("en").expect("embedded model"))
+    let cleaner = Cleaner::from_model(model::embedded("en").expect("embedded model"));
+    let heuristics = Cleaner::from_model(model::embedded("en").expect("embedded model"))
         .with_method(Method::Heuristics);
     let dumps: Vec<Vec<u8>> = pages
         .iter()

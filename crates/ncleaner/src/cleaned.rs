@@ -143,6 +143,55 @@ pub struct Cleaned {
     /// truncated WARC record, gzip stream or chunked body: the part that
     /// decoded was cleaned).
     pub truncated: Option<String>,
+    /// The cut the segments' scores were compared with, and the operating
+    /// point that set it; `None` when no score decided (`--method
+    /// heuristics`, `keep-all`, `perplexity`, a caller's own decider).
+    pub cut: Option<Cut>,
+}
+
+/// Where a page's cut comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OperatingPoint {
+    /// The page's own expected-F cut ([`crate::classify::expected_f_cut`]):
+    /// the default (`--prefer f`) with a calibrated classifier.
+    PageF,
+    /// The model's stored F point (`--prefer f`, a model whose classifier
+    /// is not calibrated; 0 for the paper's models).
+    F,
+    /// The model's stored precision point (`--prefer precision`).
+    Precision,
+    /// The model's stored recall point (`--prefer recall`).
+    Recall,
+    /// A threshold the caller set (`--threshold`, `--min-probability`).
+    Threshold,
+}
+
+impl OperatingPoint {
+    /// The name in the web API's answer and Python's `to_dict()`
+    /// (`page-f`, `f`, `precision`, `recall`, `threshold`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperatingPoint::PageF => "page-f",
+            OperatingPoint::F => "f",
+            OperatingPoint::Precision => "precision",
+            OperatingPoint::Recall => "recall",
+            OperatingPoint::Threshold => "threshold",
+        }
+    }
+}
+
+/// The cut that decided a page's scored segments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cut {
+    /// Where it comes from.
+    pub point: OperatingPoint,
+    /// In bits of log-odds: a segment that its score decided
+    /// ([`crate::classify::Reason::Score`]) is kept exactly when its
+    /// [`ScoredSegment::evidence`] is at least this. Infinite when the page
+    /// cut has no segment to cut at (nothing kept by score; JSON writes it
+    /// as `null`).
+    pub threshold: f64,
 }
 
 impl Cleaned {

@@ -60,6 +60,10 @@ pub enum Error {
         /// The limit.
         max: u64,
     },
+    /// A cleaning option that is not valid, alone or with the others
+    /// ([`OptionError`]; `crate::options::CleanOptions::validate`).
+    #[error("{0}")]
+    Option(#[from] OptionError),
     /// Cleaning panicked on a document: a bug, reported instead of losing the document.
     #[error("{input}: internal error while cleaning (please report): {message}")]
     Internal {
@@ -86,6 +90,30 @@ impl Error {
         Error::Document {
             input: input.into(),
             reason: reason.into(),
+        }
+    }
+}
+
+/// A cleaning option that is not valid: which option (its name in
+/// `CleanOptions`, which is Python's keyword and the web API's field; the
+/// command line spells it `--name-with-dashes`) and why. Each front end
+/// names the option in its own way ([`OptionError::option`]) before the
+/// message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{option}: {message}")]
+pub struct OptionError {
+    /// The option's name (`threshold`, `min_probability`, `model`, …).
+    pub option: &'static str,
+    /// What is wrong, with the value given.
+    pub message: String,
+}
+
+impl OptionError {
+    /// An error of `option`.
+    pub fn new(option: &'static str, message: impl Into<String>) -> OptionError {
+        OptionError {
+            option,
+            message: message.into(),
         }
     }
 }

@@ -7,12 +7,15 @@
 //! bytes ─► decode ─► html ─► segment ─► model/score ─► classify ─► format
 //! ```
 //!
-//! Most users need one call: [`Cleaner::clean`] turns the bytes of one page
-//! (or one text dump) into segments with scores and keep/drop decisions.
+//! Most users need one call: [`clean_html`] for one page, or a [`Cleaner`]
+//! made from [`CleanOptions`] (the options of every front end: `ncleaner
+//! clean`, the web API, Python) whose [`Cleaner::clean`] turns the bytes of
+//! one page (or one text dump) into segments with scores and keep/drop
+//! decisions.
 //!
 //! ```
-//! use ncleaner::{Cleaner, InputKind};
-//! let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
+//! use ncleaner::{CleanOptions, Cleaner, InputKind};
+//! let cleaner = Cleaner::new(CleanOptions::default()).unwrap();
 //! let page = b"<html><body><ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul>\
 //!     <h1>Portrait photography</h1><p>The basics of portrait photography could fill many \
 //!     large books, but a few rules of thumb will take a beginner a long way: keep the light \
@@ -33,12 +36,14 @@ pub mod html;
 pub mod lang;
 pub mod lm;
 pub mod model;
+pub mod options;
 pub mod perplexity;
 pub mod pipeline;
 pub mod quality;
 pub mod segment;
 pub mod site;
 
-pub use error::Error;
+pub use error::{Error, OptionError};
+pub use options::{CleanOptions, clean_html};
 pub use pipeline::{Cancel, Cancelled, Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
 pub use segment::{Kind, Segment};

@@ -11,8 +11,8 @@ use crate::model::Model;
 use crate::perplexity::SentenceFilter;
 use crate::segment::{self, Segment};
 
-pub use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
-pub use decide::{Decide, PageContext};
+pub use crate::cleaned::{Cleaned, Cut, InputKind, OperatingPoint, ScoredSegment};
+pub use decide::{Decide, Decided, PageContext};
 
 pub mod decide;
 
@@ -53,7 +53,7 @@ pub fn looks_like_html(text: &str) -> bool {
 ///
 /// ```
 /// use ncleaner::{Cancel, Cancelled, Cleaner, InputKind};
-/// let cleaner = Cleaner::new(ncleaner::model::embedded("en").unwrap());
+/// let cleaner = Cleaner::from_model(ncleaner::model::embedded("en").unwrap());
 /// let doc = ncleaner::decode::decode(b"<p>Some text.</p>", None, None);
 /// let cancel = Cancel::new();
 /// cancel.cancel(); // from another thread, in real use
@@ -190,11 +190,29 @@ impl Routes {
     /// at once: loading one of the embedded models takes about 6 ms, most
     /// of a one-page run's start-up. The fallback is opened whether or not
     /// the models turn out to need it; its error, if any, is reported only
-    /// when they do, as before.
+    /// when they do.
     pub fn from_names<S: AsRef<str> + Sync>(
         models: &[S],
         fallback: &str,
     ) -> crate::error::Result<Routes> {
+        Routes::from_names_with(models, fallback, &|name| {
+            crate::model::open(name).map(Arc::new)
+        })
+    }
+
+    /// [`Routes::from_names`] with the models that `open` gives for each
+    /// name (a server's loaded models, a cache).
+    pub fn from_names_with<S: AsRef<str> + Sync>(
+        models: &[S],
+        fallback: &str,
+        open: &(dyn Fn(&str) -> crate::error::Result<Arc<Model>> + Sync),
+    ) -> crate::error::Result<Routes> {
+        let route = |name: &str| -> crate::error::Result<Route> {
+            Ok(Route {
+                name: name.into(),
+                model: open(name)?,
+            })
+        };
         let names: Vec<&str> = if models.is_empty() {
             DEFAULT_MODELS.to_vec()
         } else {
@@ -205,10 +223,10 @@ impl Routes {
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         };
         std::thread::scope(|scope| {
-            let fallback = scope.spawn(|| Route::open(fallback));
+            let fallback = scope.spawn(|| route(fallback));
             let opening: Vec<_> = names
                 .iter()
-                .map(|&name| scope.spawn(move || Route::open(name)))
+                .map(|&name| scope.spawn(move || route(name)))
                 .collect();
             let loaded: crate::error::Result<Vec<Route>> = opening.into_iter().map(join).collect();
             let fallback = join(fallback);
@@ -307,8 +325,13 @@ pub struct Cleaner {
 }
 
 impl Cleaner {
-    /// A cleaner with the paper's rule (NCleaner, threshold 0).
-    pub fn new(model: Model) -> Cleaner {
+    /// A cleaner of one model for every page, without language routing,
+    /// at the model's own operating point ([`Preference::F`]: each page cut
+    /// at its expected-F point when the model has a calibrated classifier),
+    /// NCleaner's method. The lower-level constructor, for the lab and for
+    /// callers who assemble a cleaner themselves; [`Cleaner::new`] cleans
+    /// as every front end does.
+    pub fn from_model(model: Model) -> Cleaner {
         Cleaner::from_shared(Arc::new(model))
     }
 
@@ -536,7 +559,12 @@ impl Cleaner {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
         cancel.check()?;
-        let segments = self.decide_with(model, segments, input, cancel)?;
+        let decided = self.decide_with(model, segments, input, cancel)?;
+        let cut = decided.threshold.map(|threshold| Cut {
+            point: self.operating_point(model, input),
+            threshold,
+        });
+        let segments = decided.segments;
         cancel.check()?;
         if let Some(md) = &mut metadata
             && md.authors.is_empty()
@@ -564,6 +592,7 @@ impl Cleaner {
             quality: None,
             metadata,
             truncated: read.truncated.map(html::Limit::describe),
+            cut,
         };
         self.assess_with(model, &mut c);
         Ok(c)
@@ -598,7 +627,7 @@ impl Cleaner {
     ) -> (Vec<ScoredSegment>, Option<String>, Option<Arc<str>>) {
         let (model, language, name) = self.route(&segments);
         let decided = uncancelled(self.decide_with(model, segments, input, &NEVER));
-        (decided, language, name)
+        (decided.segments, language, name)
     }
 
     /// Sets a cleaned page's predicted quality and, below the least page
@@ -645,7 +674,23 @@ impl Cleaner {
     /// Scores and decides the segments of one page (`input`: how they were
     /// read) with the cleaner's model (the fallback model when routing).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
-        uncancelled(self.decide_with(&self.model, segments, input, &NEVER))
+        uncancelled(self.decide_with(&self.model, segments, input, &NEVER)).segments
+    }
+
+    /// The operating point of a page that `model` decides: the caller's
+    /// threshold, else the page's own cut, else the stored point preferred.
+    fn operating_point(&self, model: &Model, input: InputKind) -> OperatingPoint {
+        if self.threshold.is_some() {
+            OperatingPoint::Threshold
+        } else if self.page_cut(model, input != InputKind::Text) {
+            OperatingPoint::PageF
+        } else {
+            match self.preference {
+                Preference::F => OperatingPoint::F,
+                Preference::Precision => OperatingPoint::Precision,
+                Preference::Recall => OperatingPoint::Recall,
+            }
+        }
     }
 
     fn decide_with(
@@ -654,7 +699,7 @@ impl Cleaner {
         segments: Vec<Segment>,
         input: InputKind,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+    ) -> Result<Decided, Cancelled> {
         let html = input != InputKind::Text;
         let page = PageContext {
             model,

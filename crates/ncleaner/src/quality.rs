@@ -214,6 +214,7 @@ mod tests {
             quality: None,
             metadata: None,
             truncated: None,
+            cut: None,
         };
         let f = features(&c);
         // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.

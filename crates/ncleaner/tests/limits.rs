@@ -8,7 +8,7 @@ use ncleaner::html::{self, Limit, MAX_BLOCKS, MAX_ELEMENTS};
 use ncleaner::{Cleaner, InputKind, segment};
 
 fn cleaner() -> Cleaner {
-    Cleaner::new(ncleaner::model::embedded("en-nonlex").expect("embedded model"))
+    Cleaner::from_model(ncleaner::model::embedded("en-nonlex").expect("embedded model"))
 }
 
 #[test]

@@ -38,7 +38,9 @@ fn htmlish() -> impl Strategy<Value = String> {
 fn cleaner() -> Cleaner {
     static CLEANER: std::sync::OnceLock<Cleaner> = std::sync::OnceLock::new();
     CLEANER
-        .get_or_init(|| Cleaner::new(ncleaner::model::embedded("en").expect("embedded model")))
+        .get_or_init(|| {
+            Cleaner::from_model(ncleaner::model::embedded("en").expect("embedded model"))
+        })
         .clone()
 }
 

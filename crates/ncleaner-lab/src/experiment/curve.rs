@@ -217,7 +217,7 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
                 |i| chosen.contains(&i),
                 &format!("learning curve: {s} pages, draw {d}"),
             )?;
-            let cleaner = Cleaner::new(model).with_threshold(opts.threshold);
+            let cleaner = Cleaner::from_model(model).with_threshold(opts.threshold);
             let r = score(&cleaner);
             Ok(CurvePoint {
                 pages: s,
@@ -228,7 +228,7 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
             })
         })
         .collect::<Result<_>>()?;
-    let keep_all = Cleaner::new(counts.model(1, 0.5, |_| true, "unused")?)
+    let keep_all = Cleaner::from_model(counts.model(1, 0.5, |_| true, "unused")?)
         .with_method(ncleaner::classify::Method::KeepAll);
     let baseline = score(&keep_all).micro();
     Ok(Curve {

@@ -184,7 +184,7 @@ fn cleaneval_text_is_what_the_writer_writes() {
     let page = toy_page(3);
     let keep = |i: usize| i.is_multiple_of(2);
     let mine = tune::cleaneval_text(page.url.as_deref(), &page.html_segments, keep);
-    let cleaner = ncleaner::Cleaner::new(ncleaner::model::embedded("en").unwrap())
+    let cleaner = ncleaner::Cleaner::from_model(ncleaner::model::embedded("en").unwrap())
         .with_method(Method::KeepAll);
     let mut c = crossval::clean_segments(&cleaner, &page, InputKind::Html);
     for (i, s) in c.segments.iter_mut().enumerate() {

@@ -36,7 +36,8 @@ use self::logistic::Logistic;
 /// pooled word counts that long articles rule, cut short pages' prose
 /// (81–91 % of the words missed on modern pages had p of 0.40–0.69), and a
 /// page's reader, like WCXB's metric, weighs every page the same.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Preference {
     /// The precision-oriented point (as `train` trains it: the highest
     /// pooled word-level F-beta, beta 0.5); the default point in models
@@ -65,13 +66,37 @@ pub enum Preference {
 /// other segment. The gold sets disagree (Dragnet's gold holds comments,
 /// CleanEval's and WCXB's do not), and a corpus builder loses text that
 /// cannot be recovered when comments go by default; `drop` is one flag away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Comments {
     /// The model decides (the default).
     #[default]
     Keep,
     /// Comments are dropped whatever the model says.
     Drop,
+}
+
+impl Comments {
+    /// The name on the command line, in the web API and in Python (`keep`,
+    /// `drop`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Comments::Keep => "keep",
+            Comments::Drop => "drop",
+        }
+    }
+}
+
+impl Preference {
+    /// The name on the command line, in the web API and in Python
+    /// (`precision`, `f`, `recall`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preference::Precision => "precision",
+            Preference::F => "f",
+            Preference::Recall => "recall",
+        }
+    }
 }
 
 impl std::str::FromStr for Comments {
@@ -488,10 +513,12 @@ pub fn log2_odds(p: f64) -> f64 {
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// Keep every segment: the raw text dump (the paper's baseline).
+    #[serde(alias = "keep_all")]
     KeepAll,
     /// The segmentation heuristics alone, no language model ("heuristics only").
     Heuristics,
     /// Heuristics, then the clean/dirty n-gram models (NCleaner).
+    #[serde(rename = "ncleaner")]
     NCleaner,
     /// Sentences above a word-model perplexity cut-off removed, nothing else
     /// (PyPlexity; see [`crate::perplexity`]).

@@ -423,6 +423,7 @@ mod tests {
             quality: None,
             metadata: None,
             truncated: None,
+            cut: None,
         }
     }
 

@@ -53,6 +53,11 @@ pub struct CleanedRecord<'a> {
     /// routes by language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<Option<&'a str>>,
+    /// Where the cut of [`Self::threshold`] comes from
+    /// ([`crate::cleaned::OperatingPoint`]: `page-f`, `f`, `precision`,
+    /// `recall`, `threshold`); `null` when no score decided (API and Python).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operating_point: Option<Option<&'static str>>,
     /// The page's predicted cleaning quality (models with a page-quality model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_quality: Option<Option<PageQuality>>,
@@ -61,9 +66,12 @@ pub struct CleanedRecord<'a> {
     pub segments: Option<SegmentRecords<'a>>,
     /// The kept text, one segment per line, without a final newline.
     pub text: String,
-    /// The threshold that applied, in bits (API).
+    /// The cut that applied, in bits of log-odds ([`crate::cleaned::Cut`]):
+    /// a segment its score decided is kept exactly when its `evidence` is
+    /// at least this; `null` when no score decided or nothing could be kept
+    /// by score (API and Python).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub threshold: Option<f64>,
+    pub threshold: Option<Option<f64>>,
     /// Why the document was not read whole ([`Cleaned::truncated`]); left
     /// out when it was.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,6 +116,8 @@ impl<'a> CleanedRecord<'a> {
             model: Some(doc.model.as_deref()),
             page_quality: Some(doc.quality),
             segments: Some(SegmentRecords { doc, cancel: None }),
+            operating_point: Some(doc.cut.map(|c| c.point.as_str())),
+            threshold: Some(doc.cut.map(|c| c.threshold).filter(|t| t.is_finite())),
             ..CleanedRecord::bare(doc)
         }
     }
@@ -123,6 +133,7 @@ impl<'a> CleanedRecord<'a> {
             metadata: None,
             method: None,
             model: None,
+            operating_point: None,
             page_quality: None,
             segments: None,
             text: {
@@ -217,7 +228,8 @@ mod tests {
     use crate::{Cleaner, InputKind};
 
     fn cleaned(page: &str) -> Cleaned {
-        let cleaner = Cleaner::new(crate::model::embedded("en").expect("the embedded model"));
+        let cleaner =
+            Cleaner::from_model(crate::model::embedded("en").expect("the embedded model"));
         cleaner.clean(
             page.as_bytes(),
             InputKind::Auto,

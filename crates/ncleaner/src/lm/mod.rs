@@ -36,7 +36,7 @@ pub fn key(ids: &[u32]) -> u64 {
 }
 
 /// How a sentence's words are scored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Smoothing {
     /// The model's backoff probabilities (interpolated modified Kneser–Ney
     /// for our models, whatever estimated an ARPA file otherwise):
@@ -44,6 +44,7 @@ pub enum Smoothing {
     /// `backoff(h) + log p(w|h')` with `h'` the context without its oldest word
     /// and `backoff(h) = 0` when the model lacks `h` — KenLM's query rule.
     #[default]
+    #[serde(rename = "kneser-ney", alias = "kneser_ney")]
     Backoff,
     /// PyPlexity's bigram formula over raw counts:
     /// `p(w|v) = 0.8·c(v w)/c(v) + 0.2·c(v)/N + 1e-6`, where `N` is the number
@@ -51,7 +52,30 @@ pub enum Smoothing {
     /// number of sentences. It is not a distribution (it ignores `w` when
     /// `v w` is unseen); it is here so that PyPlexity's cut-offs keep their
     /// meaning. Needs a model trained by ncleaner (ARPA files have no counts).
+    #[serde(rename = "pyplexity")]
     PyPlexity,
+}
+
+impl Smoothing {
+    /// The name on the command line, in the web API and in Python
+    /// (`kneser-ney`, `pyplexity`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Smoothing::Backoff => "kneser-ney",
+            Smoothing::PyPlexity => "pyplexity",
+        }
+    }
+}
+
+impl std::str::FromStr for Smoothing {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Smoothing, String> {
+        match s {
+            "kneser-ney" | "kneser_ney" => Ok(Smoothing::Backoff),
+            "pyplexity" => Ok(Smoothing::PyPlexity),
+            _ => Err(format!("{s:?}: give kneser-ney or pyplexity")),
+        }
+    }
 }
 
 /// One order's n-grams, sorted by key.

@@ -48,6 +48,26 @@ pub struct PageContext<'a> {
     pub keep_repeats: bool,
 }
 
+/// What a decider hands back for one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decided {
+    /// The page's segments in order, each decided.
+    pub segments: Vec<ScoredSegment>,
+    /// The threshold the segments' evidence was compared with (the page's
+    /// own cut, or [`PageContext::threshold`]); `None` when no score decided.
+    pub threshold: Option<f64>,
+}
+
+impl Decided {
+    /// Segments that no threshold decided.
+    pub fn without_threshold(segments: Vec<ScoredSegment>) -> Decided {
+        Decided {
+            segments,
+            threshold: None,
+        }
+    }
+}
+
 /// The decide stage: keeps or drops each segment of one page.
 pub trait Decide: Send + Sync + std::fmt::Debug {
     /// The method's name (`ncleaner`, `heuristics`, `keep-all`,
@@ -61,13 +81,14 @@ pub trait Decide: Send + Sync + std::fmt::Debug {
     }
 
     /// Decides the segments of one page, in order, one [`ScoredSegment`]
-    /// each. Looks at `cancel` every [`Cancel::EVERY`] segments.
+    /// each, and says which threshold decided them. Looks at `cancel`
+    /// every [`Cancel::EVERY`] segments.
     fn decide(
         &self,
         page: &PageContext<'_>,
         segments: Vec<Segment>,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled>;
+    ) -> Result<Decided, Cancelled>;
 }
 
 /// The decider of a [`Method`] name (for [`Method::Perplexity`], the
@@ -103,7 +124,7 @@ impl Decide for ByModel {
         page: &PageContext<'_>,
         segments: Vec<Segment>,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+    ) -> Result<Decided, Cancelled> {
         let html = page.input != InputKind::Text;
         let scorer = page.model.scorer();
         let (scores, probs) = match page
@@ -152,7 +173,10 @@ impl Decide for ByModel {
         if !page.keep_repeats {
             crate::cleaned::drop_repeats(&mut decided);
         }
-        Ok(decided)
+        Ok(Decided {
+            segments: decided,
+            threshold: Some(threshold),
+        })
     }
 }
 
@@ -170,7 +194,7 @@ impl Decide for ByHeuristics {
         page: &PageContext<'_>,
         segments: Vec<Segment>,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+    ) -> Result<Decided, Cancelled> {
         decide_each(
             Method::Heuristics,
             segments,
@@ -179,6 +203,7 @@ impl Decide for ByHeuristics {
             page.comments,
             cancel,
         )
+        .map(Decided::without_threshold)
     }
 }
 
@@ -196,7 +221,7 @@ impl Decide for KeepAll {
         page: &PageContext<'_>,
         segments: Vec<Segment>,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+    ) -> Result<Decided, Cancelled> {
         decide_each(
             Method::KeepAll,
             segments,
@@ -205,6 +230,7 @@ impl Decide for KeepAll {
             page.comments,
             cancel,
         )
+        .map(Decided::without_threshold)
     }
 }
 
@@ -227,7 +253,7 @@ impl Decide for ByPerplexity {
         _page: &PageContext<'_>,
         segments: Vec<Segment>,
         cancel: &Cancel,
-    ) -> Result<Vec<ScoredSegment>, Cancelled> {
+    ) -> Result<Decided, Cancelled> {
         let filter = self.filter.as_ref().unwrap_or_else(|| default_filter());
         segments
             .into_iter()
@@ -249,7 +275,8 @@ impl Decide for ByPerplexity {
                     probability: None,
                 })
             })
-            .collect()
+            .collect::<Result<_, _>>()
+            .map(Decided::without_threshold)
     }
 }
 

@@ -71,7 +71,7 @@ fn routes_pages_by_language() {
             .contains("both")
     );
     let routed = Cleaner::routed(routes);
-    let single = Cleaner::new(crate::model::embedded("en").unwrap());
+    let single = Cleaner::from_model(crate::model::embedded("en").unwrap());
 
     let en = page(&[EN, EN]);
     let r = routed.clean(en.as_bytes(), InputKind::Html, None);
@@ -86,7 +86,7 @@ fn routes_pages_by_language() {
     let r = routed.clean(de.as_bytes(), InputKind::Html, None);
     assert_eq!(r.language.as_deref(), Some("de"));
     assert_eq!(r.model.as_deref(), Some("en-nonlex"));
-    let nonlex = Cleaner::new(crate::model::embedded("en-nonlex").unwrap());
+    let nonlex = Cleaner::from_model(crate::model::embedded("en-nonlex").unwrap());
     assert_eq!(
         r.segments,
         nonlex.clean(de.as_bytes(), InputKind::Html, None).segments
@@ -165,7 +165,7 @@ fn stages_look_at_the_flag_every_so_many_segments() {
         .map(|i| format!("Line number {i} of a long dump.\n\n"))
         .collect();
     let cleaner =
-        Cleaner::new(crate::model::embedded("en").unwrap()).with_method(Method::Perplexity);
+        Cleaner::from_model(crate::model::embedded("en").unwrap()).with_method(Method::Perplexity);
     let (input, segments) = segments_of(&text, InputKind::Text);
     assert!(segments.len() > 4 * Cancel::EVERY);
     let model = cleaner.model.clone();
@@ -177,7 +177,7 @@ fn stages_look_at_the_flag_every_so_many_segments() {
 
 #[test]
 fn metadata_travels_with_the_cleaned_page() {
-    let single = Cleaner::new(crate::model::embedded("en").unwrap());
+    let single = Cleaner::from_model(crate::model::embedded("en").unwrap());
     let html = format!(
         "<html lang=de><head><link rel=canonical href=/moon></head><body>\
          <h1>Moon pulls sea</h1><p>By Jane Doe | March 4, 2025</p><p>{EN}</p><p>{EN}</p></body></html>"
@@ -323,7 +323,7 @@ fn kept_bylines_and_datelines() {
     );
 
     // The whole pipeline: a page whose markup states no date.
-    let cleaner = Cleaner::new(crate::model::embedded("en").unwrap());
+    let cleaner = Cleaner::from_model(crate::model::embedded("en").unwrap());
     let html = format!(
         "<html><body><article><h1>How to grow tomatoes</h1><div class=meta>Dec 12, 2025</div>\
          <p>{EN}</p><p>{EN}</p></article></body></html>"
@@ -364,23 +364,25 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
             page: &PageContext<'_>,
             segments: Vec<Segment>,
             _cancel: &Cancel,
-        ) -> Result<Vec<ScoredSegment>, Cancelled> {
+        ) -> Result<Decided, Cancelled> {
             assert_eq!(page.input, InputKind::Html);
             assert_eq!(page.comments, classify::Comments::Keep);
-            Ok(segments
-                .into_iter()
-                .map(|segment| ScoredSegment {
-                    decision: Decision {
-                        keep: segment.kind == segment::Kind::H,
-                        reason: classify::Reason::NoHeuristic,
-                    },
-                    segment,
-                    score: None,
-                    probability: None,
-                    sentences: None,
-                    output: None,
-                })
-                .collect())
+            Ok(Decided::without_threshold(
+                segments
+                    .into_iter()
+                    .map(|segment| ScoredSegment {
+                        decision: Decision {
+                            keep: segment.kind == segment::Kind::H,
+                            reason: classify::Reason::NoHeuristic,
+                        },
+                        segment,
+                        score: None,
+                        probability: None,
+                        sentences: None,
+                        output: None,
+                    })
+                    .collect(),
+            ))
         }
     }
     let html = format!("<html><body><h1>A title here</h1><p>{EN}</p></body></html>");
@@ -388,6 +390,8 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
     let c = cleaner.clean(html.as_bytes(), InputKind::Html, None);
     assert_eq!(c.text(), "A title here\n");
     assert_eq!(c.segments.len(), 2);
-    // Not the model's decisions: no page quality is predicted from them.
+    // Not the model's decisions: no page quality is predicted from them,
+    // and no cut decided.
     assert_eq!(c.quality, None);
+    assert_eq!(c.cut, None);
 }
