@@ -30,6 +30,7 @@ const PRODUCT_ORDER: &[&str] = &[
     "quality",
     "model",
     "pipeline",
+    "options",
     "format",
 ];
 

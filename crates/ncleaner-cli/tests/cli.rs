@@ -12,7 +12,16 @@ fn example() -> String {
 
 #[test]
 fn clean_example_page_keeps_article_drops_boilerplate() {
-    let out = ok(&["clean", &example()]);
+    // Plain text by default: the kept segments, one per line.
+    let text = ok(&["clean", &example()]);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Tomatoes are among the easiest vegetables")),
+        "{text}"
+    );
+    assert!(!text.contains("<p>") && !text.contains("URL:"), "{text}");
+    // CleanEval's markup is one flag away, as are the other formats.
+    let out = ok(&["clean", "--format", "cleaneval", &example()]);
     assert!(
         out.contains("<p> Tomatoes are among the easiest vegetables"),
         "{out}"
@@ -267,10 +276,17 @@ fn jsonl_carries_the_pages_metadata() {
 #[test]
 fn threshold_moves_the_decision() {
     let count = |t: &str| {
-        ok(&["clean", "--threshold", t, &example()])
-            .lines()
-            .filter(|l| l.starts_with('<'))
-            .count()
+        ok(&[
+            "clean",
+            "--format",
+            "cleaneval",
+            "--threshold",
+            t,
+            &example(),
+        ])
+        .lines()
+        .filter(|l| l.starts_with('<'))
+        .count()
     };
     assert!(count("30") < count("0"));
     assert!(count("-30") > count("0"));
@@ -356,7 +372,14 @@ fn text_dump_input() {
          * Water the compost, not the leaves.\n* Pinch out the side shoots every week.\n\nCopyright 2007. All rights reserved.\n",
     )
     .unwrap();
-    let out = ok(&["clean", "--input", "text", dump.to_str().unwrap()]);
+    let out = ok(&[
+        "clean",
+        "--format",
+        "cleaneval",
+        "--input",
+        "text",
+        dump.to_str().unwrap(),
+    ]);
     assert!(out.contains("<p> Tomatoes are among the easiest vegetables to grow in containers, and a sunny balcony gives"), "{out}");
     assert!(out.contains("<l> Water the compost"), "{out}");
     assert!(!out.contains("Home | News"), "{out}");

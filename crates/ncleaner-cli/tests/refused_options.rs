@@ -1,5 +1,6 @@
 //! Options that would be ignored are refused with a message that says what
-//! they need (`cmd::common::check_clean_options`, called by `clean`).
+//! they need (`ncleaner::CleanOptions::validate` for the cleaning options,
+//! `cmd::common::check_clean_options` for the outputs).
 
 mod common;
 
@@ -33,11 +34,65 @@ fn segments_need_json_lines() {
 fn perplexity_options_need_the_perplexity_method() {
     refused(
         &["clean", "--mark", &example()],
-        "--mark needs --method perplexity",
+        "--mark: needs method perplexity",
     );
     refused(
         &["clean", "--max-perplexity", "500", &example()],
-        "--max-perplexity needs --method perplexity",
+        "--max-perplexity: needs method perplexity",
+    );
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_naming_the_flag() {
+    refused(
+        &["clean", "--threshold", "NaN", &example()],
+        "--threshold: NaN is not a finite number",
+    );
+    refused(
+        &["clean", "--threshold", "inf", &example()],
+        "--threshold: inf is not a finite number",
+    );
+    refused(
+        &["clean", "--min-probability", "1.5", &example()],
+        "--min-probability: 1.5 is not a probability strictly between 0 and 1",
+    );
+    refused(
+        &["clean", "--min-page-quality", "NaN", &example()],
+        "--min-page-quality: NaN is not between 0 and 1",
+    );
+    refused(
+        &[
+            "clean",
+            "--threshold",
+            "1",
+            "--min-probability",
+            "0.5",
+            &example(),
+        ],
+        "--threshold: give threshold or min_probability, not both",
+    );
+    refused(
+        &[
+            "clean",
+            "--method",
+            "keep-all",
+            "--threshold",
+            "1",
+            &example(),
+        ],
+        "--threshold: method keep-all has no scores",
+    );
+    refused(
+        &[
+            "clean",
+            "--no-route",
+            "--model",
+            "en",
+            "--model",
+            "en-nonlex",
+            &example(),
+        ],
+        "--model: without routing one model cleans every page (2 given)",
     );
 }
 

@@ -262,5 +262,8 @@ fn perplexity_command_and_method() {
     assert!(v["words_out"].as_u64() < v["words_in"].as_u64());
     let err = run(&["clean", "--method", "perplexity", "--max-perplexity=0", p]);
     assert!(!err.status.success());
-    assert!(String::from_utf8_lossy(&err.stderr).contains("cut-off must be positive"));
+    assert!(
+        String::from_utf8_lossy(&err.stderr)
+            .contains("--max-perplexity: 0 is not a positive number")
+    );
 }

@@ -5,14 +5,14 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use ncleaner::classify::Method;
 use ncleaner::format::CleanedRecord;
+use ncleaner::options::{Models, OptionValue};
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
-use ncleaner::{Cancel, Cleaned, Cleaner, InputKind, Route, Routes};
+use ncleaner::{Cancel, CleanOptions, Cleaner, InputKind};
 use ncleaner_corpus::identify::{Identified, IdentifyOptions, identify};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -36,9 +36,11 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `POST /api/clean` as JSON. Exactly one of `html` and `text`.
-#[derive(Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// `POST /api/clean` as JSON: exactly one of `html`, `text` and `fetch`,
+/// the page's `url`, and any cleaning option ([`CleanOptions`], by its
+/// field names, as in Python: `"model": "en"`, `"threshold": 1.5`, `"route":
+/// false`, …), with `ncleaner clean`'s defaults and routing.
+#[derive(Debug, Default, Serialize)]
 pub struct CleanRequest {
     /// An HTML page.
     pub html: Option<String>,
@@ -48,52 +50,128 @@ pub struct CleanRequest {
     pub url: Option<String>,
     /// A URL to fetch and clean instead of `html`/`text` (servers started with `--allow-fetch`).
     pub fetch: Option<String>,
-    /// Model name (`GET /api/models`): that one model cleans the page.
-    /// Default: routed by language as `ncleaner clean` routes ([`crate::default_routes`]).
-    pub model: Option<String>,
-    /// `ncleaner` (default), `heuristics`, `keep-all` or `perplexity`.
-    pub method: Option<String>,
-    /// Decision threshold in bits of log-odds; default: the model's operating point.
-    pub threshold: Option<f64>,
-    /// The stored operating point without a threshold: `f` (default), `precision` or `recall`.
-    pub prefer: Option<String>,
-    /// User comments: `keep` (default: the model decides) or `drop`.
-    pub comments: Option<String>,
-    /// Keep a segment of 3+ words that repeats one kept earlier on the
-    /// page (default false: repeats are dropped, as `clean` drops them).
-    pub keep_repeats: Option<bool>,
-    /// Markdown keeps links as `[text](url)` (default false).
-    pub links: Option<bool>,
-    /// Markdown keeps images as `![alt](url)` (default false).
-    pub images: Option<bool>,
+    /// The cleaning options.
+    #[serde(flatten)]
+    pub options: CleanOptions,
 }
 
-/// Query parameters of `POST /api/clean` with a raw body.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CleanParams {
-    url: Option<String>,
-    model: Option<String>,
-    method: Option<String>,
-    threshold: Option<f64>,
-    prefer: Option<String>,
-    comments: Option<String>,
-    keep_repeats: Option<bool>,
-    links: Option<bool>,
-    images: Option<bool>,
+impl CleanRequest {
+    /// Reads a JSON body: the document's fields, and the rest as cleaning
+    /// options (an unknown field is refused, naming the fields known).
+    fn from_json(bytes: &[u8]) -> Result<CleanRequest, ApiError> {
+        let mut map: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
+        let mut take = |k: &str| match map.remove(k) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(ApiError::bad(format!(
+                "JSON body: {k} must be a string, not {other}"
+            ))),
+        };
+        let (html, text, url, fetch) = (take("html")?, take("text")?, take("url")?, take("fetch")?);
+        let options = serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| {
+            ApiError::bad(format!(
+                "JSON body: {e}; the fields are html, text, fetch, url and the options {}",
+                CleanOptions::NAMES.join(", ")
+            ))
+        })?;
+        Ok(CleanRequest {
+            html,
+            text,
+            url,
+            fetch,
+            options,
+        })
+    }
+
+    /// Reads the query string of a raw body: `url` and the cleaning
+    /// options, each value read by its option's type
+    /// ([`CleanOptions::set`]; `model` may be given more than once).
+    fn from_query(query: Option<&str>) -> Result<CleanRequest, ApiError> {
+        let mut req = CleanRequest::default();
+        let mut models = Vec::new();
+        for (k, v) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            match &*k {
+                "url" => req.url = Some(v.into_owned()),
+                "model" => models.push(v.into_owned()),
+                _ => req
+                    .options
+                    .set(&k, OptionValue::Str(v.into_owned()))
+                    .map_err(|e| ApiError::bad(format!("query string: {e}")))?,
+            }
+        }
+        req.options.model = models;
+        Ok(req)
+    }
+}
+
+/// The served models, and the embedded ones by name.
+struct Served<'a>(&'a AppState);
+
+impl Models for Served<'_> {
+    fn model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::model::Model>> {
+        if let Some(m) = self.0.models.get(name) {
+            return Ok(m.clone());
+        }
+        // The embedded models are no file a request could name: always
+        // available, opened once.
+        if let Some(m) = self.0.embedded.get(name) {
+            return m
+                .get_or_init(|| {
+                    ncleaner::model::embedded(name)
+                        .map(Arc::new)
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
+                .map_err(ncleaner::Error::Parameter);
+        }
+        Err(ncleaner::Error::Parameter(format!(
+            "unknown model {name:?}; the models are {}",
+            self.0.models.keys().cloned().collect::<Vec<_>>().join(", ")
+        )))
+    }
+
+    fn word_model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::lm::WordLm>> {
+        self.0.word_models.get(name).cloned().ok_or_else(|| {
+            ncleaner::Error::Parameter(format!(
+                "unknown word model {name:?}; the word models are {}",
+                self.0
+                    .word_models
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+    }
+}
+
+/// The cleaner a request's options describe, with the served models (a
+/// request that names no model gets the server's, [`crate::default_models`]);
+/// a bad option is a 400 that names it.
+fn cleaner_of(st: &AppState, options: &CleanOptions) -> Result<Cleaner, ApiError> {
+    let mut options = options.clone();
+    if options.model.is_empty() && options.route {
+        options.model = st.default_models.0.clone();
+        if options.fallback_model == ncleaner::pipeline::DEFAULT_FALLBACK {
+            options.fallback_model = st.default_models.1.clone();
+        }
+    }
+    options.cleaner_with(&Served(st)).map_err(|e| match e {
+        ncleaner::Error::Option(o) => ApiError::bad(o.to_string()),
+        e => ApiError::bad(e.to_string()),
+    })
 }
 
 /// `POST /api/clean`.
 pub(crate) async fn clean(
     State(st): State<Arc<AppState>>,
     headers: HeaderMap,
-    params: Result<Query<CleanParams>, axum::extract::rejection::QueryRejection>,
+    RawQuery(query): RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + st.timeout;
-    let Query(params) =
-        params.map_err(|e| ApiError::bad(format!("query string: {}", e.body_text())))?;
     let mut held = Held::take(&st)?;
     let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
     let content_type = headers
@@ -109,8 +187,7 @@ pub(crate) async fn clean(
         .unwrap_or_default();
     let mut charset: Option<String> = None;
     let (doc, input, req) = if content_type == "application/json" {
-        let mut req: CleanRequest =
-            serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
+        let mut req = CleanRequest::from_json(&bytes)?;
         drop(bytes);
         let (doc, input) = match (req.html.take(), req.text.take(), req.fetch.as_ref()) {
             (Some(h), None, None) => (json_string_bytes(h), InputKind::Html),
@@ -148,7 +225,7 @@ pub(crate) async fn clean(
                 })?;
                 req.url.get_or_insert(final_url);
                 charset = label;
-                (Bytes::from(body), InputKind::Auto)
+                (Bytes::from(body), req.options.input)
             }
             _ => {
                 return Err(ApiError::bad(
@@ -168,73 +245,18 @@ pub(crate) async fn clean(
                         .map(|c| c.trim_matches('"').to_owned())
                 })
             });
+        let req = CleanRequest::from_query(query.as_deref())?;
         let input = match content_type.as_str() {
             "text/html" | "application/xhtml+xml" => InputKind::Html,
             "text/plain" => InputKind::Text,
-            _ => InputKind::Auto,
-        };
-        let req = CleanRequest {
-            url: params.url,
-            model: params.model,
-            method: params.method,
-            threshold: params.threshold,
-            prefer: params.prefer,
-            comments: params.comments,
-            keep_repeats: params.keep_repeats,
-            links: params.links,
-            images: params.images,
-            ..CleanRequest::default()
+            _ => req.options.input,
         };
         (bytes, input, req)
     };
-    // A model named: that one model cleans the page (its "route" makes the
-    // library identify the page's language for the answer, about 0.1 ms).
-    // None: the page goes where `ncleaner clean` would send it.
-    let routes = match &req.model {
-        Some(name) => {
-            let model = st.models.get(name).cloned().ok_or_else(|| {
-                ApiError::bad(format!(
-                    "unknown model {name:?}; the models are {}",
-                    st.models.keys().cloned().collect::<Vec<_>>().join(", ")
-                ))
-            })?;
-            Routes::new(Route {
-                name: name.as_str().into(),
-                model,
-            })
-        }
-        None => Routes::clone(&st.routes),
-    };
-    let method: Method = choice(req.method.as_deref(), "ncleaner", "method")?;
-    if let Some(t) = req.threshold
-        && !t.is_finite()
-    {
-        return Err(ApiError::bad("threshold must be a finite number"));
-    }
-    /// A named choice of the request (its `FromStr` names), else its default.
-    fn choice<T: std::str::FromStr<Err = String>>(
-        value: Option<&str>,
-        default: &str,
-        field: &str,
-    ) -> Result<T, ApiError> {
-        value
-            .unwrap_or(default)
-            .parse()
-            .map_err(|e| ApiError::bad(format!("{field}: {e}")))
-    }
-    let prefer: ncleaner::classify::Preference = choice(req.prefer.as_deref(), "f", "prefer")?;
-    let comments: ncleaner::classify::Comments =
-        choice(req.comments.as_deref(), "keep", "comments")?;
-    let cleaner = Cleaner::routed(routes)
-        .with_method(method)
-        .with_preference(prefer)
-        .with_comments(comments)
-        .with_repeats(req.keep_repeats.unwrap_or(false))
-        .with_marks(ncleaner::html::Marks {
-            links: req.links.unwrap_or(false),
-            images: req.images.unwrap_or(false),
-        })
-        .with_threshold_option(req.threshold);
+    // The options of `ncleaner clean`, with its defaults and routing: a
+    // model named takes the pages of its language, `en-nonlex` the others.
+    let cleaner = cleaner_of(&st, &req.options)?;
+    let method = req.options.method;
 
     let url = req.url.clone();
     let max_answer = st.max_answer;
@@ -256,7 +278,7 @@ pub(crate) async fn clean(
             max: max_body,
             detect_binary: true,
         };
-        let (bytes, cut) = match identify(&doc[..], opts) {
+        let (bytes, cut_short) = match identify(&doc[..], opts) {
             Identified::Document {
                 bytes, truncated, ..
             } => (bytes, truncated),
@@ -294,18 +316,17 @@ pub(crate) async fn clean(
         let mut cleaned = cleaner
             .clean_document_cancellable(decoded, input, cancel)
             .map_err(|_| stopped())?;
-        cleaned.truncated = match (cut, cleaned.truncated.take()) {
+        cleaned.truncated = match (cut_short, cleaned.truncated.take()) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),
         };
-        let threshold = threshold_of(&cleaner, &cleaned);
         check(cancel)?;
-        // The one record of a cleaned document, every field present, with
-        // what this request decided; its segments are written one by one,
-        // with cancellation looked at between them.
+        // The one record of a cleaned document, every field present (the
+        // cut that decided it among them), with the method and the time;
+        // its segments are written one by one, with cancellation looked at
+        // between them.
         let answer = CleanedRecord {
             method: Some(method.as_str()),
-            threshold: Some(threshold),
             elapsed_ms: Some(start.elapsed().as_secs_f64() * 1e3),
             ..CleanedRecord::full(&cleaned)
         }
@@ -350,20 +371,6 @@ fn release_memory() {
     // the system; glibc makes it safe to call from any thread at any time.
     unsafe {
         libc::malloc_trim(0);
-    }
-}
-
-/// The threshold in force for a cleaned page: that of the model its route chose.
-fn threshold_of(cleaner: &Cleaner, cleaned: &Cleaned) -> f64 {
-    let model = cleaner.routes().and_then(|r| {
-        r.languages()
-            .map(|(_, route)| route)
-            .chain([r.fallback()])
-            .find(|route| Some(&route.name) == cleaned.model.as_ref())
-    });
-    match model {
-        Some(route) => cleaner.threshold_of(&route.model, cleaned.input),
-        None => cleaner.threshold(cleaned.input),
     }
 }
 

@@ -49,7 +49,6 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use ncleaner::lm::WordLm;
 use ncleaner::model::Model;
-use ncleaner::{Route, Routes};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -121,9 +120,14 @@ impl Config {
 /// What the handlers share.
 pub(crate) struct AppState {
     pub models: BTreeMap<String, Arc<Model>>,
+    /// The embedded models a request may name besides the served ones
+    /// (`en-nonlex` as the fallback of a server that serves `en` alone),
+    /// opened on first use.
+    pub embedded: BTreeMap<&'static str, EmbeddedModel>,
     pub default_model: String,
-    /// How a page is routed when the request names no model ([`default_routes`]).
-    pub routes: Arc<Routes>,
+    /// The models of a request that names none, and its fallback model
+    /// ([`default_models`]).
+    pub default_models: (Vec<String>, String),
     pub max_body: usize,
     pub timeout: Duration,
     pub max_answer: usize,
@@ -143,20 +147,20 @@ pub(crate) struct AppState {
     pub worker_hook: Option<api::WorkerHook>,
 }
 
-/// The routing of requests that name no model, assembled as `ncleaner
-/// clean` assembles its models ([`Routes::assemble`]): each served model
-/// with a language tag takes the pages of its language (the first of a
-/// language, when several have it), and the first served model without a
-/// tag, else the embedded `en-nonlex`, takes the rest. With the default
-/// models (`en`, `en-nonlex`) that is the CLI's default: English pages to
-/// `en`, all others to `en-nonlex`.
-pub fn default_routes(models: &[(String, Arc<Model>)]) -> anyhow::Result<Routes> {
-    let route = |(name, model): &(String, Arc<Model>)| Route {
-        name: name.as_str().into(),
-        model: model.clone(),
-    };
+/// An embedded model, opened once (or its error).
+pub(crate) type EmbeddedModel = std::sync::OnceLock<Result<Arc<Model>, String>>;
+
+/// The models of a request that names none, and the fallback model of
+/// one that names no fallback: as `ncleaner clean` assembles its models
+/// ([`ncleaner::Routes::assemble`]), each served model with a language tag
+/// takes the pages of its language (the first of a language, when several
+/// have it), and the first served model without a tag, else the embedded
+/// `en-nonlex`, takes the rest. With the default models (`en`,
+/// `en-nonlex`) that is the CLI's default: English pages to `en`, all
+/// others to `en-nonlex`.
+pub fn default_models(models: &[(String, Arc<Model>)]) -> (Vec<String>, String) {
     let mut seen = Vec::new();
-    let tagged: Vec<Route> = models
+    let tagged: Vec<String> = models
         .iter()
         .filter(|(_, m)| {
             m.meta.language.as_ref().is_some_and(|l| {
@@ -166,13 +170,21 @@ pub fn default_routes(models: &[(String, Arc<Model>)]) -> anyhow::Result<Routes>
                 }
             })
         })
-        .map(route)
+        .map(|(name, _)| name.clone())
         .collect();
-    let untagged = models.iter().find(|(_, m)| m.meta.language.is_none());
-    Ok(Routes::assemble(tagged, || match untagged {
-        Some(m) => Ok(route(m)),
-        None => Route::open(ncleaner::pipeline::DEFAULT_FALLBACK),
-    })?)
+    let fallback = models
+        .iter()
+        .find(|(_, m)| m.meta.language.is_none())
+        .map_or(
+            ncleaner::pipeline::DEFAULT_FALLBACK.to_string(),
+            |(n, _)| n.clone(),
+        );
+    match &tagged[..] {
+        // No model with a language: the first served cleans every page it
+        // can route to, as one untagged `--model` does.
+        [] => (vec![models[0].0.clone()], fallback),
+        _ => (tagged, fallback),
+    }
 }
 
 /// The application: routes, state and the request log.
@@ -186,10 +198,13 @@ fn state(config: Config) -> anyhow::Result<AppState> {
     anyhow::ensure!(!config.models.is_empty(), "no model to serve");
     anyhow::ensure!(config.workers > 0, "workers must be at least 1");
     let default_model = config.models[0].0.clone();
-    let routes = Arc::new(default_routes(&config.models)?);
     Ok(AppState {
-        routes,
+        default_models: default_models(&config.models),
         models: config.models.into_iter().collect(),
+        embedded: ncleaner::model::EMBEDDED
+            .iter()
+            .map(|(name, _)| (*name, EmbeddedModel::new()))
+            .collect(),
         default_model,
         max_body: config.max_body,
         timeout: config.timeout,

@@ -333,6 +333,20 @@ async fn bad_requests_get_json_errors() {
             "query string",
         ),
         (
+            "/api/clean?threshold=NaN",
+            "text/plain",
+            b"hello".to_vec(),
+            400,
+            "threshold: NaN is not a finite number",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"threshold\": 1e999}".to_vec(),
+            400,
+            "JSON body",
+        ),
+        (
             "/api/nothing",
             "text/plain",
             b"hello".to_vec(),
@@ -482,12 +496,17 @@ async fn a_german_page_is_routed_as_the_cli_routes_it() {
     .clean(page.as_bytes(), ncleaner::InputKind::Html, None);
     assert_eq!(cli.model.as_deref(), Some("en-nonlex"));
     assert_eq!(v["text"], cli.text().trim_end());
-    let t = v["threshold"].as_f64().unwrap();
-    let nonlex = ncleaner::model::embedded("en-nonlex").unwrap();
-    let want = ncleaner::Cleaner::new(nonlex).threshold(ncleaner::InputKind::Html);
-    assert_eq!(t, want);
-    // A model named is that one model.
+    // The cut that decided is the page's own, as the CLI's.
+    assert_eq!(v["operating_point"], "page-f");
+    assert_eq!(v["threshold"].as_f64(), cli.cut.map(|c| c.threshold));
+    // A model named is routed as `clean --model en` routes it: the German
+    // page still goes to the fallback...
     let (_, en) = post_json(&s, json!({ "html": page, "model": "en" })).await;
-    assert_eq!(en["model"], "en");
-    assert_eq!(en["language"], "de");
+    assert_eq!(en["model"], "en-nonlex");
+    assert_eq!(en["text"], v["text"]);
+    // ...and without routing that one model cleans it, no language identified.
+    let (status, one) = post_json(&s, json!({ "html": page, "model": "en", "route": false })).await;
+    assert_eq!(status, 200, "{one}");
+    assert_eq!(one["model"], serde_json::Value::Null);
+    assert_eq!(one["language"], serde_json::Value::Null);
 }

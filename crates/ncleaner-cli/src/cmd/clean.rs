@@ -9,15 +9,11 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
 use ncleaner::format::{Format, JsonOptions};
-use ncleaner::pipeline::DEFAULT_MODELS;
-use ncleaner::{Cleaner, InputKind, Routes};
-use ncleaner_corpus::{self as corpus, CleanOptions, Destination, Entry, Observer, Stats};
+use ncleaner::lm::Smoothing;
+use ncleaner::{CleanOptions, Cleaner, InputKind};
+use ncleaner_corpus::{self as corpus, Destination, Entry, Observer, Stats};
 
-use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
-
-use super::common::{
-    SmoothingArg, check_clean_options, load_model_named, load_word_model, names, thread_pool,
-};
+use super::common::{check_clean_options, names, option_error, thread_pool};
 
 /// Arguments of `ncleaner clean`.
 #[derive(clap::Args)]
@@ -49,12 +45,7 @@ pub struct Args {
 
     /// The model for pages whose language has no model among --model, or is
     /// not identified (too little text).
-    #[arg(
-        long,
-        value_name = "en|en-nonlex|PATH",
-        default_value = "en-nonlex",
-        conflicts_with = "no_route"
-    )]
+    #[arg(long, value_name = "en|en-nonlex|PATH", default_value = "en-nonlex")]
     pub fallback_model: String,
 
     /// No language routing: one model (--model, default `en`) cleans every
@@ -66,11 +57,13 @@ pub struct Args {
     #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)), default_value = "auto")]
     pub input: InputKind,
 
-    /// Output format: CleanEval markup (`<p>`, `<h>`, `<l>` per segment),
-    /// plain text, JSON Lines, Markdown (headings, nested lists, code blocks,
-    /// quotes and GFM tables of the kept text), or WARC. Default: what the
-    /// name of `-o` says (`.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`),
-    /// else cleaneval.
+    /// Output format: plain text (the kept segments, one per line), JSON
+    /// Lines, Markdown (headings, nested lists, code blocks, quotes and GFM
+    /// tables of the kept text), Parquet (the JSON Lines record's fields as
+    /// columns), WARC, or CleanEval markup (`<p>`, `<h>`, `<l>` per
+    /// segment, the paper's format). Default: what the name of `-o` says
+    /// (`.txt`, `.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`;
+    /// `.parquet`), else text.
     #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Option<Format>,
 
@@ -93,18 +86,14 @@ pub struct Args {
     /// (higher precision), negative keeps more. Default: the model's own
     /// operating point (chosen for precision at training time; 0 for the
     /// paper's models).
-    #[arg(
-        long,
-        allow_negative_numbers = true,
-        conflicts_with = "min_probability"
-    )]
+    #[arg(long, allow_negative_numbers = true)]
     pub threshold: Option<f64>,
 
     /// Keep a segment when the classifier's probability that it is clean is
     /// at least P (0–1; the same as --threshold log2(P/(1−P))). The
     /// probabilities are calibrated on the training pages: of the words in
     /// segments given p ≈ 0.8, about 80% are clean.
-    #[arg(long, value_name = "P", value_parser = probability)]
+    #[arg(long, value_name = "P")]
     pub min_probability: Option<f64>,
 
     /// Which operating point stored in the model applies when neither
@@ -144,7 +133,7 @@ pub struct Args {
     /// links (EVALUATION.md, "Page quality"). Dropped pages are still
     /// written (empty; in JSON Lines with their `page_quality`), and the
     /// summary says how many.
-    #[arg(long, value_name = "P", value_parser = unit_interval)]
+    #[arg(long, value_name = "P")]
     pub min_page_quality: Option<f64>,
 
     /// Site-level boilerplate: read the inputs twice, first to learn which
@@ -203,18 +192,32 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-/// The cleaner that `--model`, `--fallback-model` and `--no-route` ask for.
-pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<Cleaner> {
-    if no_route {
-        anyhow::ensure!(
-            models.len() <= 1,
-            "--no-route takes one --model ({} given)",
-            models.len()
-        );
-        let name = models.first().map_or(DEFAULT_MODELS[0], String::as_str);
-        return Ok(Cleaner::new(load_model_named(name)?));
+impl Args {
+    /// The cleaning options these arguments give: every option of
+    /// `ncleaner clean` that is about cleaning a page, checked and made
+    /// into a cleaner by the library ([`Cleaner::new`]) as the web API,
+    /// Python and datatrove make theirs.
+    pub fn options(&self) -> CleanOptions {
+        CleanOptions {
+            model: self.models.clone(),
+            fallback_model: self.fallback_model.clone(),
+            route: !self.no_route,
+            input: self.input,
+            method: self.method,
+            threshold: self.threshold,
+            min_probability: self.min_probability,
+            prefer: self.prefer,
+            comments: self.comments,
+            keep_repeats: self.keep_repeats,
+            links: self.links,
+            images: self.images,
+            min_page_quality: self.min_page_quality,
+            max_perplexity: self.perplexity.max_perplexity,
+            mark: self.perplexity.mark,
+            word_model: self.perplexity.word_model.clone(),
+            smoothing: self.perplexity.smoothing,
+        }
     }
-    Ok(Cleaner::routed(Routes::from_names(models, fallback)?))
 }
 
 /// Runs `ncleaner clean`: every input document cleaned on the threads of
@@ -222,64 +225,26 @@ pub fn cleaner_of(models: &[String], fallback: &str, no_route: bool) -> Result<C
 /// and a progress bar while it runs when standard error is a terminal.
 /// Exits with an error when any document failed (after writing all others).
 pub fn run(args: Args) -> Result<()> {
-    let method = args.method;
-    check_clean_options(
-        args.format,
-        args.segments,
-        method,
-        args.perplexity.mark,
-        args.perplexity.max_perplexity.is_some(),
-        args.output.as_deref(),
-    )?;
+    let options = args.options();
+    options.validate().map_err(option_error)?;
+    check_clean_options(args.format, args.segments, args.output.as_deref())?;
     let format = args.format.or_else(|| {
         ncleaner_corpus::sink::format_from_name(&ncleaner_corpus::sink::Destination::from_arg(
             args.output.as_deref(),
         ))
     });
+    let records = matches!(format, Some(Format::Jsonl | Format::Parquet));
     anyhow::ensure!(
-        !args.markdown || format == Some(Format::Jsonl),
-        "--markdown adds a field to JSON Lines: give --format jsonl (or -o FILE.jsonl), or --format markdown for Markdown alone"
+        !args.markdown || records,
+        "--markdown adds a field to JSON Lines or Parquet: give --format jsonl (or -o FILE.jsonl, -o FILE.parquet), or --format markdown for Markdown alone"
     );
     anyhow::ensure!(
         !(args.links || args.images)
             || format == Some(Format::Markdown)
-            || (format == Some(Format::Jsonl) && args.markdown),
+            || (records && args.markdown),
         "--links and --images go into Markdown: give --format markdown (or -o FILE.md), or --format jsonl --markdown"
     );
-    let mut cleaner = cleaner_of(&args.models, &args.fallback_model, args.no_route)?
-        .with_method(method)
-        .with_preference(args.prefer)
-        .with_comments(args.comments)
-        .with_repeats(args.keep_repeats)
-        .with_marks(ncleaner::html::Marks {
-            links: args.links,
-            images: args.images,
-        })
-        .with_threshold_option(
-            args.threshold
-                .or(args.min_probability.map(classify::log2_odds)),
-        );
-    if let Some(p) = args.min_page_quality {
-        anyhow::ensure!(
-            method == Method::NCleaner,
-            "--min-page-quality needs --method ncleaner (the page quality is predicted from the model's decisions)"
-        );
-        cleaner = cleaner
-            .with_min_page_quality(p)
-            .map_err(|e| anyhow::anyhow!("--min-page-quality: {e}"))?;
-    }
-    if method == Method::Perplexity {
-        let lm = load_word_model(&args.perplexity.word_model)?;
-        let filter = SentenceFilter::new(Arc::new(lm))
-            .with_max_perplexity(
-                args.perplexity
-                    .max_perplexity
-                    .unwrap_or(DEFAULT_MAX_PERPLEXITY),
-            )?
-            .with_smoothing(args.perplexity.smoothing.into())?
-            .with_mark(args.perplexity.mark);
-        cleaner = cleaner.with_perplexity(filter);
-    }
+    let mut cleaner = Cleaner::new(options).map_err(option_error)?;
     let sites = args.sites || args.site_memory.is_some();
     let mut memory = None;
     if sites {
@@ -311,14 +276,14 @@ pub fn run(args: Args) -> Result<()> {
         inputs: &args.inputs,
         output: args.output.as_deref(),
         format: args.format,
-        default_format: Format::Cleaneval,
-        opts: CleanOptions {
+        default_format: Format::Text,
+        opts: corpus::CleanOptions {
             input: args.input,
             json: JsonOptions {
                 segments: args.segments,
                 markdown: args.markdown,
             },
-            ..CleanOptions::default()
+            ..corpus::CleanOptions::default()
         },
         jobs: args.jobs,
         quiet: args.quiet,
@@ -349,9 +314,12 @@ pub struct PerplexityArgs {
     #[arg(long, default_value = "en-ppl", value_name = "en-ppl|PATH")]
     pub word_model: String,
 
-    /// How the word model scores.
-    #[arg(long, value_enum, default_value = "kneser-ney")]
-    pub smoothing: SmoothingArg,
+    /// How the word model scores: `kneser-ney` (the model's backoff
+    /// probabilities: interpolated modified Kneser–Ney for ours) or
+    /// `pyplexity` (PyPlexity's bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6;
+    /// models trained by ncleaner).
+    #[arg(long, value_parser = names::<Smoothing>(["kneser-ney", "pyplexity"]), default_value = "kneser-ney")]
+    pub smoothing: Smoothing,
 }
 
 /// What [`run_corpus`] reads, writes and how.
@@ -364,8 +332,8 @@ pub struct Run<'a> {
     pub format: Option<Format>,
     /// The format when neither `--format` nor the name of `-o` says one.
     pub default_format: Format,
-    /// Everything else about cleaning (the format is set from `format`).
-    pub opts: CleanOptions,
+    /// How documents are read and written (the format is set from `format`).
+    pub opts: corpus::CleanOptions,
     /// `-j`.
     pub jobs: Option<usize>,
     /// `-q`.
@@ -399,7 +367,7 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
         .format
         .or_else(|| corpus::sink::format_from_name(&dest))
         .unwrap_or(run.default_format);
-    let opts = CleanOptions { format, ..run.opts };
+    let opts = corpus::CleanOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
@@ -545,25 +513,5 @@ impl Observer for Progress {
                 stats.skipped,
             ));
         }
-    }
-}
-
-/// Parses a number from 0 to 1.
-fn unit_interval(s: &str) -> std::result::Result<f64, String> {
-    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(format!("{p} is not between 0 and 1"))
-    }
-}
-
-/// Parses a probability strictly between 0 and 1.
-fn probability(s: &str) -> std::result::Result<f64, String> {
-    let p: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if p > 0.0 && p < 1.0 {
-        Ok(p)
-    } else {
-        Err(format!("{p} is not a probability strictly between 0 and 1"))
     }
 }

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
+#[cfg(feature = "serve")]
 use ncleaner::model::{self, Model};
 
 /// `--model`: an embedded model's name or a model file.
@@ -26,6 +27,7 @@ pub fn load_model(arg: &ModelArg) -> Result<Model> {
 }
 
 /// Loads a model by embedded name (`en`, `en-nonlex`) or file path ([`model::open`]).
+#[cfg(feature = "serve")]
 pub fn load_model_named(name: &str) -> Result<Model> {
     model::open(name).map_err(|e| match e {
         ncleaner::Error::Parameter(m) => anyhow::anyhow!("--{m}"),
@@ -85,20 +87,35 @@ where
     clap::builder::PossibleValuesParser::new(names).map(|s| s.parse::<T>().expect("a listed name"))
 }
 
-/// Refuses `clean` options that would be ignored, saying what they need:
+/// A library error as the command line says it: an option that is not
+/// valid ([`ncleaner::OptionError`]) named as its flag (`--min-probability`,
+/// `--no-route`), anything else as it is.
+pub fn option_error(e: impl Into<ncleaner::Error>) -> anyhow::Error {
+    match e.into() {
+        ncleaner::Error::Option(o) => anyhow::anyhow!("{}: {}", flag(o.option), o.message),
+        e => anyhow::Error::new(e),
+    }
+}
+
+/// The command line's flag of a cleaning option
+/// ([`ncleaner::CleanOptions`]'s field name).
+pub fn flag(option: &str) -> String {
+    match option {
+        "route" => "--no-route".into(),
+        o => format!("--{}", o.replace('_', "-")),
+    }
+}
+
+/// Refuses output options that would be ignored, saying what they need:
 /// `--segments` without JSON Lines output (`--format jsonl` or `-o
-/// FILE.jsonl`), `--mark` or `--max-perplexity` (`max_perplexity_given`)
-/// without `--method perplexity`, and `-o NAME.EXT` where EXT names no
-/// output format (`-o out.csv` would make a directory `out.csv`).
+/// FILE.jsonl`), and `-o NAME.EXT` where EXT names no output format (`-o
+/// out.csv` would make a directory `out.csv`). The cleaning options are
+/// checked by the library ([`ncleaner::CleanOptions::validate`]).
 pub fn check_clean_options(
     format: Option<ncleaner::format::Format>,
     segments: bool,
-    method: ncleaner::classify::Method,
-    mark: bool,
-    max_perplexity_given: bool,
     output: Option<&Path>,
 ) -> Result<()> {
-    use ncleaner::classify::Method;
     use ncleaner::format::Format;
     use ncleaner_corpus::sink::{self, Destination};
     let dest = Destination::from_arg(output);
@@ -111,7 +128,7 @@ pub fn check_clean_options(
         anyhow::ensure!(
             p.exists() || !has_ext,
             "-o {}: the extension names no output format, and the name would be made a \
-             directory; end it in .txt, .jsonl, .md or .warc (optionally .gz or .zst), or give a directory",
+             directory; end it in .txt, .jsonl, .md or .warc (optionally .gz or .zst), or .parquet, or give a directory",
             p.display()
         );
     }
@@ -119,12 +136,6 @@ pub fn check_clean_options(
     anyhow::ensure!(
         !segments || effective == Some(Format::Jsonl),
         "--segments needs JSON Lines output: --format jsonl (or -o FILE.jsonl)"
-    );
-    let perplexity = method == Method::Perplexity;
-    anyhow::ensure!(!mark || perplexity, "--mark needs --method perplexity");
-    anyhow::ensure!(
-        !max_perplexity_given || perplexity,
-        "--max-perplexity needs --method perplexity"
     );
     Ok(())
 }
@@ -165,55 +176,31 @@ mod tests {
 
     #[test]
     fn ignored_clean_options_are_refused() {
-        let ok = |f, s, m, mark, ppl, o: Option<&str>| {
-            check_clean_options(f, s, m, mark, ppl, o.map(Path::new)).map_err(|e| e.to_string())
+        let ok = |f, s, o: Option<&str>| {
+            check_clean_options(f, s, o.map(Path::new)).map_err(|e| e.to_string())
         };
-        assert!(
-            ok(
-                Some(Format::Jsonl),
-                true,
-                Method::NCleaner,
-                false,
-                false,
-                None
-            )
-            .is_ok()
-        );
-        assert!(
-            ok(
-                None,
-                true,
-                Method::NCleaner,
-                false,
-                false,
-                Some("x.jsonl.gz")
-            )
-            .is_ok()
-        );
-        let e = ok(None, true, Method::NCleaner, false, false, None).unwrap_err();
+        assert!(ok(Some(Format::Jsonl), true, None).is_ok());
+        assert!(ok(None, true, Some("x.jsonl.gz")).is_ok());
+        let e = ok(None, true, None).unwrap_err();
         assert!(e.contains("--segments needs"), "{e}");
-        assert!(
-            ok(
-                Some(Format::Text),
-                true,
-                Method::NCleaner,
-                false,
-                false,
-                None
-            )
-            .is_err()
-        );
-        let e = ok(None, false, Method::NCleaner, true, false, None).unwrap_err();
-        assert!(e.contains("--mark needs --method perplexity"), "{e}");
-        let e = ok(None, false, Method::Heuristics, false, true, None).unwrap_err();
-        assert!(
-            e.contains("--max-perplexity needs --method perplexity"),
-            "{e}"
-        );
-        assert!(ok(None, false, Method::Perplexity, true, true, None).is_ok());
-        let e = ok(None, false, Method::NCleaner, false, false, Some("out.csv")).unwrap_err();
+        assert!(ok(Some(Format::Text), true, None).is_err());
+        assert!(ok(Some(Format::Parquet), true, None).is_err());
+        let e = ok(None, false, Some("out.csv")).unwrap_err();
         assert!(e.contains("-o out.csv"), "{e}");
-        assert!(ok(None, false, Method::NCleaner, false, false, Some("outdir")).is_ok());
-        assert!(ok(None, false, Method::NCleaner, false, false, Some("out.txt")).is_ok());
+        assert!(ok(None, false, Some("outdir")).is_ok());
+        assert!(ok(None, false, Some("out.txt")).is_ok());
+        assert!(ok(None, false, Some("out.parquet")).is_ok());
+    }
+
+    #[test]
+    fn option_errors_name_the_flag() {
+        let o = ncleaner::CleanOptions {
+            threshold: Some(f64::NAN),
+            ..Default::default()
+        };
+        let e = option_error(o.validate().unwrap_err()).to_string();
+        assert_eq!(e, "--threshold: NaN is not a finite number");
+        assert_eq!(flag("route"), "--no-route");
+        assert_eq!(flag("min_page_quality"), "--min-page-quality");
     }
 }
