@@ -12,19 +12,25 @@
 //!   `threads` threads), keeping input order.
 //! - A `str` document is already decoded: it is cleaned as UTF-8 whatever its
 //!   `<meta charset>` says (the transport charset overrides the meta tag).
+//! - The options are the library's `CleanOptions`, by their field names as
+//!   keywords, checked by the library: `Cleaner(model="en")` routes as
+//!   `ncleaner clean --model en` routes (German pages to `en-nonlex`), the
+//!   input is read as `auto` unless told, and a `Cleaner` pickles as its
+//!   options.
 
 use std::sync::Arc;
 
-use ncleaner::classify::{Method, Preference, Reason};
+use ncleaner::classify::Reason;
 use ncleaner::format::{CleanedRecord, JsonOptions};
 use ncleaner::model::{self, Model};
+use ncleaner::options::{Models, OptionValue};
 use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
-use ncleaner::{Cleaned, InputKind};
+use ncleaner::{CleanOptions, Cleaned, InputKind};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 create_exception!(
@@ -34,16 +40,12 @@ create_exception!(
     "An ncleaner error: a model that cannot be loaded, or a failed batch."
 );
 
-/// A configured cleaner: a model loaded once, a method and a threshold.
+/// A configured cleaner: its options ([`CleanOptions`]) and the models
+/// they name, loaded once.
 #[pyclass(frozen, module = "ncleaner")]
 struct Cleaner {
     inner: ncleaner::Cleaner,
-    /// The model asked for; `None`: routed by language as `ncleaner clean` routes.
-    model_name: Option<String>,
-    method: &'static str,
-    /// The constructor's threshold, min_probability, prefer, comments,
-    /// keep_repeats, links and images, for pickling.
-    args: (Option<f64>, Option<f64>, String, String, bool, bool, bool),
+    options: CleanOptions,
 }
 
 /// One segment of a cleaned document.
@@ -232,11 +234,30 @@ impl CleanResult {
         self.cleaned.language.as_deref()
     }
 
-    /// The model that cleaned the page (the one routed to by its language,
-    /// or the one asked for).
+    /// The model that cleaned the page (the one routed to by its
+    /// language); `None` without routing.
     #[getter]
     fn model(&self) -> Option<&str> {
         self.cleaned.model.as_deref()
+    }
+
+    /// The cut the segments' evidence was compared with, in bits of
+    /// log-odds (the page's own cut by default); `None` when no score
+    /// decided, or nothing could be kept by score.
+    #[getter]
+    fn threshold(&self) -> Option<f64> {
+        self.cleaned
+            .cut
+            .map(|c| c.threshold)
+            .filter(|t| t.is_finite())
+    }
+
+    /// Where the cut comes from: "page-f" (the page's own expected-F cut,
+    /// the default), "f", "precision", "recall" (the model's stored points)
+    /// or "threshold" (set); `None` when no score decided.
+    #[getter]
+    fn operating_point(&self) -> Option<&'static str> {
+        self.cleaned.cut.map(|c| c.point.as_str())
     }
 
     /// All segments in page order, kept and dropped.
@@ -343,24 +364,97 @@ fn parse_input(input: &str) -> PyResult<InputKind> {
         .map_err(|e: String| PyValueError::new_err(format!("input={e}")))
 }
 
-/// A method's name, read by [`Method`]'s `FromStr` (`keep_all` is taken for
-/// `keep-all`, as Python spells names).
-fn parse_method(method: &str) -> PyResult<(Method, &'static str)> {
-    let m: Method = method
-        .replace('_', "-")
-        .parse()
-        .map_err(|_| {
-            PyValueError::new_err(format!(
-                "method={method:?}: expected \"ncleaner\", \"heuristics\", \"keep-all\" or \"perplexity\""
-            ))
-        })?;
-    Ok((m, m.as_str()))
+/// The models of this process: the embedded ones opened once and shared by
+/// every `Cleaner` (and `extract`), files opened by each.
+struct PyModels;
+
+impl Models for PyModels {
+    fn model(&self, name: &str) -> ncleaner::error::Result<Arc<Model>> {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<Model>>>> = OnceLock::new();
+        if !model::EMBEDDED.iter().any(|(n, _)| *n == name) {
+            return model::open(name).map(Arc::new);
+        }
+        let map = EMBEDDED.get_or_init(Default::default);
+        if let Some(m) = map.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Ok(m.clone());
+        }
+        let m = Arc::new(model::embedded(name)?);
+        map.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_owned(), m.clone());
+        Ok(m)
+    }
+
+    fn word_model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::lm::WordLm>> {
+        load_word_model(name).map_err(|e| ncleaner::Error::Parameter(e.to_string()))
+    }
 }
 
-/// Loads a model by embedded name or file path, as the CLI and the server
-/// do ([`model::open`]).
-fn load_model(name: &str) -> PyResult<Model> {
-    model::open(name).map_err(|e| NCleanerError::new_err(format!("model={name:?}: {e}")))
+/// A keyword's value as an option value: None, a bool, a number, a str,
+/// or a list of str.
+fn option_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    if v.is_none() {
+        return Ok(OptionValue::Null);
+    }
+    if let Ok(b) = v.downcast::<PyBool>() {
+        return Ok(OptionValue::Bool(b.is_true()));
+    }
+    if let Ok(s) = v.downcast::<PyString>() {
+        return Ok(OptionValue::Str(s.to_cow()?.into_owned()));
+    }
+    // Python's int and float, and what converts to a float (NumPy's scalars).
+    if let Ok(x) = v.extract::<f64>() {
+        return Ok(OptionValue::Number(x));
+    }
+    if let Ok(list) = v.extract::<Vec<String>>() {
+        return Ok(OptionValue::List(list));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{name}: expected None, a bool, a number, a str or a list of str, got {}",
+        v.get_type().name()?
+    )))
+}
+
+/// The options of the keywords (`model` given apart, as the first
+/// positional argument may be): every name a field of [`CleanOptions`],
+/// each value read by its type, the whole checked by the library.
+fn options_of(
+    model: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<CleanOptions> {
+    let mut options = CleanOptions::default();
+    let bad = |e: ncleaner::OptionError| PyValueError::new_err(e.to_string());
+    if let Some(m) = model {
+        options
+            .set("model", option_value("model", m)?)
+            .map_err(bad)?;
+    }
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            let k: String = k.extract()?;
+            options.set(&k, option_value(&k, &v)?).map_err(bad)?;
+        }
+    }
+    options.validate().map_err(bad)?;
+    Ok(options)
+}
+
+/// The cleaner of checked options: the models that cannot be had are an
+/// `NCleanerError`.
+fn cleaner_of(options: &CleanOptions) -> PyResult<ncleaner::Cleaner> {
+    options.cleaner_with(&PyModels).map_err(|e| match e {
+        ncleaner::Error::Option(o) => NCleanerError::new_err(o.to_string()),
+        e => NCleanerError::new_err(e.to_string()),
+    })
+}
+
+/// The options as a dict of keywords (what `Cleaner(**options)` takes back).
+fn options_dict<'py>(py: Python<'py>, options: &CleanOptions) -> PyResult<Bound<'py, PyAny>> {
+    let json = serde_json::to_string(options)
+        .map_err(|e| NCleanerError::new_err(format!("serialising the options: {e}")))?;
+    py.import("json")?.call_method1("loads", (json,))
 }
 
 /// Copies one document (`str`, `bytes`, or a `(document, url)` tuple) out of Python.
@@ -424,113 +518,63 @@ fn reason_name(reason: Reason) -> String {
 #[pymethods]
 impl Cleaner {
     #[new]
-    // The Python constructor's keyword arguments, one Rust argument each.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (model=None, method="ncleaner", threshold=None, min_probability=None, prefer="f", comments="keep", keep_repeats=false, links=false, images=false))]
+    #[pyo3(signature = (model=None, **options))]
     fn new(
-        model: Option<&str>,
-        method: &str,
-        threshold: Option<f64>,
-        min_probability: Option<f64>,
-        prefer: &str,
-        comments: &str,
-        keep_repeats: bool,
-        links: bool,
-        images: bool,
+        model: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cleaner> {
-        let (m, method_name) = parse_method(method)?;
-        let preference: Preference = prefer
-            .parse()
-            .map_err(|e| PyValueError::new_err(format!("prefer: {e}")))?;
-        let comments_choice: ncleaner::classify::Comments = comments
-            .parse()
-            .map_err(|e| PyValueError::new_err(format!("comments: {e}")))?;
-        if threshold.is_some() && min_probability.is_some() {
-            return Err(PyValueError::new_err(
-                "threshold and min_probability: give one or the other, not both",
-            ));
-        }
-        if let Some(t) = threshold
-            && !t.is_finite()
-        {
-            return Err(PyValueError::new_err(format!(
-                "threshold={t}: must be finite"
-            )));
-        }
-        if let Some(p) = min_probability
-            && !(p > 0.0 && p < 1.0)
-        {
-            return Err(PyValueError::new_err(format!(
-                "min_probability={p}: must be strictly between 0 and 1"
-            )));
-        }
-        let routes = match model {
-            // One model cleans every page; routing it as the only route makes
-            // the library identify each page's language for `Result.language`.
-            Some(name) => ncleaner::Routes::new(ncleaner::Route {
-                name: name.into(),
-                model: Arc::new(load_model(name)?),
-            }),
-            // As `ncleaner clean` routes by default: English pages to `en`,
-            // the others to `en-nonlex`.
-            None => ncleaner::Routes::from_names::<&str>(&[], ncleaner::pipeline::DEFAULT_FALLBACK)
-                .map_err(|e| NCleanerError::new_err(e.to_string()))?,
-        };
-        let mut inner = ncleaner::Cleaner::routed(routes)
-            .with_method(m)
-            .with_preference(preference)
-            .with_comments(comments_choice)
-            .with_repeats(keep_repeats)
-            .with_marks(ncleaner::html::Marks { links, images })
-            .with_threshold_option(threshold);
-        if let Some(p) = min_probability {
-            inner = inner.with_min_probability(p);
-        }
+        let options = options_of(model, options)?;
         Ok(Cleaner {
-            inner,
-            model_name: model.map(str::to_owned),
-            method: method_name,
-            args: (
-                threshold,
-                min_probability,
-                prefer.to_owned(),
-                comments.to_owned(),
-                keep_repeats,
-                links,
-                images,
-            ),
+            inner: cleaner_of(&options)?,
+            options,
         })
     }
 
-    /// The model's name or path, as given; `None`: routed by language.
+    /// The models as given (a name or path, or a list of them); `None`:
+    /// the default (`en`, routed by language).
     #[getter]
-    fn model(&self) -> Option<&str> {
-        self.model_name.as_deref()
+    fn model<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(match &self.options.model[..] {
+            [] => None,
+            [one] => Some(PyString::new(py, one).into_any()),
+            many => Some(PyList::new(py, many)?.into_any()),
+        })
     }
 
-    /// The method: "ncleaner", "heuristics" or "keep-all".
+    /// The method: "ncleaner", "heuristics", "keep-all" or "perplexity".
     #[getter]
-    fn method(&self) -> &str {
-        self.method
+    fn method(&self) -> &'static str {
+        self.options.method.as_str()
     }
 
-    /// The threshold in force for an input kind (the model's own operating point unless one was set).
+    /// Every option of this cleaner, defaults included, as keywords
+    /// (`Cleaner(**c.options)` makes the same cleaner).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        options_dict(py, &self.options)
+    }
+
+    /// The threshold in force for an input kind with the fallback model
+    /// (the model's own operating point unless one was set; a page cut at
+    /// its own point records its cut in `Result.threshold`).
     #[pyo3(signature = (input="html"))]
     fn threshold(&self, input: &str) -> PyResult<f64> {
         Ok(self.inner.threshold(parse_input(input)?))
     }
 
-    /// Cleans one document (str or bytes); the GIL is released while cleaning.
-    #[pyo3(signature = (document, url=None, input="html", charset=None))]
+    /// Cleans one document (str or bytes); the GIL is released while
+    /// cleaning. `input`: "html", "text" or "auto"; default: the cleaner's
+    /// (`auto` unless it was made with another).
+    #[pyo3(signature = (document, url=None, input=None, charset=None))]
     fn clean(
         &self,
         py: Python<'_>,
         document: &Bound<'_, PyAny>,
         url: Option<String>,
-        input: &str,
+        input: Option<&str>,
         charset: Option<String>,
     ) -> PyResult<CleanResult> {
-        let input = parse_input(input)?;
+        let input = self.input(input)?;
         let mut doc = extract_doc(document, url, None)?;
         doc.charset = charset;
         let inner = &self.inner;
@@ -539,15 +583,15 @@ impl Cleaner {
     }
 
     /// Cleans many documents in parallel in Rust (GIL released), results in input order.
-    #[pyo3(signature = (documents, input="html", threads=None))]
+    #[pyo3(signature = (documents, input=None, threads=None))]
     fn clean_many(
         &self,
         py: Python<'_>,
         documents: &Bound<'_, PyAny>,
-        input: &str,
+        input: Option<&str>,
         threads: Option<usize>,
     ) -> PyResult<Vec<CleanResult>> {
-        let input = parse_input(input)?;
+        let input = self.input(input)?;
         let mut docs = Vec::new();
         for (i, item) in documents.try_iter()?.enumerate() {
             docs.push(extract_doc(&item?, None, Some(i))?);
@@ -577,38 +621,80 @@ impl Cleaner {
         Ok(cleaned.into_iter().map(CleanResult::new).collect())
     }
 
-    /// Pickled as its constructor's arguments: the model is loaded again where it is unpickled
-    /// (Spark and multiprocessing ship cleaners to workers this way).
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let me = slf.get();
-        let (threshold, min_probability, prefer, comments, keep_repeats, links, images) = &me.args;
+    /// Pickled as its options: the models are loaded again where it is
+    /// unpickled (Spark and multiprocessing ship cleaners to workers this way).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let new = py.import("copyreg")?.getattr("__newobj_ex__")?;
         let args = (
-            me.model_name.as_deref(),
-            me.method,
-            *threshold,
-            *min_probability,
-            prefer.as_str(),
-            comments.as_str(),
-            *keep_repeats,
-            *links,
-            *images,
-        )
-            .into_pyobject(slf.py())?;
-        Ok((slf.get_type().into_any(), args))
+            slf.get_type(),
+            PyTuple::empty(py),
+            options_dict(py, &slf.get().options)?,
+        );
+        PyTuple::new(py, [new, args.into_pyobject(py)?.into_any()])
     }
 
     fn __repr__(&self) -> String {
+        let model = match &self.options.model[..] {
+            [] => "None".to_string(),
+            [one] => format!("{one:?}"),
+            many => format!("{many:?}"),
+        };
         format!(
-            "Cleaner(model={}, method={:?}, threshold={})",
-            self.model_name
-                .as_deref()
-                .map_or("None".into(), |m| format!("{m:?}")),
-            self.method,
-            self.inner.threshold(InputKind::Html)
+            "Cleaner(model={model}, method={:?}, route={})",
+            self.options.method.as_str(),
+            py_bool(self.options.route),
         )
     }
+}
+
+impl Cleaner {
+    /// The input kind of a call: the one given, else the options'.
+    fn input(&self, given: Option<&str>) -> PyResult<InputKind> {
+        given.map_or(Ok(self.options.input), parse_input)
+    }
+}
+
+/// The cleaners `extract` made, by their options (a few: a program uses
+/// one or two sets of options).
+static EXTRACTORS: std::sync::Mutex<Vec<(CleanOptions, ncleaner::Cleaner)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The cleaned text of one page with the options given as keywords (those
+/// of `Cleaner`): `ncleaner.extract(html)`, the one-line case. The cleaner
+/// of each set of options is made once per process and kept; the GIL is
+/// released while cleaning.
+#[pyfunction]
+#[pyo3(signature = (document, url=None, **options))]
+fn extract(
+    py: Python<'_>,
+    document: &Bound<'_, PyAny>,
+    url: Option<String>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let options = options_of(None, options)?;
+    let doc = extract_doc(document, url, None)?;
+    let cached = EXTRACTORS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(o, _)| *o == options)
+        .map(|(_, c)| c.clone());
+    let cleaner = match cached {
+        Some(c) => c,
+        None => {
+            let c = cleaner_of(&options)?;
+            let mut all = EXTRACTORS.lock().unwrap_or_else(|e| e.into_inner());
+            if all.len() >= 8 {
+                all.remove(0);
+            }
+            all.push((options.clone(), c.clone()));
+            c
+        }
+    };
+    let input = options.input;
+    let cleaned = py.allow_threads(|| clean_doc(&cleaner, &doc, input));
+    Ok(CleanResult::new(cleaned).record().text)
 }
 
 /// The names of the models built into the module.
@@ -746,6 +832,7 @@ fn _ncleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PageQuality>()?;
     m.add_class::<WordModel>()?;
     m.add_function(wrap_pyfunction!(perplexity, m)?)?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_models, m)?)?;
     m.add("NCleanerError", m.py().get_type::<NCleanerError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

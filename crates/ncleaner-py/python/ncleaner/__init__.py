@@ -4,10 +4,16 @@ The cleaning runs in Rust (the ``ncleaner`` crate): character n-gram
 clean/dirty models after Evert's NCleaner, with a segment classifier.
 
 >>> import ncleaner
->>> cleaner = ncleaner.Cleaner()            # the embedded English model, loaded once
+>>> cleaner = ncleaner.Cleaner()            # as `ncleaner clean`: English pages to "en", others to "en-nonlex"
 >>> result = cleaner.clean("<p>Some page</p>", url="https://example.com/")
 >>> isinstance(result.text, str)
 True
+>>> isinstance(ncleaner.extract("<p>Some page</p>"), str)   # the one-line case
+True
+
+The keywords of ``Cleaner`` and ``extract`` are the options of ``ncleaner clean``
+(``model="en"``, ``threshold=1.5``, ``route=False``, ...), with its defaults and its
+routing; the web API takes the same names.
 
 ``Cleaner`` is immutable and safe to share between threads; ``clean`` and
 ``clean_many`` release the GIL while they work, and ``clean_many`` cleans a
@@ -31,6 +37,7 @@ from ._ncleaner import (
     WordModel,
     __version__,
     embedded_models,
+    extract,
     perplexity,
 )
 
@@ -48,5 +55,6 @@ __all__ = [
     "WordModel",
     "__version__",
     "embedded_models",
+    "extract",
     "perplexity",
 ]

@@ -7,6 +7,7 @@ from ._ncleaner import (
     perplexity as perplexity,
     __version__ as __version__,
     embedded_models as embedded_models,
+    extract as extract,
 )
 
 Result = CleanResult

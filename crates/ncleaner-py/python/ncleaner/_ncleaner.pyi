@@ -123,6 +123,13 @@ class CleanResult:
     def model(self) -> Optional[str]:
         """The model that cleaned the page: the one its language was routed to, or the one asked for."""
     @property
+    def threshold(self) -> Optional[float]:
+        """The cut the segments' evidence was compared with (bits of log-odds); None when no
+        score decided."""
+    @property
+    def operating_point(self) -> Optional[str]:
+        """Where the cut comes from: "page-f", "f", "precision", "recall" or "threshold"."""
+    @property
     def segments(self) -> list[Segment]:
         """All segments in page order, kept and dropped."""
     @property
@@ -139,11 +146,16 @@ class CleanResult:
 Result = CleanResult
 
 class Cleaner:
-    """A model loaded once, a method and a threshold; immutable, safe to share between threads."""
+    """A cleaner made of the options of ``ncleaner clean``, its models loaded once; immutable,
+    safe to share between threads."""
 
     def __init__(
         self,
-        model: Optional[str] = None,
+        model: Union[None, str, list[str]] = None,
+        *,
+        fallback_model: str = "en-nonlex",
+        route: bool = True,
+        input: InputKind = "auto",
         method: Literal["ncleaner", "heuristics", "keep-all", "perplexity"] = "ncleaner",
         threshold: Optional[float] = None,
         min_probability: Optional[float] = None,
@@ -152,35 +164,47 @@ class Cleaner:
         keep_repeats: bool = False,
         links: bool = False,
         images: bool = False,
+        min_page_quality: Optional[float] = None,
+        max_perplexity: Optional[float] = None,
+        mark: bool = False,
+        word_model: str = "en-ppl",
+        smoothing: Literal["kneser-ney", "pyplexity"] = "kneser-ney",
     ) -> None:
-        """Loads ``model`` ("en", "en-nonlex" or a model file's path), which then cleans every page.
+        """The options are those of ``ncleaner clean`` (the library's ``CleanOptions``), with
+        its defaults and its routing: each page goes to the model of its language among
+        ``model`` ("en", "en-nonlex" or model files; default "en"), the others to
+        ``fallback_model``, so ``Cleaner(model="en")`` sends a German page to "en-nonlex"
+        as ``clean --model en`` does; ``route=False`` has one model clean every page
+        (``--no-route``). ``input`` ("auto" by default, as the CLI) says how documents are
+        read when a call does not.
 
-        Without ``model``, each page is routed by its language as ``ncleaner clean``
-        routes it: English pages to "en", all others to "en-nonlex".
-
-        ``threshold`` (bits of log-odds) or ``min_probability`` (0-1) override the
-        model's own operating point, chosen by ``prefer`` ("precision", "f" for the
-        highest F, "recall" for the highest F2); as ``ncleaner clean``. ``comments="drop"``
-        removes user comments under an article (forum and Q&A posts are content either way).
-        A kept segment of 3+ words that repeats one kept earlier on the page is dropped
-        unless ``keep_repeats`` (as ``ncleaner clean --keep-repeats``).
-        ``links`` and ``images`` keep links as ``[text](url)`` and images as ``![alt](url)``
-        in ``Result.markdown`` (as ``--links``, ``--images``); they change no decision.
-        Raises NCleanerError when the model cannot be loaded, ValueError for a bad option.
+        ``threshold`` (bits of log-odds, finite) or ``min_probability`` (0-1) override the
+        model's own operating point, chosen by ``prefer`` ("f": each page cut at its own
+        expected-F point; "precision"; "recall"). ``comments="drop"`` removes user comments
+        under an article. A kept segment of 3+ words that repeats one kept earlier on the
+        page is dropped unless ``keep_repeats``. ``links`` and ``images`` keep links and
+        images in ``Result.markdown``. ``min_page_quality`` drops pages predicted below it.
+        ``max_perplexity``, ``mark``, ``word_model``, ``smoothing``: ``method="perplexity"``.
+        Raises ValueError for a bad option (naming it), NCleanerError when a model cannot
+        be loaded.
         """
     @property
-    def model(self) -> Optional[str]:
-        """The model's name or path, as given; None when routed by language."""
+    def model(self) -> Union[None, str, list[str]]:
+        """The models as given; None: the default ("en", routed by language)."""
     @property
     def method(self) -> str:
         """The method in force."""
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option, defaults included: ``Cleaner(**c.options)`` makes the same cleaner."""
     def threshold(self, input: InputKind = "html") -> float:
-        """The threshold in force for an input kind."""
+        """The threshold in force for an input kind with the fallback model (a page cut at
+        its own point records its cut in ``Result.threshold``)."""
     def clean(
         self,
         document: Document,
         url: Optional[str] = None,
-        input: InputKind = "html",
+        input: Optional[InputKind] = None,
         charset: Optional[str] = None,
     ) -> CleanResult:
         """Cleans one document, releasing the GIL.
@@ -191,7 +215,7 @@ class Cleaner:
     def clean_many(
         self,
         documents: Iterable[Union[Document, Tuple[Document, Optional[str]]]],
-        input: InputKind = "html",
+        input: Optional[InputKind] = None,
         threads: Optional[int] = None,
     ) -> list[CleanResult]:
         """Cleans documents (or ``(document, url)`` pairs) in parallel in Rust, results in input order.
@@ -223,6 +247,10 @@ class WordModel:
 
 def perplexity(sentence: str, model: str = "en-ppl") -> float:
     """The perplexity of one sentence under a word model (loaded once per process)."""
+
+def extract(document: Document, url: Optional[str] = None, **options: Any) -> str:
+    """The cleaned text of one page with the options of ``Cleaner`` (the cleaner of each
+    set of options is made once per process): the one-line case."""
 
 def embedded_models() -> list[str]:
     """The names of the models built into the module."""

@@ -36,15 +36,16 @@ class NCleanerExtractor(BaseExtractor):
     """Replaces each document's HTML by its cleaned text (ncleaner's character n-gram models).
 
     Args:
-        model: "en", "en-nonlex" or a model file's path; default: routed by language as
-            ``ncleaner clean`` routes (English to "en", others to "en-nonlex").
-        method: "ncleaner", "heuristics" or "keep-all".
-        threshold: decision threshold in bits of log-odds (default: the model's operating point).
-        min_probability: keep segments at least this likely to be clean (instead of ``threshold``).
-        prefer: which stored operating point applies by default: "precision", "f" or "recall".
-        comments: user comments under an article: "keep" (the model decides) or "drop";
-            forum and Q&A posts are content either way.
-        input: "html", "text" or "auto".
+        model: "en", "en-nonlex" or a model file's path (or a list of them); default "en".
+            Pages are routed by language as ``ncleaner clean`` routes them: English pages to
+            "en", the others to "en-nonlex", whatever ``model`` names (``route=False``: that
+            one model cleans every page).
+        **options: every other option of ``ncleaner.Cleaner`` (the options of
+            ``ncleaner clean``, with its defaults): ``method``, ``threshold``,
+            ``min_probability``, ``prefer``, ``comments``, ``keep_repeats``, ``links``,
+            ``images``, ``input`` ("auto" by default), ``route``, ``fallback_model``,
+            ``min_page_quality``, and the perplexity ones. A bad option fails here, when the
+            pipeline is built, naming the option.
         batch_size: documents cleaned together by one parallel call.
         threads: Rust threads per task (default: all cores; set 1 when a machine runs one task per core).
         drop_empty: drop documents left without text (as datatrove's extractors do).
@@ -52,10 +53,6 @@ class NCleanerExtractor(BaseExtractor):
         page_metadata: add the page's own metadata (below).
         markdown: the document's text becomes the kept text as Markdown (headings, lists,
             code blocks, quotes, tables) instead of plain lines.
-        keep_repeats: keep a segment of 3+ words that repeats one kept earlier on the page
-            (by default repeats are dropped, as ``ncleaner clean`` drops them).
-        links, images: with ``markdown``, keep links as ``[text](url)`` and images as
-            ``![alt](url)`` (as ``ncleaner clean --links --images``).
 
     Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
     ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
@@ -69,45 +66,28 @@ class NCleanerExtractor(BaseExtractor):
 
     def __init__(
         self,
-        model: Optional[str] = None,
-        method: str = "ncleaner",
-        threshold: Optional[float] = None,
-        min_probability: Optional[float] = None,
-        prefer: str = "f",
-        comments: str = "keep",
-        input: str = "html",
+        model=None,
+        *,
         batch_size: int = 256,
         threads: Optional[int] = None,
         drop_empty: bool = True,
         timeout: float = 1,
         page_metadata: bool = True,
         markdown: bool = False,
-        keep_repeats: bool = False,
-        links: bool = False,
-        images: bool = False,
+        **options,
     ):
         super().__init__(timeout)
         if batch_size < 1:
             raise ValueError(f"batch_size={batch_size}: must be at least 1")
-        self.options = dict(
-            model=model,
-            method=method,
-            threshold=threshold,
-            min_probability=min_probability,
-            prefer=prefer,
-            comments=comments,
-            keep_repeats=keep_repeats,
-            links=links,
-            images=images,
-        )
-        self.input = input
         self.batch_size = batch_size
         self.threads = threads
         self.drop_empty = drop_empty
         self.page_metadata = page_metadata
         self.markdown = markdown
         # Loaded here so that a bad option fails when the pipeline is built, not in a worker.
-        self._cleaner: Optional[ncleaner.Cleaner] = ncleaner.Cleaner(**self.options)
+        self._cleaner: Optional[ncleaner.Cleaner] = ncleaner.Cleaner(model, **options)
+        # Every option, defaults included, as the cleaner read them: what a worker rebuilds it from.
+        self.options = self._cleaner.options
 
     def __getstate__(self):
         # Executors pickle their steps; the Rust cleaner is rebuilt in each worker.
@@ -124,7 +104,7 @@ class NCleanerExtractor(BaseExtractor):
 
     def extract(self, text: str) -> str:
         """The cleaned text of one document."""
-        result = self.cleaner.clean(text, input=self.input)
+        result = self.cleaner.clean(text)
         return result.markdown if self.markdown else result.text
 
     def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
@@ -138,7 +118,6 @@ class NCleanerExtractor(BaseExtractor):
             with self.track_time(unit="batch"):
                 results = cleaner.clean_many(
                     [(doc.text, doc.metadata.get("url")) for doc in batch],
-                    input=self.input,
                     threads=self.threads,
                 )
             for doc, result in zip(batch, results):
