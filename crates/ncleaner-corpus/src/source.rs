@@ -332,10 +332,7 @@ impl Source {
                 };
                 Some(e)
             }
-            Container::Parquet => {
-                drop(r);
-                self.open_parquet(input, &origin)
-            }
+            Container::Parquet => self.open_parquet(input, &origin, r),
             Container::Warc | Container::Jsonl => {
                 let decoded = match compress::decoder(r, input.compression) {
                     Ok(d) => d,

@@ -510,3 +510,24 @@ async fn a_german_page_is_routed_as_the_cli_routes_it() {
     assert_eq!(one["model"], serde_json::Value::Null);
     assert_eq!(one["language"], serde_json::Value::Null);
 }
+
+/// The API's description lists every cleaning option, in the body and in the
+/// query string, so that an option added to `CleanOptions` is documented.
+#[test]
+fn the_openapi_document_lists_every_option() {
+    let doc: Value = serde_json::from_str(include_str!("../src/openapi.json")).unwrap();
+    let post = &doc["paths"]["/api/clean"]["post"];
+    let query: Vec<&str> = post["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let body = doc["components"]["schemas"]["CleanRequest"]["properties"]
+        .as_object()
+        .unwrap();
+    for name in ncleaner::CleanOptions::NAMES {
+        assert!(query.contains(&name), "query parameter {name}");
+        assert!(body.contains_key(name), "body field {name}");
+    }
+}

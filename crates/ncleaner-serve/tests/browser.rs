@@ -55,6 +55,74 @@ async fn count(c: &fantoccini::Client, id: &str) -> u64 {
     text_of(c, id).await.parse().unwrap()
 }
 
+/// Pastes `page`, cleans it on the page, and returns the first view: each
+/// segment's kept-or-removed as shown, and the text the page would copy.
+async fn first_view(c: &fantoccini::Client, page: &str) -> (Vec<bool>, String) {
+    c.execute(
+        "document.getElementById('input').value = arguments[0]; document.getElementById('segments').textContent = '';",
+        vec![json!(page)],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("clean"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Css("#segments .seg"))
+        .await
+        .unwrap();
+    let v = c
+        .execute(
+            "return [[...document.querySelectorAll('#segments .seg')].map((e) => e.classList.contains('kept')), keptText()];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let keep = v[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_bool().unwrap())
+        .collect();
+    (keep, v[1].as_str().unwrap().to_owned())
+}
+
+/// The API's answer for `page`, as the demo asks (no options).
+async fn api_answer(server: &TestServer, page: &str) -> serde_json::Value {
+    reqwest::Client::new()
+        .post(server.url("/api/clean"))
+        .json(&json!({ "html": page, "method": "ncleaner" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// The demo's first view is the API's `keep`, segment by segment, and its
+/// text the API's text.
+async fn first_view_is_the_answer(
+    c: &fantoccini::Client,
+    server: &TestServer,
+    name: &str,
+    page: &str,
+) {
+    let (shown, text) = first_view(c, page).await;
+    let answer = api_answer(server, page).await;
+    let keep: Vec<bool> = answer["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["keep"].as_bool().unwrap())
+        .collect();
+    assert_eq!(shown, keep, "{name}: the first view is not the API's keep");
+    assert_eq!(text.trim_end(), answer["text"], "{name}");
+}
+
 async fn set_threshold(c: &fantoccini::Client, t: f64) {
     c.execute(
         "const s = document.getElementById('threshold'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
@@ -155,22 +223,14 @@ async fn paste_clean_slide_and_screenshot() {
         .unwrap()
         .as_f64()
         .unwrap();
-    // The model's default operating point, as the API states it (the page
-    // was cleaned by `en`); the slider moves in steps of 0.01.
-    let models: serde_json::Value = reqwest::get(server.url("/api/models"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let want = models["models"]
-        .as_array()
-        .and_then(|m| m.iter().find(|m| m["name"] == "en"))
-        .and_then(|m| m["threshold"]["html"].as_f64())
-        .unwrap_or_else(|| panic!("en's threshold in {models}"));
+    // The slider starts at the cut the server applied (the page's own
+    // expected-F cut), as the API states it; it moves in steps of 0.01.
+    let answer = api_answer(&server, &example_page()).await;
+    assert_eq!(answer["operating_point"], "page-f");
+    let want = answer["threshold"].as_f64().unwrap();
     assert!(
-        (t0 - want).abs() <= 0.005 && t0 != 0.0,
-        "the slider starts at the model's operating point, {t0} (the model's: {want})"
+        (t0 - want).abs() <= 0.005,
+        "the slider starts at the cut applied, {t0} (the API's: {want})"
     );
     assert!(k0 > 0 && r0 > 0);
     set_threshold(&c, 12.0).await;
@@ -221,5 +281,28 @@ async fn paste_clean_slide_and_screenshot() {
         overflow.as_i64().unwrap() <= 0,
         "horizontal overflow of {overflow} px"
     );
+    // The first view is the API's decisions: on the example page and on
+    // ten WCXB pages (the first ten of the dev set, decoded as the server
+    // decodes them).
+    c.set_window_size(1280, 1000).await.unwrap();
+    first_view_is_the_answer(&c, &server, "examples/page.html", &example_page()).await;
+    let wcxb = shared_data().join("wcxb/dev");
+    let mut names: Vec<_> = std::fs::read_dir(&wcxb)
+        .unwrap_or_else(|e| panic!("{}: {e}", wcxb.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "WCXB pages in {}", wcxb.display());
+    for path in &names[..10] {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()),
+            &mut bytes,
+        )
+        .unwrap();
+        let page = ncleaner::decode::decode(&bytes, None, None).text;
+        first_view_is_the_answer(&c, &server, &path.display().to_string(), &page).await;
+    }
     c.close().await.unwrap();
 }

@@ -14,7 +14,14 @@ impl Source {
     /// as the source goes on. A file that cannot be read as Parquet is one
     /// failed entry.
     #[cfg(feature = "parquet")]
-    pub(super) fn open_parquet(&mut self, input: Arc<Input>, origin: &Origin) -> Option<Entry> {
+    /// `head` is the stream as the source opened it (its first bytes
+    /// already read into its buffer): standard input is read on from it.
+    pub(super) fn open_parquet(
+        &mut self,
+        input: Arc<Input>,
+        origin: &Origin,
+        head: impl std::io::Read,
+    ) -> Option<Entry> {
         use crate::compress::Compression;
         let name = input.name();
         let fail = |this: &mut Source, why: String| {
@@ -39,8 +46,8 @@ impl Source {
             // Parquet's footer is at its end: standard input is read whole.
             Origin::Stdin => {
                 let mut bytes = Vec::new();
-                if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-                {
+                let mut head = head;
+                if let Err(e) = std::io::Read::read_to_end(&mut head, &mut bytes) {
                     return Some(self.failed(&input, name.clone(), Error::io("-", e)));
                 }
                 crate::parquet::read::open_bytes(bytes.into(), max)
@@ -62,6 +69,7 @@ impl Source {
         &mut self,
         input: Arc<Input>,
         _origin: &Origin,
+        _head: impl std::io::Read,
     ) -> Option<crate::Entry> {
         let name = input.name();
         let e = ncleaner::error::Error::document(

@@ -91,3 +91,19 @@ pub fn example_page() -> String {
     ))
     .unwrap()
 }
+
+/// `../shared/data`, or `$NCLEANER_SHARED/data`; panics with a clear message
+/// when it is missing, so that a test needing it fails instead of passing.
+pub fn shared_data() -> std::path::PathBuf {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = std::env::var_os("NCLEANER_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| repo.join("../shared"));
+    let data = shared.join("data");
+    assert!(
+        data.join("wcxb").is_dir(),
+        "this test needs the shared evaluation data at {} (set NCLEANER_SHARED to the folder holding data/)",
+        data.display()
+    );
+    data
+}
