@@ -299,7 +299,7 @@ impl Default for CleanOptions {
     fn default() -> Self {
         CleanOptions {
             input: InputKind::Auto,
-            format: Format::Cleaneval,
+            format: Format::Text,
             json: JsonOptions::default(),
             max_document: DEFAULT_MAX_DOCUMENT,
         }
