@@ -219,8 +219,16 @@ fn the_schema_has_a_column_for_every_field_of_the_record() {
     let cleaned = cleaner().clean(PAGE.as_bytes(), InputKind::Html, Some("https://a.org/"));
     let full = serde_json::to_value(CleanedRecord::full(&cleaned)).unwrap();
     let columns: Vec<String> = schema().fields().iter().map(|f| f.name().clone()).collect();
-    // What only the web API adds, and the segments (JSON Lines only).
-    let api_only = ["elapsed_ms", "input", "method", "threshold", "segments"];
+    // What JSON Lines never writes (the web API's and Python's fields), and
+    // the segments (JSON Lines only).
+    let api_only = [
+        "elapsed_ms",
+        "input",
+        "method",
+        "operating_point",
+        "threshold",
+        "segments",
+    ];
     for k in full.as_object().unwrap().keys() {
         assert!(
             columns.contains(k) || api_only.contains(&k.as_str()),
