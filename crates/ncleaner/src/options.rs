@@ -499,8 +499,12 @@ impl Cleaner {
     /// ```
     /// use ncleaner::{CleanOptions, Cleaner, InputKind};
     /// let cleaner = Cleaner::new(CleanOptions::default()).unwrap();
-    /// let page = b"<p>A paragraph of prose that a reader came to the page to read, long enough to keep.</p>";
+    /// let page = b"<p>The basics of portrait photography could fill many large books, but a few \
+    ///     rules of thumb will take a beginner a long way: keep the light soft, focus on the eyes, \
+    ///     and let the background fall away. Window light on an overcast day is the cheapest \
+    ///     softbox there is, and it flatters almost every face.</p>";
     /// let cleaned = cleaner.clean(page, InputKind::Auto, None);
+    /// assert_eq!(cleaned.language.as_deref(), Some("en"));
     /// assert_eq!(cleaned.model.as_deref(), Some("en"));
     ///
     /// let nan = CleanOptions { threshold: Some(f64::NAN), ..CleanOptions::default() };
