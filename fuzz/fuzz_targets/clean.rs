@@ -11,7 +11,7 @@ use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 
 static CLEANER: LazyLock<Cleaner> =
-    LazyLock::new(|| Cleaner::new(ncleaner::model::embedded("en").expect("embedded model")));
+    LazyLock::new(|| Cleaner::from_model(ncleaner::model::embedded("en").expect("embedded model")));
 
 fuzz_target!(|data: &[u8]| {
     // The file name varies too: bytes before a NUL in the first 64 are the
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
         },
     );
     for (i, entry) in source.enumerate() {
-        let format = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc][i % 4];
+        let format = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc, Format::Parquet][i % 5];
         let input = [InputKind::Auto, InputKind::Html, InputKind::Text][i % 3];
         let opts = CleanOptions {
             input,

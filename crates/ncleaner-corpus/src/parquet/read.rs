@@ -117,6 +117,13 @@ impl Reader {
     /// Parquet or has neither an `html` nor a `text` column of strings or
     /// bytes.
     pub fn open<R: ChunkReader + 'static>(r: R, max_document: usize) -> Result<Reader, String> {
+        guarded(|| Reader::open_unguarded(r, max_document)).and_then(|r| r)
+    }
+
+    fn open_unguarded<R: ChunkReader + 'static>(
+        r: R,
+        max_document: usize,
+    ) -> Result<Reader, String> {
         let builder = ParquetRecordBatchReaderBuilder::try_new(r).map_err(|e| e.to_string())?;
         let fields = builder.schema().fields().clone();
         let column = |name: &str, ok: fn(&DataType) -> bool, what: &str| match find(&fields, name) {
@@ -265,7 +272,11 @@ impl Iterator for Reader {
                 }
                 self.first_row += batch.num_rows() as u64;
             }
-            match self.batches.next() {
+            let batches = &mut self.batches;
+            let next = guarded(|| batches.next()).unwrap_or_else(|why| {
+                Some(Err(arrow_schema::ArrowError::ExternalError(why.into())))
+            });
+            match next {
                 None => {
                     self.done = true;
                     return None;
@@ -287,6 +298,20 @@ impl Iterator for Reader {
             }
         }
     }
+}
+
+/// Runs the Parquet crate on a file's bytes, whatever they are: a panic in
+/// it (a damaged file the crate does not expect) is an error of that file,
+/// not the end of the run.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        format!("the Parquet reader failed on this file ({msg})")
+    })
 }
 
 /// A reader over bytes in memory (standard input, a caller's buffer).

@@ -370,3 +370,33 @@ fn documents_over_the_limit_fail_one_by_one() {
             .contains("larger than the limit")
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// A damaged Parquet file (cut short, bytes changed) is an error, never
+    /// a panic out of the reader, and never an endless read.
+    #[test]
+    fn damaged_files_fail_without_panicking(cut in 0usize..2000, flips in proptest::collection::vec((0usize..2000, proptest::prelude::any::<u8>()), 0..8)) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.parquet");
+        let pages: Vec<String> = (0..50).map(|i| format!("<p>page {i} with some text</p>")).collect();
+        write_parquet(
+            &path,
+            vec![
+                ("id", Arc::new(Int64Array::from((0..50).collect::<Vec<i64>>())) as ArrayRef),
+                ("html", Arc::new(StringArray::from(pages))),
+            ],
+        );
+        let mut bytes = std::fs::read(&path).unwrap();
+        for (at, b) in flips {
+            let n = bytes.len();
+            bytes[at % n] = b;
+        }
+        if cut < bytes.len() {
+            bytes.truncate(bytes.len() - cut);
+        }
+        if let Ok(reader) = read::open_bytes(bytes.into(), 1 << 20) {
+            proptest::prop_assert!(reader.take(1000).count() <= 51);
+        }
+    }
+}
