@@ -216,7 +216,9 @@ fn row_json(batch: &RecordBatch, i: usize) -> serde_json::Value {
 fn the_schema_has_a_column_for_every_field_of_the_record() {
     // The full record has every field a document can have (`null` when
     // unknown); a field added to it needs a column, or this fails.
-    let cleaned = cleaner().clean(PAGE.as_bytes(), InputKind::Html, Some("https://a.org/"));
+    let mut cleaned = cleaner().clean(PAGE.as_bytes(), InputKind::Html, Some("https://a.org/"));
+    // A field written only when it has a value is given one.
+    cleaned.truncated = Some("cut short".into());
     let full = serde_json::to_value(CleanedRecord::full(&cleaned)).unwrap();
     let columns: Vec<String> = schema().fields().iter().map(|f| f.name().clone()).collect();
     // What JSON Lines never writes (the web API's and Python's fields), and
@@ -250,6 +252,58 @@ fn the_schema_has_a_column_for_every_field_of_the_record() {
     sorted.sort();
     keys.sort();
     assert_eq!(keys, sorted, "the metadata's fields and the struct's");
+}
+
+#[test]
+fn truncated_is_a_column_as_it_is_a_field_of_the_json_record() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    // A gzip file cut short: the part that decodes is cleaned, and marked.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(PAGE.repeat(40).as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = dir.path().join("cut.html.gz");
+    std::fs::write(&cut, &gz[..gz.len() / 2]).unwrap();
+    let whole = dir.path().join("whole.html");
+    std::fs::write(&whole, PAGE).unwrap();
+    let origins = || {
+        vec![
+            Origin::File {
+                path: cut.clone(),
+                rel: "cut.html.gz".into(),
+            },
+            Origin::File {
+                path: whole.clone(),
+                rel: "whole.html".into(),
+            },
+        ]
+    };
+    let pq = dir.path().join("out.parquet");
+    let jsonl = dir.path().join("out.jsonl");
+    clean_to(origins(), &pq, Format::Parquet);
+    clean_to(origins(), &jsonl, Format::Jsonl);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut batches = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&pq).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let batch = batches.next().unwrap().unwrap();
+    assert_eq!(batch.num_rows(), 2);
+    let truncated: Vec<serde_json::Value> = (0..2)
+        .map(|i| row_json(&batch, i)["truncated"].clone())
+        .collect();
+    let reason = truncated[0]
+        .as_str()
+        .expect("the cut page is marked truncated");
+    assert!(reason.contains("stops after"), "{reason}");
+    assert_eq!(truncated[0], lines[0]["truncated"]);
+    // A page read whole: null, as JSON Lines leaves the field out.
+    assert_eq!(truncated[1], serde_json::Value::Null);
+    assert!(lines[1].get("truncated").is_none());
 }
 
 #[test]

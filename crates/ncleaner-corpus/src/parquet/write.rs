@@ -79,7 +79,9 @@ fn quality_fields() -> Fields {
 
 /// The columns of a Parquet output, one per field of the JSON Lines
 /// record (its `segments` excepted: they are JSON Lines only), and
-/// `error` for a failed document.
+/// `error` for a failed document. `truncated` is the record's: why the
+/// document was not read whole (a body cut short, a limit of one
+/// document), null when it was.
 pub fn schema() -> SchemaRef {
     let s = |n: &str| Field::new(n, DataType::Utf8, true);
     let u = |n: &str| Field::new(n, DataType::UInt64, true);
@@ -94,6 +96,7 @@ pub fn schema() -> SchemaRef {
         Field::new("metadata", DataType::Struct(metadata_fields()), true),
         Field::new("page_quality", DataType::Struct(quality_fields()), true),
         s("markdown"),
+        s("truncated"),
         s("error"),
     ]))
 }
@@ -153,6 +156,7 @@ struct Row {
     metadata: Option<Metadata>,
     page_quality: Option<Quality>,
     markdown: Option<String>,
+    truncated: Option<String>,
     error: Option<String>,
 }
 
@@ -287,6 +291,7 @@ fn batch(rows: &[Row]) -> std::result::Result<RecordBatch, arrow_schema::ArrowEr
         metadata_array(rows),
         quality_array(rows),
         strings(|r| r.markdown.as_deref()),
+        strings(|r| r.truncated.as_deref()),
         strings(|r| r.error.as_deref()),
     ];
     RecordBatch::try_new(schema(), columns)
