@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 #[cfg(feature = "parquet")]
-use super::{Body, Current, Document, Entry, Error, Identified, IdentifyOptions, Outcome, identify};
+use super::{
+    Body, Current, Document, Entry, Error, Identified, IdentifyOptions, Outcome, identify,
+};
 use super::{Input, Origin, Source};
 
 impl Source {
