@@ -77,6 +77,45 @@ fn d1_an_output_that_is_its_input_is_refused() {
     }
 }
 
+/// A Parquet output is refused over its input as the other outputs are,
+/// and `--resume` says it cannot continue one (an interrupted Parquet file
+/// has no footer, so no row of it can be kept).
+#[cfg(feature = "parquet")]
+#[test]
+fn d1_a_parquet_output_over_its_input_is_refused_and_not_resumed() {
+    let dir = tempdir();
+    let html = dir.path().join("page.html");
+    std::fs::write(&html, PAGE).unwrap();
+    let pq = dir.path().join("in.parquet");
+    let made = run_clean(&["-o", pq.to_str().unwrap(), html.to_str().unwrap()]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let before = std::fs::read(&pq).unwrap();
+    assert!(before.starts_with(b"PAR1"));
+    let p = pq.to_str().unwrap();
+    let o = run_clean(&["-o", p, p]);
+    let e = stderr(&o);
+    assert!(!o.status.success(), "{e}");
+    assert!(
+        e.contains(&format!("-o {p}")) && e.contains(&format!("the input {p}")),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read(&pq).unwrap(),
+        before,
+        "the input is as it was"
+    );
+
+    let out = dir.path().join("out.parquet");
+    let o = clean_to(&out, &[html.to_str().unwrap()], true);
+    let e = stderr(&o);
+    assert!(!o.status.success(), "{e}");
+    assert!(
+        e.contains("--resume cannot continue a Parquet output"),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
 #[test]
 fn d1_an_output_file_inside_the_input_folder_is_not_read_back() {
     let dir = tempdir();

@@ -379,7 +379,7 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                 return refuse(
                     "a file of that name exists, and -o names a directory here (the name ends in \
                      no output format's extension); give a directory, or a file name ending in \
-                     .txt, .jsonl, .md or .warc (optionally .gz or .zst)"
+                     .txt, .jsonl, .md or .warc (optionally .gz or .zst), or .parquet"
                         .into(),
                 );
             }

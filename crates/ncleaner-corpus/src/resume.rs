@@ -105,6 +105,15 @@ impl Resume {
                     ids,
                 }))
             }
+            // A Parquet file is readable only once its footer is written
+            // (its end): an interrupted one holds no row that can be kept.
+            Destination::File(path) if format == Format::Parquet => Err(Error::Parameter(format!(
+                "--resume cannot continue a Parquet output ({}): a Parquet file is readable only \
+                 once it is complete, so an interrupted one keeps nothing; run again without \
+                 --resume, or write JSON Lines (-o OUT.jsonl, which --resume continues) and \
+                 convert it",
+                path.display()
+            ))),
             Destination::Dir(dir) => Ok(Resume::Dir {
                 dir: dir.clone(),
                 ext: format.extension(),
