@@ -6,7 +6,7 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use ncleaner_corpus::{self as corpus, CleanOptions, Origin, Source, SourceOptions};
+use ncleaner_corpus::{self as corpus, CorpusOptions, Origin, Source, SourceOptions};
 use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 
@@ -40,10 +40,10 @@ fuzz_target!(|data: &[u8]| {
     for (i, entry) in source.enumerate() {
         let format = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc, Format::Parquet][i % 5];
         let input = [InputKind::Auto, InputKind::Html, InputKind::Text][i % 3];
-        let opts = CleanOptions {
+        let opts = CorpusOptions {
             input,
             format,
-            ..CleanOptions::default()
+            ..CorpusOptions::default()
         };
         if entry.document.is_some() {
             let _ = corpus::clean_entry(&CLEANER, &entry, &opts);

@@ -282,9 +282,11 @@ impl Entry {
     }
 }
 
-/// How [`clean`] reads and writes documents.
+/// How [`clean`] reads and writes documents: the input kind, the output
+/// format, the size limit. How a page is cleaned is the cleaner's
+/// ([`ncleaner::CleanOptions`], the one type of cleaning options).
 #[derive(Debug, Clone, Copy)]
-pub struct CleanOptions {
+pub struct CorpusOptions {
     /// How to read documents whose input does not say (files, stdin).
     pub input: InputKind,
     /// The output format.
@@ -295,9 +297,9 @@ pub struct CleanOptions {
     pub max_document: usize,
 }
 
-impl Default for CleanOptions {
+impl Default for CorpusOptions {
     fn default() -> Self {
-        CleanOptions {
+        CorpusOptions {
             input: InputKind::Auto,
             format: Format::Text,
             json: JsonOptions::default(),
@@ -309,7 +311,7 @@ impl Default for CleanOptions {
 /// Cleans the document of one entry and renders it in `opts.format`.
 /// The input's own hint (JSON `html`/`text`, a WARC response) says how to
 /// read it; otherwise `opts.input` does.
-pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CleanOptions) -> Result<Rendered> {
+pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CorpusOptions) -> Result<Rendered> {
     let doc = entry
         .document
         .as_ref()
@@ -361,7 +363,7 @@ pub fn clean(
     origins: Vec<Origin>,
     dest: &Destination,
     cleaner: &Cleaner,
-    opts: CleanOptions,
+    opts: CorpusOptions,
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
@@ -376,7 +378,7 @@ pub fn clean_streaming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
     cleaner: &Cleaner,
-    opts: CleanOptions,
+    opts: CorpusOptions,
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
@@ -393,7 +395,7 @@ pub fn clean_resuming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
     cleaner: &Cleaner,
-    opts: CleanOptions,
+    opts: CorpusOptions,
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
     resume: Option<Resume>,

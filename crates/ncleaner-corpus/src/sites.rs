@@ -8,7 +8,7 @@ use ncleaner::error::{Error, Result};
 use ncleaner::pipeline::InputKind;
 
 use crate::{
-    CleanOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,
+    CorpusOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,
     SourceOptions, Stats, expand, run,
 };
 
@@ -18,7 +18,7 @@ use crate::{
 /// read are left to the cleaning pass to report.
 pub fn learn_sites(
     origins: Vec<Origin>,
-    opts: &CleanOptions,
+    opts: &CorpusOptions,
     pool: &rayon::ThreadPool,
     memory: &mut ncleaner::site::SiteMemory,
 ) -> Result<u64> {
@@ -133,9 +133,9 @@ pub fn site_memory(
     let pages = if no_pass {
         0
     } else {
-        let opts = CleanOptions {
+        let opts = CorpusOptions {
             input,
-            ..CleanOptions::default()
+            ..CorpusOptions::default()
         };
         learn_sites(expand(inputs)?, &opts, pool, &mut memory)?
     };

@@ -277,13 +277,13 @@ pub fn run(args: Args) -> Result<()> {
         output: args.output.as_deref(),
         format: args.format,
         default_format: Format::Text,
-        opts: corpus::CleanOptions {
+        opts: corpus::CorpusOptions {
             input: args.input,
             json: JsonOptions {
                 segments: args.segments,
                 markdown: args.markdown,
             },
-            ..corpus::CleanOptions::default()
+            ..corpus::CorpusOptions::default()
         },
         jobs: args.jobs,
         quiet: args.quiet,
@@ -333,7 +333,7 @@ pub struct Run<'a> {
     /// The format when neither `--format` nor the name of `-o` says one.
     pub default_format: Format,
     /// How documents are read and written (the format is set from `format`).
-    pub opts: corpus::CleanOptions,
+    pub opts: corpus::CorpusOptions,
     /// `-j`.
     pub jobs: Option<usize>,
     /// `-q`.
@@ -367,7 +367,7 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
         .format
         .or_else(|| corpus::sink::format_from_name(&dest))
         .unwrap_or(run.default_format);
-    let opts = corpus::CleanOptions { format, ..run.opts };
+    let opts = corpus::CorpusOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;

@@ -7,7 +7,7 @@ use anyhow::Result;
 use ncleaner::classify::Method;
 use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
-use ncleaner_corpus::CleanOptions;
+use ncleaner_corpus::CorpusOptions;
 
 use super::clean::{Run, run_corpus};
 use super::common::names;
@@ -59,9 +59,9 @@ pub fn run(args: Args) -> Result<()> {
             output: args.output.as_deref(),
             format: args.format,
             default_format: Format::Text,
-            opts: CleanOptions {
+            opts: CorpusOptions {
                 input: InputKind::Html,
-                ..CleanOptions::default()
+                ..CorpusOptions::default()
             },
             jobs: args.jobs,
             quiet: args.quiet,

@@ -15,7 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::*;
-use crate::{CleanOptions, Destination, Origin};
+use crate::{CorpusOptions, Destination, Origin};
 
 const PAGE: &str = "<html><head><title>Tomatoes</title><meta name=author content=\"Ann Lee\"></head><body>\
     <nav><a href=/>Home</a> | <a href=/v>Vegetables</a></nav><article><h1>Tomatoes</h1>\
@@ -53,13 +53,13 @@ fn clean_to(origins: Vec<Origin>, dest: &Path, format: Format) -> crate::Stats {
         .num_threads(2)
         .build()
         .unwrap();
-    let opts = CleanOptions {
+    let opts = CorpusOptions {
         format,
         json: JsonOptions {
             segments: false,
             markdown: true,
         },
-        ..CleanOptions::default()
+        ..CorpusOptions::default()
     };
     struct Quiet;
     impl crate::Observer for Quiet {
