@@ -44,6 +44,7 @@ pub mod inline;
 mod meta;
 mod metadata;
 mod tags;
+pub mod tokenizer;
 mod tree;
 mod walker;
 

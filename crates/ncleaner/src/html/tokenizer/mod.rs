@@ -1,0 +1,729 @@
+//! The HTML tokenizer (WHATWG HTML § 13.2.5) that the pass reads pages with:
+//! start tags with their attributes, end tags, and runs of text, handed to
+//! a [`TokenSink`]; comments, doctypes and processing instructions are read
+//! past and dropped.
+//!
+//! Built for what the pass needs, and for crawls:
+//!
+//! - **No recursion.** Each state is a step of a loop; the tag and script
+//!   states are loops of their own. No input, however deep or long (7,000
+//!   attributes on one tag, a megabyte of one state), grows the stack.
+//! - **`memchr` to the next `<`** in text, to the closing quote of an
+//!   attribute value, to the `>` that ends a comment; a raw-text element
+//!   (`script`, `style`, `title`, `textarea`, …) is skipped in one search
+//!   for its end tag.
+//! - **Borrowed slices.** Names, attribute values and text are slices of
+//!   the page (a name with capitals is lower-cased into a buffer kept
+//!   between pages); character references, CR LF and NUL are decoded only
+//!   when a consumer reads a value or a run of text ([`charref`]), so the
+//!   text of a script or a hidden element, and the attributes nobody asks
+//!   for, are never decoded or copied.
+//!
+//! The tokenizer switches into RCDATA, RAWTEXT, script data or PLAINTEXT
+//! by the name of the start tag, as a tree builder would in the `body`
+//! (html5gum's "naive" switching, which the pass used before): `title`,
+//! `textarea`; `style`, `xmp`, `iframe`, `noembed`, `noframes`,
+//! `noscript`; `script`; `plaintext`. There is no tree builder, so no
+//! foreign content: `<![CDATA[` is a bogus comment everywhere, and a
+//! `title` or `style` inside `svg` is raw text as in HTML.
+//!
+//! Where it departs from html5gum 0.9 (compared on every shared page by
+//! `tests/tokenizer_differential.rs`, and on generated markup by the fuzz
+//! target `tokenizer`), the standard decides:
+//!
+//! - a repeated attribute is dropped, the first kept (§ 13.2.5.33; html5gum's
+//!   callback emitter hands on every copy);
+//! - `noframes` is raw text (the tree builder's rule for it; html5gum's
+//!   list has `noframe`, which is no element, and reads `noframes` as markup).
+//!
+//! Text is handed on in the runs html5gum folds it into: everything between
+//! two tags, comments or doctypes is one run, also across a dropped `</>`.
+
+pub mod charref;
+mod entities;
+
+use memchr::{memchr, memchr2};
+
+pub use charref::Decode;
+
+/// What reads the tokens.
+pub trait TokenSink {
+    /// A start tag, with its attributes.
+    fn start_tag(&mut self, tag: &StartTag<'_>);
+    /// An end tag (its name lower-cased; its attributes are dropped).
+    fn end_tag(&mut self, name: &[u8]);
+    /// A run of text (never empty).
+    fn text(&mut self, text: Text<'_>);
+}
+
+/// A run of text as it stands in the page, and how to read it.
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'a> {
+    raw: &'a str,
+    how: Decode,
+}
+
+impl<'a> Text<'a> {
+    /// The run as written (character references not decoded).
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// How the run is decoded.
+    pub fn how(&self) -> Decode {
+        self.how
+    }
+
+    /// The run decoded: borrowed when there is nothing to decode, else
+    /// written into `buf` (cleared first).
+    pub fn decoded<'b>(&self, buf: &'b mut String) -> &'b str
+    where
+        'a: 'b,
+    {
+        decoded(self.raw, self.how, buf)
+    }
+}
+
+/// `raw` read as `how`: itself when there is nothing to decode, else its
+/// decoding in `buf`.
+fn decoded<'b>(raw: &'b str, how: Decode, buf: &'b mut String) -> &'b str {
+    if charref::needs_decoding(raw, how) {
+        buf.clear();
+        charref::decode_into(raw, how, buf);
+        buf
+    } else {
+        raw
+    }
+}
+
+/// A start tag: its name (lower-cased), its attributes (each name once, the
+/// first of repeated ones), whether it ended in `/>`.
+pub struct StartTag<'a> {
+    /// The tag name, lower-cased.
+    pub name: &'a [u8],
+    /// Whether the tag ended in `/>` (which HTML ignores, but for void elements).
+    pub self_closing: bool,
+    input: &'a str,
+    names: &'a [u8],
+    attrs: &'a [RawAttr],
+}
+
+/// An attribute's value, as written (decoded on request).
+#[derive(Debug, Clone, Copy)]
+pub struct AttrValue<'a> {
+    raw: &'a str,
+}
+
+impl<'a> AttrValue<'a> {
+    /// The value as written (character references not decoded, CR not
+    /// normalised).
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// The value decoded: borrowed when there is nothing to decode, else
+    /// written into `buf` (cleared first).
+    pub fn decoded<'b>(&self, buf: &'b mut String) -> &'b str
+    where
+        'a: 'b,
+    {
+        decoded(self.raw, Decode::Attribute, buf)
+    }
+}
+
+impl<'a> StartTag<'a> {
+    /// The attributes, in order, each name once; names lower-cased.
+    pub fn attrs(&self) -> impl Iterator<Item = (&'a [u8], AttrValue<'a>)> + use<'a> {
+        let (input, names) = (self.input, self.names);
+        self.attrs.iter().map(move |a| {
+            let name = if a.lowered {
+                &names[a.name.0..a.name.1]
+            } else {
+                &input.as_bytes()[a.name.0..a.name.1]
+            };
+            let value = AttrValue {
+                raw: &input[a.value.0..a.value.1],
+            };
+            (name, value)
+        })
+    }
+
+    /// The value of the attribute `name` (lower-case), if the tag has it.
+    pub fn attr(&self, name: &[u8]) -> Option<AttrValue<'a>> {
+        self.attrs().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+/// An attribute: where its name and value are (byte ranges; the name in
+/// the tokenizer's buffer when it had to be lower-cased).
+#[derive(Debug, Clone, Copy)]
+struct RawAttr {
+    name: (usize, usize),
+    lowered: bool,
+    value: (usize, usize),
+    /// A hash of the name, to find repeated names quickly.
+    hash: u64,
+}
+
+/// How the content of an element is tokenized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    RcData,
+    RawText,
+    Script,
+    PlainText,
+}
+
+/// The content model the tokenizer switches to after a start tag.
+fn content(name: &[u8]) -> Option<Content> {
+    match name {
+        b"title" | b"textarea" => Some(Content::RcData),
+        b"style" | b"xmp" | b"iframe" | b"noembed" | b"noframes" | b"noscript" => {
+            Some(Content::RawText)
+        }
+        b"script" => Some(Content::Script),
+        b"plaintext" => Some(Content::PlainText),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    // CR is read as LF before tokenizing (§ 13.2.3.5).
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Above this many attributes a tag's names are checked for repeats through
+/// a set rather than one by one.
+const LINEAR_DEDUP: usize = 8;
+
+/// The tokenizer's buffers, kept from page to page.
+#[derive(Default)]
+pub struct Tokenizer {
+    attrs: Vec<RawAttr>,
+    /// Lower-cased tag and attribute names.
+    names: Vec<u8>,
+    /// The current tag's name, when it had to be lower-cased.
+    tag_name: Vec<u8>,
+    /// Text joined across a dropped `</>`, decoded.
+    joined: String,
+    /// The first attribute of each name hash, on a tag with many attributes.
+    seen: rustc_hash::FxHashMap<u64, usize>,
+}
+
+/// A tag read up to its `>`.
+struct TagEnd {
+    /// The index after its `>`.
+    after: usize,
+    self_closing: bool,
+    /// Its name in the input (lower-cased into `Tokenizer::tag_name` when `lowered`).
+    name: (usize, usize),
+    lowered: bool,
+}
+
+impl Tokenizer {
+    /// Tokenizes `html`, handing every token to `sink`.
+    pub fn run<S: TokenSink>(&mut self, html: &str, sink: &mut S) {
+        let b = html.as_bytes();
+        let mut pos = 0;
+        // The pending run of text starts here (and `joined` holds what
+        // came before a dropped `</>`).
+        let mut text = 0;
+        self.joined.clear();
+        while let Some(off) = memchr(b'<', &b[pos..]) {
+            let lt = pos + off;
+            match b.get(lt + 1) {
+                Some(c) if c.is_ascii_alphabetic() => {
+                    let Some(tag) = self.tag(b, lt + 1, true) else {
+                        // EOF in a tag: the tag is lost, the text before it is not.
+                        self.flush(html, text, lt, sink);
+                        return;
+                    };
+                    self.flush(html, text, lt, sink);
+                    let name: &[u8] = if tag.lowered {
+                        &self.tag_name
+                    } else {
+                        &b[tag.name.0..tag.name.1]
+                    };
+                    let mode = content(name);
+                    sink.start_tag(&StartTag {
+                        name,
+                        self_closing: tag.self_closing,
+                        input: html,
+                        names: &self.names,
+                        attrs: &self.attrs,
+                    });
+                    pos = tag.after;
+                    if let Some(mode) = mode {
+                        let name = name.to_vec();
+                        match self.raw_content(html, pos, mode, &name, sink) {
+                            Some(after) => pos = after,
+                            None => return,
+                        }
+                    }
+                    text = pos;
+                }
+                Some(b'/') => match b.get(lt + 2) {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        let Some(tag) = self.tag(b, lt + 2, false) else {
+                            self.flush(html, text, lt, sink);
+                            return;
+                        };
+                        self.flush(html, text, lt, sink);
+                        let name: &[u8] = if tag.lowered {
+                            &self.tag_name
+                        } else {
+                            &b[tag.name.0..tag.name.1]
+                        };
+                        sink.end_tag(name);
+                        pos = tag.after;
+                        text = pos;
+                    }
+                    Some(b'>') => {
+                        // `</>` is dropped; the text around it is one run.
+                        charref::decode_into(&html[text..lt], Decode::Data, &mut self.joined);
+                        pos = lt + 3;
+                        text = pos;
+                    }
+                    // `</` at the end is text.
+                    None => break,
+                    Some(_) => {
+                        self.flush(html, text, lt, sink);
+                        pos = to_gt(b, lt + 2);
+                        text = pos;
+                    }
+                },
+                Some(b'!') => {
+                    self.flush(html, text, lt, sink);
+                    pos = markup_declaration(b, lt);
+                    text = pos;
+                }
+                Some(b'?') => {
+                    self.flush(html, text, lt, sink);
+                    pos = to_gt(b, lt + 1);
+                    text = pos;
+                }
+                // A `<` that opens nothing is text.
+                _ => pos = lt + 1,
+            }
+        }
+        self.flush(html, text, b.len(), sink);
+    }
+
+    /// Hands on the pending run of text, `html[from..to]` after what
+    /// `joined` holds.
+    fn flush<S: TokenSink>(&mut self, html: &str, from: usize, to: usize, sink: &mut S) {
+        if self.joined.is_empty() {
+            if from < to {
+                sink.text(Text {
+                    raw: &html[from..to],
+                    how: Decode::Data,
+                });
+            }
+        } else {
+            charref::decode_into(&html[from..to], Decode::Data, &mut self.joined);
+            sink.text(Text {
+                raw: &self.joined,
+                how: Decode::Done,
+            });
+            self.joined.clear();
+        }
+    }
+
+    /// The content of a raw-text element from `from` and its end tag:
+    /// returns the index after the end tag, `None` when the page ends first.
+    fn raw_content<S: TokenSink>(
+        &mut self,
+        html: &str,
+        from: usize,
+        mode: Content,
+        name: &[u8],
+        sink: &mut S,
+    ) -> Option<usize> {
+        let b = html.as_bytes();
+        let end = match mode {
+            Content::PlainText => None,
+            Content::Script => script_end(b, from),
+            Content::RcData | Content::RawText => raw_end(b, from, name),
+        };
+        let how = if mode == Content::RcData {
+            Decode::RcData
+        } else {
+            Decode::Raw
+        };
+        let content_end = end.unwrap_or(b.len());
+        if from < content_end {
+            sink.text(Text {
+                raw: &html[from..content_end],
+                how,
+            });
+        }
+        let end = end?;
+        // The end tag is read as any end tag (its attributes too).
+        let tag = self.tag(b, end + 2, false)?;
+        sink.end_tag(name);
+        Some(tag.after)
+    }
+
+    /// Reads a tag from `i`, the first letter of its name, to its `>`
+    /// (§ 13.2.5.8 tag name to § 13.2.5.40 self-closing start tag):
+    /// `None` when the page ends inside it. A start tag's attributes go to
+    /// `self.attrs`; an end tag's are read past.
+    fn tag(&mut self, b: &[u8], mut i: usize, start: bool) -> Option<TagEnd> {
+        let ns = i;
+        let mut odd = false;
+        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
+            odd |= b[i].is_ascii_uppercase() | (b[i] == 0);
+            i += 1;
+        }
+        if i == b.len() {
+            return None;
+        }
+        if odd {
+            self.tag_name.clear();
+            lower_into(&b[ns..i], &mut self.tag_name);
+        }
+        let mut tag = TagEnd {
+            after: 0,
+            self_closing: false,
+            name: (ns, i),
+            lowered: odd,
+        };
+        if start {
+            self.attrs.clear();
+            self.names.clear();
+            self.seen.clear();
+        }
+        loop {
+            // Before attribute name.
+            while i < b.len() && is_space(b[i]) {
+                i += 1;
+            }
+            match *b.get(i)? {
+                b'>' => {
+                    tag.after = i + 1;
+                    return Some(tag);
+                }
+                b'/' => {
+                    // Self-closing start tag: `/>` ends the tag, any other
+                    // byte starts over before an attribute name.
+                    if b.get(i + 1) == Some(&b'>') {
+                        tag.after = i + 2;
+                        tag.self_closing = true;
+                        return Some(tag);
+                    }
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            // Attribute name: a leading `=` is part of it.
+            let an = i;
+            let mut odd = false;
+            // FNV-1a (64 bits) of the lower-cased name.
+            let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+            if b[i] == b'=' {
+                hash = (hash ^ u64::from(b'=')).wrapping_mul(0x0100_0000_01b3);
+                i += 1;
+            }
+            while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+                let c = b[i];
+                odd |= c.is_ascii_uppercase() | (c == 0);
+                hash = (hash ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3);
+                i += 1;
+            }
+            let name = (an, i);
+            // After attribute name.
+            while i < b.len() && is_space(b[i]) {
+                i += 1;
+            }
+            let mut value = (i, i);
+            if b.get(i) == Some(&b'=') {
+                i += 1;
+                while i < b.len() && is_space(b[i]) {
+                    i += 1;
+                }
+                match *b.get(i)? {
+                    q @ (b'"' | b'\'') => {
+                        let vs = i + 1;
+                        let ve = vs + memchr(q, &b[vs..])?;
+                        value = (vs, ve);
+                        i = ve + 1;
+                    }
+                    // `a=>`: an empty value.
+                    b'>' => value = (i, i),
+                    _ => {
+                        let vs = i;
+                        while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
+                            i += 1;
+                        }
+                        if i == b.len() {
+                            return None;
+                        }
+                        value = (vs, i);
+                    }
+                }
+            }
+            if start {
+                self.add_attr(b, name, odd, value, hash);
+            }
+        }
+    }
+
+    /// Adds an attribute to the current start tag unless its name is
+    /// already there (§ 13.2.5.33: the first of repeated names is kept).
+    /// Up to [`LINEAR_DEDUP`] attributes the names are compared one by one;
+    /// past that through a map of name hashes, so that a tag of thousands of
+    /// attributes stays linear. (Two different names with the same 64-bit
+    /// hash, which only a page made for it has, are both kept.)
+    fn add_attr(
+        &mut self,
+        b: &[u8],
+        name: (usize, usize),
+        odd: bool,
+        value: (usize, usize),
+        hash: u64,
+    ) {
+        let mut attr = RawAttr {
+            name,
+            lowered: odd,
+            value,
+            hash,
+        };
+        if odd {
+            let at = self.names.len();
+            lower_into(&b[name.0..name.1], &mut self.names);
+            attr.name = (at, self.names.len());
+        }
+        let names = &self.names;
+        let bytes = |a: &RawAttr| -> &[u8] {
+            if a.lowered {
+                &names[a.name.0..a.name.1]
+            } else {
+                &b[a.name.0..a.name.1]
+            }
+        };
+        let new = bytes(&attr);
+        if self.attrs.len() < LINEAR_DEDUP {
+            if self.attrs.iter().any(|a| a.hash == hash && bytes(a) == new) {
+                return;
+            }
+        } else {
+            if self.seen.is_empty() {
+                for (k, a) in self.attrs.iter().enumerate() {
+                    self.seen.entry(a.hash).or_insert(k);
+                }
+            }
+            match self.seen.get(&hash) {
+                Some(&k) if bytes(&self.attrs[k]) == new => return,
+                Some(_) => {}
+                None => {
+                    self.seen.insert(hash, self.attrs.len());
+                }
+            }
+        }
+        self.attrs.push(attr);
+    }
+}
+
+/// Appends `name` lower-cased (ASCII), NUL read as U+FFFD.
+fn lower_into(name: &[u8], out: &mut Vec<u8>) {
+    for &c in name {
+        if c == 0 {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+}
+
+/// The index after the `>` that ends a bogus comment, a doctype or a
+/// processing instruction begun before `from` (the end of the page if none).
+fn to_gt(b: &[u8], from: usize) -> usize {
+    memchr(b'>', &b[from.min(b.len())..]).map_or(b.len(), |o| from + o + 1)
+}
+
+/// After `<!` at `lt`: a comment, a doctype or a bogus comment; returns
+/// the index after it.
+fn markup_declaration(b: &[u8], lt: usize) -> usize {
+    let rest = &b[lt + 2..];
+    if rest.starts_with(b"--") {
+        comment_end(b, lt + 4)
+    } else {
+        // A doctype ends at its first `>` in every one of its states, quoted
+        // identifiers included (§ 13.2.5.53–68); `<![CDATA[` outside
+        // foreign content and anything else are bogus comments.
+        to_gt(b, lt + 2)
+    }
+}
+
+/// The index after the comment whose body starts at `body` (after `<!--`):
+/// the first `>` that the comment states end at (§ 13.2.5.43–52). That is
+/// a `>` after two dashes (`-->`, also `<!-->` and `<!--->` with the
+/// opening's dashes, and `--->`), or after `--!` whose dashes are in the body.
+fn comment_end(b: &[u8], body: usize) -> usize {
+    let mut i = body;
+    while let Some(off) = memchr(b'>', &b[i.min(b.len())..]) {
+        let gt = i + off;
+        if gt >= 2 && b[gt - 2] == b'-' && b[gt - 1] == b'-' {
+            return gt + 1;
+        }
+        if gt >= body + 3 && &b[gt - 3..gt] == b"--!" {
+            return gt + 1;
+        }
+        i = gt + 1;
+    }
+    b.len()
+}
+
+/// Whether `b[at..]` starts with `name` (ASCII case-insensitive) and a byte
+/// that ends a tag name: the appropriate end tag of a raw-text element.
+#[inline]
+fn ends_element(b: &[u8], at: usize, name: &[u8]) -> bool {
+    b.len() > at + name.len()
+        && b[at..at + name.len()].eq_ignore_ascii_case(name)
+        && (is_space(b[at + name.len()]) || matches!(b[at + name.len()], b'/' | b'>'))
+}
+
+/// The index of the `<` of the end tag that closes RCDATA or RAWTEXT
+/// content begun at `from` (§ 13.2.5.9–17).
+fn raw_end(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    loop {
+        let lt = i + memchr(b'<', &b[i..])?;
+        if b.get(lt + 1) == Some(&b'/') && ends_element(b, lt + 2, name) {
+            return Some(lt);
+        }
+        i = lt + 1;
+    }
+}
+
+/// The states of script data that decide where a script ends (§ 13.2.5.4,
+/// 15–31): an HTML comment opener inside a script escapes it, and a
+/// `<script>` inside the escape makes `</script>` end only the inner one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Data,
+    Escaped,
+    EscapedDash,
+    EscapedDashDash,
+    Double,
+    DoubleDash,
+    DoubleDashDash,
+}
+
+/// Where a `<` in escaped script data leads.
+enum Step {
+    /// The script's end tag starts at this `<`.
+    End(usize),
+    /// Go on in this state from this index.
+    Go(Script, usize),
+}
+
+/// The index of the `<` of the `</script>` that ends script data begun at
+/// `from`.
+fn script_end(b: &[u8], from: usize) -> Option<usize> {
+    use Script::*;
+    let mut s = Data;
+    let mut i = from;
+    loop {
+        let step = match s {
+            Data => {
+                let lt = i + memchr(b'<', &b[i..])?;
+                match b.get(lt + 1) {
+                    Some(b'/') if ends_element(b, lt + 2, b"script") => Step::End(lt),
+                    // `<!--` escapes; the state after it is the one after `--`.
+                    Some(b'!') if b.get(lt + 2..lt + 4) == Some(b"--") => {
+                        Step::Go(EscapedDashDash, lt + 4)
+                    }
+                    _ => Step::Go(Data, lt + 1),
+                }
+            }
+            Escaped => {
+                let at = i + memchr2(b'-', b'<', &b[i..])?;
+                if b[at] == b'-' {
+                    Step::Go(EscapedDash, at + 1)
+                } else {
+                    escaped_lt(b, at)?
+                }
+            }
+            EscapedDash | EscapedDashDash => match *b.get(i)? {
+                b'-' => Step::Go(EscapedDashDash, i + 1),
+                b'<' => escaped_lt(b, i)?,
+                b'>' if s == EscapedDashDash => Step::Go(Data, i + 1),
+                _ => Step::Go(Escaped, i + 1),
+            },
+            Double => {
+                let at = i + memchr2(b'-', b'<', &b[i..])?;
+                if b[at] == b'-' {
+                    Step::Go(DoubleDash, at + 1)
+                } else {
+                    double_lt(b, at)
+                }
+            }
+            DoubleDash | DoubleDashDash => match *b.get(i)? {
+                b'-' => Step::Go(DoubleDashDash, i + 1),
+                b'<' => double_lt(b, i),
+                b'>' if s == DoubleDashDash => Step::Go(Data, i + 1),
+                _ => Step::Go(Double, i + 1),
+            },
+        };
+        match step {
+            Step::End(lt) => return Some(lt),
+            Step::Go(next, at) => (s, i) = (next, at),
+        }
+    }
+}
+
+/// The run of ASCII letters at `from` and the index after it.
+fn letters(b: &[u8], from: usize) -> (&[u8], usize) {
+    let mut i = from;
+    while i < b.len() && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    (&b[from..i], i)
+}
+
+/// A `<` at `lt` in escaped script data: the script's end tag, a `<script`
+/// that double-escapes, or text (§ 13.2.5.23–26). `None` at the page's end.
+fn escaped_lt(b: &[u8], lt: usize) -> Option<Step> {
+    match b.get(lt + 1) {
+        Some(b'/') if ends_element(b, lt + 2, b"script") => Some(Step::End(lt)),
+        Some(b'/') => Some(Step::Go(Script::Escaped, lt + 2)),
+        Some(c) if c.is_ascii_alphabetic() => {
+            let (run, after) = letters(b, lt + 1);
+            let next = *b.get(after)?;
+            if is_space(next) || matches!(next, b'/' | b'>') {
+                let s = if run.eq_ignore_ascii_case(b"script") {
+                    Script::Double
+                } else {
+                    Script::Escaped
+                };
+                Some(Step::Go(s, after + 1))
+            } else {
+                Some(Step::Go(Script::Escaped, after))
+            }
+        }
+        _ => Some(Step::Go(Script::Escaped, lt + 1)),
+    }
+}
+
+/// A `<` at `lt` in double-escaped script data: a `</script` that ends the
+/// double escape, or text (§ 13.2.5.30–31).
+fn double_lt(b: &[u8], lt: usize) -> Step {
+    if b.get(lt + 1) != Some(&b'/') {
+        return Step::Go(Script::Double, lt + 1);
+    }
+    let (run, after) = letters(b, lt + 2);
+    match b.get(after) {
+        Some(&c) if is_space(c) || matches!(c, b'/' | b'>') => {
+            let s = if run.eq_ignore_ascii_case(b"script") {
+                Script::Escaped
+            } else {
+                Script::Double
+            };
+            Step::Go(s, after + 1)
+        }
+        _ => Step::Go(Script::Double, after),
+    }
+}
