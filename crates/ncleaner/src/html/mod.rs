@@ -48,9 +48,6 @@ pub mod tokenizer;
 mod tree;
 mod walker;
 
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Span, Tokenizer};
-
 pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
 pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
@@ -59,7 +56,7 @@ pub use metadata::{
 };
 pub use tags::Tag;
 pub use tree::{Container, LEVELS, PROSE_WORDS};
-use walker::{Quiet, Walker};
+use walker::Walker;
 
 /// The kind of a segment, as the CleanEval guidelines label it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -340,13 +337,7 @@ pub fn parse(html: &str) -> Page {
 pub fn parse_with(html: &str, marks: Marks) -> Page {
     let mut walker = Walker::new();
     walker.inline.marks = marks;
-    let emitter = CallbackEmitter::new(|ev: CallbackEvent<'_>, _: Span<()>| -> Option<()> {
-        walker.event(ev);
-        None
-    });
-    let mut emitter = emitter;
-    emitter.naively_switch_states(true);
-    for _ in Tokenizer::new_with_emitter(html, Quiet(emitter)) {}
+    tokenizer::Tokenizer::default().run(html, &mut walker);
     walker.finish()
 }
 

@@ -4,8 +4,9 @@
 mod metadata;
 mod text;
 
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Span, Tokenizer};
+use html5gum::emitters::callback::CallbackEvent;
+
+use super::tokenizer::{StartTag, Text, TokenSink, Tokenizer};
 
 use super::attrs::{
     ATTR_WORDS, attribute_words, name_hash, names_comments, streamed_boundary_id, style_hides,
@@ -48,24 +49,6 @@ const COMMENT_BIT: usize = Context::COMMENT.trailing_zeros() as usize;
 
 /// [`Open::node`] of an element that is not a container.
 const NO_NODE: u32 = u32::MAX;
-
-/// An emitter that asks the tokenizer for no parse errors. The walker
-/// ignores them, and `html5gum` otherwise validates every input byte for
-/// them (control and non-characters): about 5 % of the whole pipeline's
-/// time in a profile of `clean` on CleanEval pages.
-pub(super) struct Quiet<E>(pub(super) E);
-
-impl<E: html5gum::Emitter> html5gum::ForwardingEmitter for Quiet<E> {
-    type Token = E::Token;
-
-    fn inner(&mut self) -> &mut impl html5gum::Emitter<Token = Self::Token> {
-        &mut self.0
-    }
-
-    fn should_emit_errors(&mut self) -> bool {
-        false
-    }
-}
 
 /// The attributes of the start tag being read that matter to the pass.
 #[derive(Default)]
@@ -248,6 +231,38 @@ pub(super) struct Walker {
     /// The limit that stopped the pass ([`Page::truncated`]); from then
     /// on no element is opened and no text read ([`Walker::stop`]).
     truncated: Option<Limit>,
+    /// A buffer for decoded text and values.
+    scratch: String,
+}
+
+impl TokenSink for Walker {
+    fn start_tag(&mut self, tag: &StartTag<'_>) {
+        self.event(CallbackEvent::OpenStartTag { name: tag.name });
+        let mut buf = std::mem::take(&mut self.scratch);
+        for (name, value) in tag.attrs() {
+            self.event(CallbackEvent::AttributeName { name });
+            let v = value.decoded(&mut buf);
+            if !v.is_empty() {
+                self.event(CallbackEvent::AttributeValue {
+                    value: v.as_bytes(),
+                });
+            }
+        }
+        self.scratch = buf;
+        self.event(CallbackEvent::CloseStartTag {
+            self_closing: tag.self_closing,
+        });
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.end_tag(name);
+    }
+
+    fn text(&mut self, text: Text<'_>) {
+        let mut buf = std::mem::take(&mut self.scratch);
+        self.text(text.decoded(&mut buf).as_bytes());
+        self.scratch = buf;
+    }
 }
 
 /// Most bytes of one `<noscript>` read as markup: a bound on what a hostile
@@ -784,13 +799,7 @@ impl Walker {
     fn replay(&mut self, html: &str) {
         self.replaying = true;
         let depth = self.stack.len();
-        let mut emitter =
-            CallbackEmitter::new(|ev: CallbackEvent<'_>, _: Span<()>| -> Option<()> {
-                self.event(ev);
-                None
-            });
-        emitter.naively_switch_states(true);
-        for _ in Tokenizer::new_with_emitter(html, Quiet(emitter)) {}
+        Tokenizer::default().run(html, self);
         while self.stack.len() > depth {
             self.pop();
         }

@@ -17,7 +17,7 @@ use ncleaner::html::tokenizer::{self, StartTag, Text, TokenSink};
 /// One token, decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Token {
-    /// A start tag: name, attributes (name, value; each name once), `/>`.
+    /// A start tag: name, attributes (name, value), `/>`.
     Start(String, Vec<(String, String)>, bool),
     /// An end tag.
     End(String),
@@ -74,13 +74,8 @@ pub fn gum(html: &str) -> Vec<Token> {
                 }
             }
             CallbackEvent::CloseStartTag { self_closing } => {
-                let mut kept: Vec<(String, String)> = Vec::new();
-                for (n, v) in attrs.drain(..) {
-                    if !kept.iter().any(|(k, _)| *k == n) {
-                        kept.push((n, v));
-                    }
-                }
-                out.push(Token::Start(std::mem::take(&mut name), kept, self_closing));
+                let attrs = std::mem::take(&mut attrs);
+                out.push(Token::Start(std::mem::take(&mut name), attrs, self_closing));
             }
             CallbackEvent::EndTag { name } => {
                 attrs.clear();

@@ -96,8 +96,7 @@ fn decoded<'b>(raw: &'b str, how: Decode, buf: &'b mut String) -> &'b str {
     }
 }
 
-/// A start tag: its name (lower-cased), its attributes (each name once, the
-/// first of repeated ones), whether it ended in `/>`.
+/// A start tag: its name (lower-cased), its attributes, whether it ended in `/>`.
 pub struct StartTag<'a> {
     /// The tag name, lower-cased.
     pub name: &'a [u8],
@@ -132,7 +131,8 @@ impl<'a> AttrValue<'a> {
 }
 
 impl<'a> StartTag<'a> {
-    /// The attributes, in order, each name once; names lower-cased.
+    /// The attributes, in order, names lower-cased. A repeated name comes
+    /// as often as it is written (see the module documentation).
     pub fn attrs(&self) -> impl Iterator<Item = (&'a [u8], AttrValue<'a>)> + use<'a> {
         let (input, names) = (self.input, self.names);
         self.attrs.iter().map(move |a| {
@@ -148,7 +148,7 @@ impl<'a> StartTag<'a> {
         })
     }
 
-    /// The value of the attribute `name` (lower-case), if the tag has it.
+    /// The value of the first attribute `name` (lower-case), if the tag has it.
     pub fn attr(&self, name: &[u8]) -> Option<AttrValue<'a>> {
         self.attrs().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
@@ -161,8 +161,6 @@ struct RawAttr {
     name: (usize, usize),
     lowered: bool,
     value: (usize, usize),
-    /// A hash of the name, to find repeated names quickly.
-    hash: u64,
 }
 
 /// How the content of an element is tokenized.
@@ -193,10 +191,6 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-/// Above this many attributes a tag's names are checked for repeats through
-/// a set rather than one by one.
-const LINEAR_DEDUP: usize = 8;
-
 /// The tokenizer's buffers, kept from page to page.
 #[derive(Default)]
 pub struct Tokenizer {
@@ -207,8 +201,6 @@ pub struct Tokenizer {
     tag_name: Vec<u8>,
     /// Text joined across a dropped `</>`, decoded.
     joined: String,
-    /// The first attribute of each name hash, on a tag with many attributes.
-    seen: rustc_hash::FxHashMap<u64, usize>,
 }
 
 /// A tag read up to its `>`.
@@ -392,7 +384,6 @@ impl Tokenizer {
         if start {
             self.attrs.clear();
             self.names.clear();
-            self.seen.clear();
         }
         loop {
             // Before attribute name.
@@ -420,16 +411,11 @@ impl Tokenizer {
             // Attribute name: a leading `=` is part of it.
             let an = i;
             let mut odd = false;
-            // FNV-1a (64 bits) of the lower-cased name.
-            let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
             if b[i] == b'=' {
-                hash = (hash ^ u64::from(b'=')).wrapping_mul(0x0100_0000_01b3);
                 i += 1;
             }
             while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
-                let c = b[i];
-                odd |= c.is_ascii_uppercase() | (c == 0);
-                hash = (hash ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3);
+                odd |= b[i].is_ascii_uppercase() | (b[i] == 0);
                 i += 1;
             }
             let name = (an, i);
@@ -465,62 +451,22 @@ impl Tokenizer {
                 }
             }
             if start {
-                self.add_attr(b, name, odd, value, hash);
+                self.add_attr(b, name, odd, value);
             }
         }
     }
 
-    /// Adds an attribute to the current start tag unless its name is
-    /// already there (§ 13.2.5.33: the first of repeated names is kept).
-    /// Up to [`LINEAR_DEDUP`] attributes the names are compared one by one;
-    /// past that through a map of name hashes, so that a tag of thousands of
-    /// attributes stays linear. (Two different names with the same 64-bit
-    /// hash, which only a page made for it has, are both kept.)
-    fn add_attr(
-        &mut self,
-        b: &[u8],
-        name: (usize, usize),
-        odd: bool,
-        value: (usize, usize),
-        hash: u64,
-    ) {
+    /// Adds an attribute to the current start tag.
+    fn add_attr(&mut self, b: &[u8], name: (usize, usize), odd: bool, value: (usize, usize)) {
         let mut attr = RawAttr {
             name,
             lowered: odd,
             value,
-            hash,
         };
         if odd {
             let at = self.names.len();
             lower_into(&b[name.0..name.1], &mut self.names);
             attr.name = (at, self.names.len());
-        }
-        let names = &self.names;
-        let bytes = |a: &RawAttr| -> &[u8] {
-            if a.lowered {
-                &names[a.name.0..a.name.1]
-            } else {
-                &b[a.name.0..a.name.1]
-            }
-        };
-        let new = bytes(&attr);
-        if self.attrs.len() < LINEAR_DEDUP {
-            if self.attrs.iter().any(|a| a.hash == hash && bytes(a) == new) {
-                return;
-            }
-        } else {
-            if self.seen.is_empty() {
-                for (k, a) in self.attrs.iter().enumerate() {
-                    self.seen.entry(a.hash).or_insert(k);
-                }
-            }
-            match self.seen.get(&hash) {
-                Some(&k) if bytes(&self.attrs[k]) == new => return,
-                Some(_) => {}
-                None => {
-                    self.seen.insert(hash, self.attrs.len());
-                }
-            }
         }
         self.attrs.push(attr);
     }
