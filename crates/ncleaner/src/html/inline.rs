@@ -22,6 +22,10 @@
 //!   longer ones, `data:` URIs among them, are left out); output resolves
 //!   them against the page's URL ([`crate::format::markdown`]).
 
+use super::consumer::{BlockEnd, Consumer, Element, wants};
+use super::walk::{Open, Tree};
+use super::{Page, Tag, collapse_whitespace};
+
 /// Which inline marks the HTML pass records (line breaks in `pre` always).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Marks {
@@ -82,10 +86,14 @@ pub(super) fn value(raw: &[u8]) -> Option<String> {
     (!v.is_empty() && v.len() <= VALUE_MAX).then(|| String::from_utf8_lossy(v).into_owned())
 }
 
-/// The walker's recorder of the marks of the block being read.
+/// The consumer that records the marks of the block being read.
 #[derive(Debug, Default)]
 pub(super) struct Recorder {
     pub(super) marks: Marks,
+    /// The `href` of the `<a>` being opened, when kept.
+    href: Option<String>,
+    /// A buffer for decoded values.
+    buf: String,
     current: Inline,
     /// The open link (`None` inside: an `href` not kept) and the offset its
     /// text starts at in the block, once it has text; `depth` counts the
@@ -98,9 +106,97 @@ pub(super) struct Recorder {
     pre_break: Option<u16>,
 }
 
+impl Consumer for Recorder {
+    const WANTS: u32 =
+        wants::START_TAG | wants::OPEN | wants::CLOSE | wants::WRITING | wants::BOUNDARY;
+
+    fn start_tag(&mut self, el: &Element<'_, '_>, tree: &mut Tree) {
+        let (links, images) = (self.marks.links, self.marks.images);
+        if links && el.tag == Tag::A {
+            self.href = None;
+            for (name, v) in el.start.attrs() {
+                if name == b"href" {
+                    let v = v.decoded(&mut self.buf);
+                    if !v.is_empty() {
+                        self.href = value(v.as_bytes());
+                    }
+                }
+            }
+        } else if images && el.start.name == b"img" {
+            let (mut src, mut alt) = (None, String::new());
+            for (name, v) in el.start.attrs() {
+                let v = v.decoded(&mut self.buf);
+                if v.is_empty() {
+                    continue;
+                }
+                match name {
+                    b"src" => src = value(v.as_bytes()),
+                    b"alt" => {
+                        alt = value(v.as_bytes())
+                            .map(|a| collapse_whitespace(&a))
+                            .unwrap_or_default()
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(src) = src
+                && !tree.hiding()
+                && !el.hides_itself
+            {
+                self.image(src, alt, tree.block.text.len());
+            }
+        }
+    }
+
+    fn open(&mut self, el: &Element<'_, '_>, _tree: &mut Tree) {
+        if el.link {
+            let href = self.href.take();
+            self.open_link(href);
+        }
+    }
+
+    fn close(&mut self, open: &Open, tree: &mut Tree) {
+        if open.link {
+            self.close_link(tree.block.text.len());
+        }
+    }
+
+    fn visible(&mut self, at: usize) {
+        self.visible_at(at);
+    }
+
+    fn space(&mut self, at: usize) {
+        self.space_at(at);
+    }
+
+    fn pre_newline(&mut self) {
+        self.owe_break();
+    }
+
+    fn pre_indent(&mut self, c: char) {
+        self.indent(c);
+    }
+
+    fn boundary(&mut self, block: Option<&mut BlockEnd<'_>>, _tree: &mut Tree) {
+        if let Some(end) = block {
+            end.block.inline = self.take(end.block.text.len());
+        }
+    }
+
+    fn finish(&mut self, _page: &mut Page, _tree: &mut Tree) {}
+}
+
 impl Recorder {
+    /// A recorder of the marks asked for.
+    pub(super) fn new(marks: Marks) -> Recorder {
+        Recorder {
+            marks,
+            ..Recorder::default()
+        }
+    }
+
     /// An `<a href>` opens (`href` as kept, if kept).
-    pub(super) fn open_link(&mut self, href: Option<String>) {
+    fn open_link(&mut self, href: Option<String>) {
         if !self.marks.links {
             return;
         }
@@ -112,7 +208,7 @@ impl Recorder {
     }
 
     /// An `<a href>` closes; the block's text is `len` bytes long.
-    pub(super) fn close_link(&mut self, len: usize) {
+    fn close_link(&mut self, len: usize) {
         if !self.marks.links {
             return;
         }
@@ -138,7 +234,7 @@ impl Recorder {
     }
 
     /// An `<img>` with a kept `src`, where the block's text is `len` bytes long.
-    pub(super) fn image(&mut self, src: String, alt: String, len: usize) {
+    fn image(&mut self, src: String, alt: String, len: usize) {
         if !self.marks.images {
             return;
         }
@@ -155,19 +251,19 @@ impl Recorder {
     }
 
     /// A single newline of `pre` text became the owed space.
-    pub(super) fn pre_newline(&mut self) {
+    fn owe_break(&mut self) {
         self.pre_break = Some(0);
     }
 
     /// Whitespace after a `pre` newline, before the next visible character.
-    pub(super) fn pre_indent(&mut self, c: char) {
+    fn indent(&mut self, c: char) {
         if let Some(n) = &mut self.pre_break {
             *n = n.saturating_add(if c == '\t' { 4 } else { 1 });
         }
     }
 
     /// The owed space is being written at byte `at` of the block's text.
-    pub(super) fn space_at(&mut self, at: usize) {
+    fn space_at(&mut self, at: usize) {
         if let Some(indent) = self.pre_break.take() {
             self.current.breaks.push((at as u32, indent));
         }
@@ -175,7 +271,7 @@ impl Recorder {
 
     /// Visible text is being written at byte `at` of the block's text (after
     /// any owed space).
-    pub(super) fn visible_at(&mut self, at: usize) {
+    fn visible_at(&mut self, at: usize) {
         self.pre_break = None;
         if at == 0 && !self.waiting.is_empty() {
             self.current.images.append(&mut self.waiting);
@@ -187,7 +283,7 @@ impl Recorder {
 
     /// The block ends with `len` bytes of text: its marks, if any. An open
     /// link ends here and goes on in the next block.
-    pub(super) fn take(&mut self, len: usize) -> Option<Box<Inline>> {
+    fn take(&mut self, len: usize) -> Option<Box<Inline>> {
         self.pre_break = None;
         if len == 0 {
             return None;

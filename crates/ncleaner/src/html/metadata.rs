@@ -56,9 +56,11 @@
 use serde::{Deserialize, Serialize};
 
 mod dates;
+mod read;
 
 use dates::{MONTH_NAMES, WEEKDAYS};
 pub use dates::{date_in_text, normalise_date};
+pub(super) use read::Reader;
 
 /// The page's metadata (see the module documentation). `None` and empty
 /// lists mean that no reliable source gave the field.
@@ -458,7 +460,7 @@ impl Collector {
         let Some(c) = self.capture.take() else {
             return;
         };
-        let text = super::walker::collapse_whitespace(&c.text);
+        let text = super::collapse_whitespace(&c.text);
         match c.what {
             CaptureKind::MicrodataAuthor => {
                 if let Some(name) = byline_name(&text, false) {

@@ -262,6 +262,11 @@ impl Tag {
         matches!(self, Tag::B | Tag::Strong | Tag::Big)
     }
 
+    /// The heading element of level `i + 1` (`h1` for 0), for `i` below 6.
+    pub(super) fn heading(i: usize) -> Tag {
+        [Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6][i]
+    }
+
     pub(super) fn is_heading(self) -> bool {
         matches!(
             self,

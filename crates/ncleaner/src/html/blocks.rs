@@ -1,0 +1,39 @@
+//! The consumer that makes each block what the classifier reads: its kind
+//! (heading, list item, paragraph), its structural context and the
+//! attribute words of the elements around it. The walker writes the
+//! block's text; this fills in the rest when the block ends.
+
+use super::consumer::{BlockEnd, Consumer, wants};
+use super::walk::Tree;
+use super::{BOLD_HEADING_MAX_WORDS, Kind, Page, Tag};
+
+/// Kind, context and attribute words of each block (see the module documentation).
+#[derive(Default)]
+pub(super) struct Blocks;
+
+impl Consumer for Blocks {
+    const WANTS: u32 = wants::BOUNDARY;
+
+    fn boundary(&mut self, block: Option<&mut BlockEnd<'_>>, tree: &mut Tree) {
+        let Some(end) = block else { return };
+        let heading = (0..6).any(|i| tree.count(Tag::heading(i)) > 0);
+        end.block.kind = if heading {
+            Kind::H
+        } else if tree.count(Tag::Li) > 0 {
+            Kind::L
+        } else if end.bold_chars == end.chars && end.words as usize <= BOLD_HEADING_MAX_WORDS {
+            Kind::H
+        } else {
+            Kind::P
+        };
+        end.block.context = tree.context();
+        // The attribute words of the nearest enclosing elements, sorted,
+        // without repeats.
+        let mut attrs = tree.near_words().to_vec();
+        attrs.sort_unstable();
+        attrs.dedup();
+        end.block.attrs = attrs;
+    }
+
+    fn finish(&mut self, _page: &mut Page, _tree: &mut Tree) {}
+}

@@ -1,0 +1,397 @@
+//! The second layer of the pass: the stack of open elements with the
+//! implied end tags that matter for text, fed by the tokenizer, sending
+//! events to the consumers ([`super::consumer`]).
+//!
+//! The walker keeps what several consumers read ([`Tree`]): the open
+//! elements counted by tag and by context, whether an open element hides
+//! its content, the attribute words of the open elements, and the text of
+//! the block being read, which it writes itself (whitespace collapsed,
+//! invisible characters dropped; [`text`]) because where a block ends
+//! depends on it (`<br><br>`, a blank line in `pre`). It also reads
+//! `<noscript>` content as markup ([`noscript`]) and parses JSON-LD once for
+//! the consumers that want it.
+
+mod noscript;
+mod text;
+mod tree;
+
+pub(super) use tree::{Open, Tree};
+
+use super::attrs::{name_hash, streamed_boundary_id, style_hides};
+use super::consumer::{BlockEnd, Consumer, Element, wants};
+use super::meta::META_MAX_CHARS;
+use super::tags::Tag;
+use super::tokenizer::{StartTag, Text, TokenSink, Tokenizer};
+use super::{Limit, MAX_BLOCKS, MAX_ELEMENTS, Page, words};
+
+/// The walker over one page, sending events to the consumers `C`.
+pub(super) struct Walker<C: Consumer> {
+    pub(super) tree: Tree,
+    pub(super) consumers: C,
+    /// The blocks of the page so far.
+    blocks: Vec<super::Block>,
+    /// A buffer for decoded text and attribute values.
+    scratch: String,
+    /// The text of the JSON-LD script being read.
+    json_ld: Option<String>,
+    /// The raw content of the visible `<noscript>` being read.
+    noscript: Option<String>,
+    /// Reading a `<noscript>`'s content as markup ([`Walker::replay`]).
+    replaying: bool,
+    /// The tokenizer that reads `<noscript>` content.
+    replay_tokenizer: Tokenizer,
+    /// Elements opened so far ([`MAX_ELEMENTS`]).
+    elements: usize,
+    /// The limit that stopped the pass ([`Page::truncated`]); from then
+    /// on no element is opened and no text read ([`Walker::stop`]).
+    truncated: Option<Limit>,
+}
+
+impl<C: Consumer> Walker<C> {
+    /// A walker at the start of a page, in the buffers of `tree`.
+    pub(super) fn new(mut tree: Tree, consumers: C) -> Walker<C> {
+        tree.reset();
+        Walker {
+            tree,
+            consumers,
+            blocks: Vec::new(),
+            scratch: String::new(),
+            json_ld: None,
+            noscript: None,
+            replaying: false,
+            replay_tokenizer: Tokenizer::default(),
+            elements: 0,
+            truncated: None,
+        }
+    }
+
+    /// Pops the innermost element, ending the block first if it is a
+    /// block-level element (while it still counts as open, so that the
+    /// block gets its kind and context).
+    fn pop(&mut self) -> Option<Open> {
+        let open = *self.tree.top()?;
+        if open.tag.is_block() {
+            self.flush();
+        }
+        self.consumers.close(&open, &mut self.tree);
+        self.tree.pop();
+        if open.tag.is_block() {
+            self.tree.block.tag = self.tree.innermost_block();
+        }
+        Some(open)
+    }
+
+    /// Pops up to and including the innermost open element matching `want`.
+    fn pop_until(&mut self, want: impl Fn(&Open) -> bool) {
+        while let Some(open) = self.pop() {
+            if want(&open) {
+                break;
+            }
+        }
+    }
+
+    /// The implied end tags of the HTML tree builder that matter for text:
+    /// a new `p`, `li`, `dt`/`dd`, cell, row, `option` or heading closes
+    /// the previous one if it is still open within the same list or table.
+    fn imply_end_tags(&mut self, tag: Tag) {
+        use Tag::*;
+        // The elements whose start tag closes a `p` "in button scope" (HTML § 13.2.6.4.7).
+        let closes_p = tag.is_block()
+            && !matches!(
+                tag,
+                Td | Th | Tr | Tbody | Thead | Tfoot | Caption | Option | Optgroup | Body | Html
+            );
+        if closes_p && self.tree.count(P) > 0 {
+            self.close_within(
+                |t| t == P,
+                |t| matches!(t, Table | Td | Th | Caption | Button | Html | Template),
+            );
+        }
+        match tag {
+            Li if self.tree.count(Li) > 0 => {
+                self.close_within(|t| t == Li, |t| matches!(t, Ul | Ol | Menu | Dir | Table))
+            }
+            Dt | Dd => self.close_within(|t| matches!(t, Dt | Dd), |t| matches!(t, Dl | Table)),
+            Td | Th => self.close_within(|t| matches!(t, Td | Th), |t| t == Table),
+            Tr => self.close_within(|t| t == Tr, |t| t == Table),
+            Tbody | Thead | Tfoot => {
+                self.close_within(|t| matches!(t, Tbody | Thead | Tfoot), |t| t == Table)
+            }
+            Option => self.close_within(
+                |t| t == Option,
+                |t| matches!(t, Select | Datalist | Optgroup),
+            ),
+            t if t.is_heading() && self.tree.top().is_some_and(|o| o.tag.is_heading()) => {
+                self.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// Closes the innermost element matching `target` if no element matching
+    /// `barrier` is open inside it. Looks at most a few levels deep, where
+    /// implied end tags live; deeper mismatches are left to end tags.
+    fn close_within(&mut self, target: impl Fn(Tag) -> bool, barrier: impl Fn(Tag) -> bool) {
+        const LOOK: usize = 16;
+        let stack = self.tree.stack();
+        let n = stack.len();
+        let mut found = None;
+        for i in (n.saturating_sub(LOOK)..n).rev() {
+            let t = stack[i].tag;
+            if target(t) {
+                found = Some(i);
+                break;
+            }
+            if barrier(t) {
+                return;
+            }
+        }
+        if let Some(i) = found {
+            while self.tree.depth() > i {
+                self.pop();
+            }
+        }
+    }
+
+    /// A `<br>`: a space, or with the one before it a block boundary.
+    fn br(&mut self) {
+        if self.tree.hiding() {
+            return;
+        }
+        self.tree.block.brs += 1;
+        if self.tree.block.brs >= 2 {
+            self.boundary(None);
+        } else {
+            self.tree.block.space = true;
+        }
+    }
+
+    /// Ends the current block, if it has text; `opener` starts the next one.
+    fn boundary(&mut self, opener: Option<Tag>) {
+        self.flush();
+        self.tree.block.tag = opener.or_else(|| self.tree.innermost_block());
+    }
+
+    /// Ends the current block, if it has text.
+    fn flush(&mut self) {
+        if !self.tree.block.text.is_empty() && self.blocks.len() >= MAX_BLOCKS {
+            self.drop_block_past_the_limit();
+        }
+        if self.tree.block.text.is_empty() {
+            self.consumers.boundary(None, &mut self.tree);
+        } else {
+            let mut block = self.tree.new_block();
+            let b = &self.tree.block;
+            let mut end = BlockEnd {
+                chars: b.chars,
+                bold_chars: b.bold_chars,
+                words: words(&b.text) as u32,
+                block: &mut block,
+            };
+            self.consumers.boundary(Some(&mut end), &mut self.tree);
+            self.tree.block.text.clear();
+            self.blocks.push(block);
+        }
+        let b = &mut self.tree.block;
+        b.link_chars = 0;
+        b.bold_chars = 0;
+        b.chars = 0;
+        b.space = false;
+        b.brs = 0;
+        b.pre_newlines = 0;
+    }
+
+    /// Stops the pass at `limit`: from here on no element is opened (the
+    /// element limit) and no text is read (the walker hides the rest of the
+    /// page as it hides a `hidden` element's content, by one more hiding
+    /// level that never closes), so nothing grows. Out of line, and no
+    /// look per event: the hot paths only compare a count.
+    #[cold]
+    #[inline(never)]
+    fn stop(&mut self, limit: Limit) {
+        if self.truncated.is_none() {
+            self.truncated = Some(limit);
+            self.tree.hide_the_rest();
+        }
+    }
+
+    /// Past [`MAX_BLOCKS`], the block being ended is dropped and the pass
+    /// stops. The consumers see a boundary without a block: the inline
+    /// marks of the dropped text stay unread in their recorder, which no
+    /// block reads again.
+    #[cold]
+    #[inline(never)]
+    fn drop_block_past_the_limit(&mut self) {
+        self.tree.block.text.clear();
+        self.stop(Limit::Blocks);
+    }
+
+    /// The page has ended: closes what is open and hands over the page.
+    pub(super) fn finish(mut self) -> (Page, Tree) {
+        if let Some(content) = self.noscript.take() {
+            // An unclosed `<noscript>` ends with the page.
+            self.pop_until(|o| o.tag == Tag::Noscript);
+            self.replay(&content);
+        }
+        self.boundary(None);
+        let mut page = Page {
+            blocks: std::mem::take(&mut self.blocks),
+            truncated: self.truncated,
+            ..Page::default()
+        };
+        self.consumers.finish(&mut page, &mut self.tree);
+        (page, self.tree)
+    }
+}
+
+impl<C: Consumer> TokenSink for Walker<C> {
+    fn start_tag(&mut self, start: &StartTag<'_>) {
+        let tag = Tag::from_name(start.name);
+        // The attributes the walker itself reads (the last of repeated ones,
+        // as written, counts).
+        let (mut style_hidden, mut hidden_attr, mut streamed, mut has_href) =
+            (false, false, false, false);
+        let mut json_ld = false;
+        for (name, value) in start.attrs() {
+            match name {
+                b"style" => {
+                    style_hidden |= style_hides(value.decoded(&mut self.scratch).as_bytes())
+                }
+                b"hidden" => hidden_attr = true,
+                b"id" => {
+                    let v = value.decoded(&mut self.scratch);
+                    if !v.is_empty() {
+                        streamed = streamed_boundary_id(v.as_bytes());
+                    }
+                }
+                b"href" => has_href = true,
+                b"type" if tag == Tag::Script => {
+                    let v = value.decoded(&mut self.scratch);
+                    if !v.is_empty() {
+                        json_ld = v.trim_ascii().eq_ignore_ascii_case("application/ld+json");
+                    }
+                }
+                _ => {}
+            }
+        }
+        let hides_itself = style_hidden || (hidden_attr && !streamed);
+        let el = Element {
+            tag,
+            start,
+            hides_itself,
+            link: tag == Tag::A && has_href,
+        };
+        self.consumers.start_tag(&el, &mut self.tree);
+        match tag {
+            Tag::Script if json_ld && C::WANTS & wants::JSON_LD != 0 => {
+                self.json_ld = Some(String::new())
+            }
+            // `<img>`, `<input>` … have no content; an `<hr>`-like break is not implied.
+            Tag::Void => return,
+            Tag::Br => return self.br(),
+            Tag::Hr => return self.boundary(None),
+            _ => {}
+        }
+        if self.elements >= MAX_ELEMENTS {
+            return self.stop(Limit::Elements);
+        }
+        self.elements += 1;
+        self.imply_end_tags(tag);
+        if tag.is_block() {
+            self.boundary(Some(tag));
+        }
+        if tag == Tag::Noscript && !self.replaying && !self.tree.hiding() {
+            self.noscript = Some(String::new());
+        }
+        let hidden = hides_itself || tag.is_skipped();
+        let hash = if tag == Tag::Other {
+            name_hash(start.name)
+        } else {
+            0
+        };
+        self.tree
+            .push(tag, hash, hidden, el.link, start, &mut self.scratch);
+        self.consumers.open(&el, &mut self.tree);
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        let tag = Tag::from_name(name);
+        if tag == Tag::Script
+            && let Some(json) = self.json_ld.take()
+        {
+            self.parse_json_ld(&json);
+        }
+        match tag {
+            // `</br>` is a `<br>` to the HTML parser.
+            Tag::Br => return self.br(),
+            // `</p>` without `<p>` is an empty paragraph: a boundary.
+            Tag::P if self.tree.count(Tag::P) == 0 => return self.boundary(None),
+            Tag::Void | Tag::Hr => return,
+            _ => {}
+        }
+        if tag == Tag::Other {
+            let h = name_hash(name);
+            if self.tree.count_other(h) == 0 {
+                return;
+            }
+            self.pop_until(|o| o.tag == Tag::Other && o.name_hash == h);
+        } else {
+            if self.tree.count(tag) == 0 {
+                // A stray end tag is a parse error that the tree builder ignores.
+                return;
+            }
+            self.pop_until(|o| o.tag == tag);
+        }
+        if tag == Tag::Noscript
+            && let Some(content) = self.noscript.take()
+        {
+            self.replay(&content);
+        }
+    }
+
+    fn text(&mut self, text: Text<'_>) {
+        if let Some(buf) = &mut self.noscript {
+            noscript::hold(buf, text);
+            return;
+        }
+        if self.tree.hiding() {
+            if let Some(j) = &mut self.json_ld {
+                let v = text.decoded(&mut self.scratch);
+                if j.len() + v.len() <= 16 * META_MAX_CHARS {
+                    j.push_str(v);
+                }
+            } else {
+                self.consumers.hidden_text(text, &mut self.tree);
+            }
+            return;
+        }
+        let mut buf = std::mem::take(&mut self.scratch);
+        let s = text.decoded(&mut buf);
+        self.consumers.text(s, &mut self.tree);
+        self.write(s);
+        self.scratch = buf;
+    }
+}
+
+impl<C: Consumer> Walker<C> {
+    /// Parses a JSON-LD script for the consumers that read it.
+    fn parse_json_ld(&mut self, json: &str) {
+        match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v) => self.consumers.json_ld(&v, true),
+            // JSON with raw control characters (a line break or a tab
+            // inside a string) is invalid, but common in JSON-LD, and
+            // readers of structured data accept it: read with them as
+            // spaces. Handed on as not strict: the classifier's inputs stay
+            // those its models were trained on.
+            Err(_) => {
+                let spaced: String = json
+                    .chars()
+                    .map(|c| if c < ' ' { ' ' } else { c })
+                    .collect();
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&spaced) {
+                    self.consumers.json_ld(&v, false);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The walker's shared state, which consumers read: the stack of open
+//! elements with counters by tag and by context, the attribute words of the
+//! open elements (hashed only when someone reads them), and the text of the
+//! block being read.
+
+use rustc_hash::FxHashMap;
+
+use super::super::attrs::{ATTR_WORDS, attribute_words, names_comments};
+use super::super::tags::{TAG_COUNT, Tag};
+use super::super::tokenizer::StartTag;
+use super::super::{Block, Context};
+
+/// One open element on the stack.
+#[derive(Debug, Clone, Copy)]
+pub(in crate::html) struct Open {
+    /// The element.
+    pub(in crate::html) tag: Tag,
+    /// For `Tag::Other`, a hash of the name, so end tags find their element.
+    pub(in crate::html) name_hash: u32,
+    /// It hides its content (itself hidden, or an element whose content is
+    /// never visible text).
+    pub(in crate::html) hidden: bool,
+    /// An `a` with an `href`.
+    pub(in crate::html) link: bool,
+    /// Its `class`, `id` and `role` values in `Tree::names`.
+    names: (u32, u32),
+    /// Where its attribute words start in `Tree::words`, once hashed.
+    words_start: u32,
+    /// Its attribute words name a comment section ([`Context::COMMENT`]),
+    /// once hashed.
+    comment: bool,
+}
+
+/// Context flags that elements set by their tag: every bit below this
+/// ([`Context::COMMENT`] is counted apart, from attribute words).
+const TAG_FLAGS: usize = 16;
+
+/// The state of the walk that consumers read (see the module documentation).
+#[derive(Default)]
+pub(in crate::html) struct Tree {
+    stack: Vec<Open>,
+    /// Open elements per tag (index `Tag as usize`).
+    open: Vec<u32>,
+    /// Open `Other` elements per name hash.
+    open_other: FxHashMap<u32, u32>,
+    /// Open elements that hide their content.
+    hiding: u32,
+    /// Open `a` elements with an `href`.
+    in_link: u32,
+    /// Open bold elements (`b`, `strong`, `big`).
+    in_bold: u32,
+    /// Open elements per context flag set by tags.
+    context_counts: [u32; TAG_FLAGS],
+    /// The `class`, `id` and `role` values of the open elements, in stack
+    /// order, separated by spaces.
+    names: Vec<u8>,
+    /// The attribute words of the hashed open elements, in stack order.
+    words: Vec<u32>,
+    /// The first `hashed` elements of the stack have their words in `words`.
+    hashed: usize,
+    /// Hashed open elements whose words name a comment section.
+    comments: u32,
+    /// The text of the block being read ([`TextState`]).
+    pub(in crate::html) block: TextState,
+}
+
+/// The block being read: its text and what was counted while writing it.
+#[derive(Default)]
+pub(in crate::html) struct TextState {
+    /// Text of the block, whitespace collapsed.
+    pub(in crate::html) text: String,
+    /// Whether a space is owed before the next visible character.
+    pub(in crate::html) space: bool,
+    /// Visible characters inside links.
+    pub(in crate::html) link_chars: u32,
+    /// Visible characters inside bold elements.
+    pub(in crate::html) bold_chars: u32,
+    /// Visible characters.
+    pub(in crate::html) chars: u32,
+    /// The block-level element that opened the block.
+    pub(in crate::html) tag: Option<Tag>,
+    /// `<br>` seen since the last visible character.
+    pub(in crate::html) brs: u32,
+    /// Newlines seen in a row inside `pre`.
+    pub(in crate::html) pre_newlines: u32,
+}
+
+impl Tree {
+    /// The state at the start of a page, in the buffers of the last one.
+    pub(in crate::html) fn reset(&mut self) {
+        self.stack.clear();
+        self.open.clear();
+        self.open.resize(TAG_COUNT, 0);
+        self.open_other.clear();
+        self.hiding = 0;
+        self.in_link = 0;
+        self.in_bold = 0;
+        self.context_counts = [0; TAG_FLAGS];
+        self.names.clear();
+        self.words.clear();
+        self.hashed = 0;
+        self.comments = 0;
+        let mut text = std::mem::take(&mut self.block.text);
+        text.clear();
+        self.block = TextState {
+            text,
+            ..TextState::default()
+        };
+    }
+
+    /// How many elements are open.
+    #[inline]
+    pub(in crate::html) fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// The innermost open element.
+    #[inline]
+    pub(in crate::html) fn top(&self) -> Option<&Open> {
+        self.stack.last()
+    }
+
+    /// How many elements of `tag` are open.
+    #[inline]
+    pub(in crate::html) fn count(&self, tag: Tag) -> u32 {
+        self.open[tag as usize]
+    }
+
+    /// How many `Other` elements of this name hash are open.
+    pub(in crate::html) fn count_other(&self, name_hash: u32) -> u32 {
+        self.open_other.get(&name_hash).copied().unwrap_or(0)
+    }
+
+    /// Hides everything from here to the page's end: one more hiding
+    /// level that no element closes ([`super::Walker`]'s limits).
+    pub(in crate::html) fn hide_the_rest(&mut self) {
+        self.hiding += 1;
+    }
+
+    /// Whether an open element hides its content.
+    #[inline]
+    pub(in crate::html) fn hiding(&self) -> bool {
+        self.hiding > 0
+    }
+
+    /// Whether an `a` with an `href` is open.
+    #[inline]
+    pub(in crate::html) fn in_link(&self) -> bool {
+        self.in_link > 0
+    }
+
+    /// Whether a bold element is open.
+    #[inline]
+    pub(in crate::html) fn in_bold(&self) -> bool {
+        self.in_bold > 0
+    }
+
+    /// Whether an element that sets the tag flag `flag` is open (not
+    /// [`Context::COMMENT`]: see [`Tree::in_comment`]).
+    #[inline]
+    pub(in crate::html) fn has(&self, flag: u32) -> bool {
+        self.context_counts[flag.trailing_zeros() as usize] > 0
+    }
+
+    /// Whether a `pre` (or `listing`, `xmp`, `plaintext`) is open.
+    #[inline]
+    pub(in crate::html) fn in_pre(&self) -> bool {
+        self.has(Context::PRE)
+    }
+
+    /// The context flags of the open elements.
+    pub(in crate::html) fn context(&mut self) -> Context {
+        let mut context = 0u32;
+        for (bit, &count) in self.context_counts.iter().enumerate() {
+            if count > 0 {
+                context |= 1 << bit;
+            }
+        }
+        if self.in_comment() {
+            context |= Context::COMMENT;
+        }
+        Context(context)
+    }
+
+    /// Whether an open element's attribute words name a comment section.
+    pub(in crate::html) fn in_comment(&mut self) -> bool {
+        self.hash_words();
+        self.comments > 0
+    }
+
+    /// The attribute words of the few nearest open elements (the last
+    /// [`ATTR_WORDS`] of all their words, in stack order).
+    pub(in crate::html) fn near_words(&mut self) -> &[u32] {
+        self.hash_words();
+        &self.words[self.words.len().saturating_sub(ATTR_WORDS)..]
+    }
+
+    /// The attribute words of the innermost open element.
+    pub(in crate::html) fn top_words(&mut self) -> &[u32] {
+        self.hash_words();
+        let from = self.stack.last().map_or(0, |o| o.words_start as usize);
+        &self.words[from..]
+    }
+
+    /// The `class`, `id` and `role` values of the innermost open element,
+    /// separated by spaces, as written.
+    pub(in crate::html) fn top_names(&self) -> &[u8] {
+        self.stack.last().map_or(&[][..], |o| {
+            &self.names[o.names.0 as usize..o.names.1 as usize]
+        })
+    }
+
+    /// The innermost block-level element among the few nearest open ones.
+    pub(in crate::html) fn innermost_block(&self) -> Option<Tag> {
+        self.stack
+            .iter()
+            .rev()
+            .take(8)
+            .map(|o| o.tag)
+            .find(|t| t.is_block())
+    }
+
+    /// Hashes the attribute words of the open elements not hashed yet. An
+    /// element opened and closed between two readers (a `span` inside a
+    /// paragraph) is never hashed.
+    fn hash_words(&mut self) {
+        while self.hashed < self.stack.len() {
+            let o = &mut self.stack[self.hashed];
+            o.words_start = self.words.len() as u32;
+            attribute_words(
+                &self.names[o.names.0 as usize..o.names.1 as usize],
+                &mut self.words,
+            );
+            o.comment = names_comments(&self.words[o.words_start as usize..]);
+            if o.comment {
+                self.comments += 1;
+            }
+            self.hashed += 1;
+        }
+    }
+
+    /// Pushes an element, with the `class`, `id` and `role` values of its
+    /// start tag (each non-empty one, in order; hashed when read).
+    pub(in crate::html) fn push(
+        &mut self,
+        tag: Tag,
+        name_hash: u32,
+        hidden: bool,
+        link: bool,
+        start: &StartTag<'_>,
+        buf: &mut String,
+    ) {
+        let from = self.names.len() as u32;
+        for (name, value) in start.attrs() {
+            if matches!(name, b"class" | b"id" | b"role") {
+                let v = value.decoded(buf);
+                if !v.is_empty() {
+                    // A space between two values splits their words as
+                    // hashing them one after the other would.
+                    if self.names.len() > from as usize {
+                        self.names.push(b' ');
+                    }
+                    self.names.extend_from_slice(v.as_bytes());
+                }
+            }
+        }
+        let open = Open {
+            tag,
+            name_hash,
+            hidden,
+            link,
+            names: (from, self.names.len() as u32),
+            words_start: 0,
+            comment: false,
+        };
+        self.open[tag as usize] += 1;
+        if tag == Tag::Other {
+            *self.open_other.entry(name_hash).or_insert(0) += 1;
+        }
+        self.hiding += u32::from(hidden);
+        self.in_link += u32::from(link);
+        self.in_bold += u32::from(tag.is_bold());
+        let flag = tag.context_flag();
+        if flag != 0 {
+            self.context_counts[flag.trailing_zeros() as usize] += 1;
+        }
+        self.stack.push(open);
+    }
+
+    /// Pops the innermost element.
+    pub(in crate::html) fn pop(&mut self) -> Option<Open> {
+        let open = self.stack.pop()?;
+        if self.hashed > self.stack.len() {
+            self.hashed = self.stack.len();
+            self.words.truncate(open.words_start as usize);
+            if open.comment {
+                self.comments -= 1;
+            }
+        }
+        self.names.truncate(open.names.0 as usize);
+        self.open[open.tag as usize] -= 1;
+        if open.tag == Tag::Other
+            && let Some(c) = self.open_other.get_mut(&open.name_hash)
+        {
+            *c -= 1;
+            if *c == 0 {
+                self.open_other.remove(&open.name_hash);
+            }
+        }
+        self.hiding -= u32::from(open.hidden);
+        self.in_link -= u32::from(open.link);
+        self.in_bold -= u32::from(open.tag.is_bold());
+        let flag = open.tag.context_flag();
+        if flag != 0 {
+            self.context_counts[flag.trailing_zeros() as usize] -= 1;
+        }
+        Some(open)
+    }
+
+    /// The open elements, innermost last.
+    pub(in crate::html) fn stack(&self) -> &[Open] {
+        &self.stack
+    }
+
+    /// The block being read, as a [`Block`] with its text, tag and link
+    /// characters (the consumers fill the rest).
+    pub(in crate::html) fn new_block(&self) -> Block {
+        Block {
+            kind: super::super::Kind::P,
+            // A copy of exactly its length: the walker's buffer keeps its
+            // capacity for the next block.
+            text: self.block.text.as_str().to_owned(),
+            link_chars: self.block.link_chars,
+            tag: self.block.tag.unwrap_or(Tag::Body),
+            context: Context::default(),
+            attrs: Vec::new(),
+            container: super::super::Container::default(),
+            structure: super::super::Structure::default(),
+            inline: None,
+        }
+    }
+}
