@@ -7,7 +7,8 @@ Every page becomes a `request` + `response` record pair (HTTP/1.1 200,
 `Content-Type: text/html`, charset unset so that the page's own meta or
 statistics decide), with WARC-Target-URI `http://example.org/REL`. With
 --min-bytes the pages are repeated (with new record IDs and URIs) until that
-many bytes of HTML are written. Python's standard library only.
+many bytes of HTML are written. A page stored gzip-compressed (`NAME.gz`,
+as WCXB's pages are) is written as its HTML. Python's standard library only.
 """
 import argparse
 import gzip
@@ -35,15 +36,21 @@ def record(kind, uri, block, refers=None):
     return ("\r\n".join(fields) + "\r\n\r\n").encode() + block + b"\r\n\r\n"
 
 
+def page(name, raw):
+    if name.endswith(".gz") and raw[:2] == b"\x1f\x8b":
+        return name[:-3], gzip.decompress(raw)
+    return name, raw
+
+
 def pages(args):
     for a in args:
         p = Path(a)
         if p.is_dir():
             for f in sorted(p.rglob("*")):
                 if f.is_file():
-                    yield f.relative_to(p).as_posix(), f.read_bytes()
+                    yield page(f.relative_to(p).as_posix(), f.read_bytes())
         else:
-            yield p.name, p.read_bytes()
+            yield page(p.name, p.read_bytes())
 
 
 def main():

@@ -13,9 +13,9 @@ import re
 import sys
 
 STAGES = [
-    ("HTML tokenizer (html5gum)", r"html5gum::"),
+    ("HTML tokenizer", r"html5gum::|^ncleaner::html::tokenizer::"),
     ("page metadata (title, author, date)", r"ncleaner::html::metadata|ncleaner::pipeline::(dateline|kept_date|short_line)"),
-    ("walker: tokens to blocks and containers", r"ncleaner::html::"),
+    ("walker and consumers: tokens to blocks and containers", r"ncleaner::html::"),
     ("segments and their features", r"ncleaner::segment::"),
     ("character n-gram scorer", r"ncleaner::model::scorer"),
     ("boosted trees", r"ncleaner::classify::trees"),

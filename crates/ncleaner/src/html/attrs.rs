@@ -10,29 +10,58 @@ pub const ATTR_WORDS: usize = 24;
 /// changes (`navMenu` → `nav`, `menu`) and between letters and digits; they
 /// are lower-cased; words shorter than two characters and numbers are skipped.
 pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
-    let mut word: Vec<u8> = Vec::with_capacity(16);
-    let flush = |word: &mut Vec<u8>, out: &mut Vec<u32>| {
-        if word.len() >= 2 && !word.iter().all(u8::is_ascii_digit) {
-            out.push(word_hash(word));
+    // Each word is hashed as it is read (FNV-1a of its lower-cased bytes,
+    // as [`word_hash`] hashes it whole), by the class of each byte.
+    const SEP: u8 = 0;
+    const LOWER: u8 = 1;
+    const UPPER: u8 = 2;
+    const DIGIT: u8 = 3;
+    const OTHER: u8 = 4;
+    const CLASS: [u8; 256] = {
+        let mut t = [SEP; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = match b as u8 {
+                b'a'..=b'z' => LOWER,
+                b'A'..=b'Z' => UPPER,
+                b'0'..=b'9' => DIGIT,
+                0x80.. => OTHER,
+                _ => SEP,
+            };
+            b += 1;
         }
-        word.clear();
+        t
     };
-    let mut prev = 0u8;
+    let mut h = FNV_OFFSET;
+    let mut len = 0usize;
+    let mut digits = true;
+    let mut prev = SEP;
     for &b in value {
-        let alnum = b.is_ascii_alphanumeric() || b >= 0x80;
-        let split = !alnum
-            || (prev.is_ascii_lowercase() && b.is_ascii_uppercase())
-            || (prev.is_ascii_alphabetic() && b.is_ascii_digit())
-            || (prev.is_ascii_digit() && b.is_ascii_alphabetic());
+        let c = CLASS[b as usize];
+        // Words break at anything not a letter or digit, at a lower-case
+        // letter followed by a capital, and between letters and digits.
+        let split = c == SEP
+            || (prev == LOWER && c == UPPER)
+            || (matches!(prev, LOWER | UPPER) && c == DIGIT)
+            || (prev == DIGIT && matches!(c, LOWER | UPPER));
         if split {
-            flush(&mut word, out);
+            if len >= 2 && !digits {
+                out.push(h);
+            }
+            h = FNV_OFFSET;
+            len = 0;
+            digits = true;
         }
-        if alnum {
-            word.push(b.to_ascii_lowercase());
+        if c != SEP {
+            h = (h ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
+            len += 1;
+            digits &= c == DIGIT;
         }
-        prev = b;
+        prev = c;
     }
-    flush(&mut word, out);
+    if len >= 2 && !digits {
+        out.push(h);
+    }
 }
 
 /// The hash of one attribute word (FNV-1a, as model files store them).
@@ -51,23 +80,57 @@ pub(super) fn streamed_boundary_id(id: &[u8]) -> bool {
     id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
 }
 
-/// Whether an inline style hides the element (`display:none`, `visibility:hidden`).
+/// Whether an inline style hides the element (`display:none`,
+/// `visibility:hidden`, whitespace anywhere and case ignored): some colon
+/// has the one word's letters before it and the other's after it, with
+/// only whitespace between them. No copy of the style is made.
 pub(super) fn style_hides(style: &[u8]) -> bool {
-    let compact: Vec<u8> = style
-        .iter()
-        .filter(|b| !b.is_ascii_whitespace())
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
-    let has = |n: &[u8]| compact.windows(n.len()).any(|w| w == n);
-    has(b"display:none") || has(b"visibility:hidden")
+    memchr::memchr_iter(b':', style).any(|colon| {
+        (letters_before(style, colon, b"display") && letters_after(style, colon, b"none"))
+            || (letters_before(style, colon, b"visibility")
+                && letters_after(style, colon, b"hidden"))
+    })
 }
+
+/// Whether the bytes before `at`, whitespace skipped, end with `word` (lower case).
+fn letters_before(s: &[u8], at: usize, word: &[u8]) -> bool {
+    let mut i = at;
+    word.iter().rev().all(|&w| {
+        while i > 0 && s[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        if i == 0 || s[i - 1].to_ascii_lowercase() != w {
+            return false;
+        }
+        i -= 1;
+        true
+    })
+}
+
+/// Whether the bytes after `at`, whitespace skipped, start with `word` (lower case).
+fn letters_after(s: &[u8], at: usize, word: &[u8]) -> bool {
+    let mut i = at + 1;
+    word.iter().all(|&w| {
+        while i < s.len() && s[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == s.len() || s[i].to_ascii_lowercase() != w {
+            return false;
+        }
+        i += 1;
+        true
+    })
+}
+
+const FNV_OFFSET: u32 = 0x811c_9dc5;
+const FNV_PRIME: u32 = 0x0100_0193;
 
 pub(super) const fn name_hash(name: &[u8]) -> u32 {
     // FNV-1a: names are short, and collisions only merge two unknown tags.
-    let mut h: u32 = 0x811c_9dc5;
+    let mut h: u32 = FNV_OFFSET;
     let mut i = 0;
     while i < name.len() {
-        h = (h ^ name[i] as u32).wrapping_mul(0x0100_0193);
+        h = (h ^ name[i] as u32).wrapping_mul(FNV_PRIME);
         i += 1;
     }
     h
@@ -88,4 +151,95 @@ const COMMENT_WORDS: [u32; 7] = [
 /// Whether an element's attribute words ([`attribute_words`]) name a comment section.
 pub(super) fn names_comments(words: &[u32]) -> bool {
     words.iter().any(|w| COMMENT_WORDS.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule as it was first written: the style without whitespace,
+    /// lower-cased, holds one of the two declarations.
+    fn compact_rule(style: &[u8]) -> bool {
+        let compact: Vec<u8> = style
+            .iter()
+            .filter(|b| !b.is_ascii_whitespace())
+            .map(|b| b.to_ascii_lowercase())
+            .collect();
+        let has = |n: &[u8]| compact.windows(n.len()).any(|w| w == n);
+        has(b"display:none") || has(b"visibility:hidden")
+    }
+
+    #[test]
+    fn styles_that_hide() {
+        for style in [
+            "display:none",
+            "DISPLAY : None",
+            "color:red; display:\tnone !important",
+            "dis play:no ne",
+            "visibility:hidden",
+            "visibility :\nHIDDEN",
+            "display:nonesuch",
+            "xdisplay:none",
+            "display:block",
+            "visibility:visible",
+            "display:",
+            ":none",
+            "display::none",
+            "",
+            "display: n",
+        ] {
+            assert_eq!(
+                style_hides(style.as_bytes()),
+                compact_rule(style.as_bytes()),
+                "{style:?}"
+            );
+        }
+    }
+
+    /// The words of a value, as the rule was first written: split into
+    /// words, each lower-cased in a buffer and hashed whole.
+    fn words_rule(value: &[u8]) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut word: Vec<u8> = Vec::new();
+        let flush = |word: &mut Vec<u8>, out: &mut Vec<u32>| {
+            if word.len() >= 2 && !word.iter().all(u8::is_ascii_digit) {
+                out.push(word_hash(word));
+            }
+            word.clear();
+        };
+        let mut prev = 0u8;
+        for &b in value {
+            let alnum = b.is_ascii_alphanumeric() || b >= 0x80;
+            let split = !alnum
+                || (prev.is_ascii_lowercase() && b.is_ascii_uppercase())
+                || (prev.is_ascii_alphabetic() && b.is_ascii_digit())
+                || (prev.is_ascii_digit() && b.is_ascii_alphabetic());
+            if split {
+                flush(&mut word, &mut out);
+            }
+            if alnum {
+                word.push(b.to_ascii_lowercase());
+            }
+            prev = b;
+        }
+        flush(&mut word, &mut out);
+        out
+    }
+
+    #[test]
+    fn words_are_hashed_as_they_are_read() {
+        for value in [
+            "sidebar-left navMenu item42 x  comment_box 2007",
+            "ABC aBc AbC a1b2 12ab ab12 élan Ünïcode_x café2",
+            "",
+            "-",
+            "x",
+            "42",
+            "a\u{80}b",
+        ] {
+            let mut got = Vec::new();
+            attribute_words(value.as_bytes(), &mut got);
+            assert_eq!(got, words_rule(value.as_bytes()), "{value:?}");
+        }
+    }
 }

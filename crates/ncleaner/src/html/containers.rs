@@ -18,6 +18,8 @@ pub(super) struct Containers {
     node: u32,
     /// Words and node of each block.
     blocks: Vec<BlockWords>,
+    /// A buffer for sorting an element's words.
+    buf: Vec<u32>,
 }
 
 impl Default for Containers {
@@ -26,6 +28,7 @@ impl Default for Containers {
             nodes: vec![Node::root()],
             node: 0,
             blocks: Vec::new(),
+            buf: Vec::new(),
         }
     }
 }
@@ -37,7 +40,13 @@ impl Consumer for Containers {
         if el.tag.is_block() {
             // Inside a comment section when it or an element around it names one.
             let in_comment = tree.in_comment();
-            let node = Node::new(self.node, el.tag, tree.top_words(), in_comment);
+            let node = Node::new(
+                self.node,
+                el.tag,
+                tree.top_words(),
+                in_comment,
+                &mut self.buf,
+            );
             self.nodes.push(node);
             self.node = (self.nodes.len() - 1) as u32;
         }

@@ -51,13 +51,21 @@ pub(super) struct Node {
 }
 
 impl Node {
-    /// A node under `parent` for an element with tag `tag` and attribute words `words`.
-    pub(super) fn new(parent: u32, tag: Tag, words: &[u32], comment: bool) -> Node {
-        let mut words = words.to_vec();
-        words.sort_unstable();
-        words.dedup();
+    /// A node under `parent` for an element with tag `tag` and attribute
+    /// words `words` (sorted in `buf`, a buffer kept between calls).
+    pub(super) fn new(
+        parent: u32,
+        tag: Tag,
+        words: &[u32],
+        comment: bool,
+        buf: &mut Vec<u32>,
+    ) -> Node {
+        buf.clear();
+        buf.extend_from_slice(words);
+        buf.sort_unstable();
+        buf.dedup();
         let mut h: u32 = 0x811c_9dc5 ^ tag as u32;
-        for w in words {
+        for &w in buf.iter() {
             h = (h ^ w).wrapping_mul(0x0100_0193);
         }
         Node {
