@@ -48,8 +48,7 @@ fn code_language(el: &Element<'_, '_>, buf: &mut String) -> Option<CodeLanguage>
         let v = value.decoded(buf);
         if !v.is_empty() && (code || v.len() > 17) {
             // Outside `pre` and `code` only `highlight-source-X` names a language.
-            language = if code || memchr::memmem::find(v.as_bytes(), b"highlight-source-").is_some()
-            {
+            language = if code || highlight_source().find(v.as_bytes()).is_some() {
                 CodeLanguage::from_class(v.as_bytes(), code)
             } else {
                 None
@@ -57,6 +56,13 @@ fn code_language(el: &Element<'_, '_>, buf: &mut String) -> Option<CodeLanguage>
         }
     }
     language
+}
+
+/// A searcher for `highlight-source-`, built once.
+fn highlight_source() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"highlight-source-"))
 }
 
 impl Consumer for Outline {

@@ -32,9 +32,14 @@ pub enum Decode {
 #[inline]
 pub fn needs_decoding(raw: &str, how: Decode) -> bool {
     let b = raw.as_bytes();
+    // Most values and many runs of text are short: a loop over their bytes
+    // costs less than setting up a vector search.
+    const SHORT: usize = 32;
     match how {
         Decode::Done => false,
+        Decode::Raw if b.len() < SHORT => b.iter().any(|&c| c == b'\r' || c == 0),
         Decode::Raw => memchr::memchr2(b'\r', 0, b).is_some(),
+        _ if b.len() < SHORT => b.iter().any(|&c| c == b'&' || c == b'\r' || c == 0),
         _ => memchr::memchr3(b'&', b'\r', 0, b).is_some(),
     }
 }

@@ -200,6 +200,36 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
+/// What a byte does inside a tag, by bits: it ends a tag name, an
+/// attribute name, an unquoted value; it has to be lower-cased or replaced
+/// in a name.
+const ENDS_TAG_NAME: u8 = 1;
+const ENDS_ATTR_NAME: u8 = 2;
+const ENDS_UNQUOTED: u8 = 4;
+const ODD_IN_NAME: u8 = 8;
+const TAG_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let space = matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+        if space || c == b'/' || c == b'>' {
+            t[b] |= ENDS_TAG_NAME | ENDS_ATTR_NAME;
+        }
+        if c == b'=' {
+            t[b] |= ENDS_ATTR_NAME;
+        }
+        if space || c == b'>' {
+            t[b] |= ENDS_UNQUOTED;
+        }
+        if c.is_ascii_uppercase() || c == 0 {
+            t[b] |= ODD_IN_NAME;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The tokenizer's buffers, kept from page to page.
 #[derive(Default)]
 pub struct Tokenizer {
@@ -372,11 +402,12 @@ impl Tokenizer {
     /// `self.attrs`; an end tag's are read past.
     fn tag(&mut self, b: &[u8], mut i: usize, start: bool) -> Option<TagEnd> {
         let ns = i;
-        let mut odd = false;
-        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
-            odd |= b[i].is_ascii_uppercase() | (b[i] == 0);
+        let mut odd = 0;
+        while i < b.len() && TAG_BYTES[b[i] as usize] & ENDS_TAG_NAME == 0 {
+            odd |= TAG_BYTES[b[i] as usize];
             i += 1;
         }
+        let odd = odd & ODD_IN_NAME != 0;
         if i == b.len() {
             return None;
         }
@@ -419,14 +450,15 @@ impl Tokenizer {
             }
             // Attribute name: a leading `=` is part of it.
             let an = i;
-            let mut odd = false;
+            let mut odd = 0;
             if b[i] == b'=' {
                 i += 1;
             }
-            while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
-                odd |= b[i].is_ascii_uppercase() | (b[i] == 0);
+            while i < b.len() && TAG_BYTES[b[i] as usize] & ENDS_ATTR_NAME == 0 {
+                odd |= TAG_BYTES[b[i] as usize];
                 i += 1;
             }
+            let odd = odd & ODD_IN_NAME != 0;
             let name = (an, i);
             // After attribute name.
             while i < b.len() && is_space(b[i]) {
@@ -449,7 +481,7 @@ impl Tokenizer {
                     b'>' => value = (i, i),
                     _ => {
                         let vs = i;
-                        while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
+                        while i < b.len() && TAG_BYTES[b[i] as usize] & ENDS_UNQUOTED == 0 {
                             i += 1;
                         }
                         if i == b.len() {
