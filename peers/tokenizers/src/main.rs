@@ -348,6 +348,60 @@ mod h5e {
     }
 }
 
+// ---------------------------------------------------------------- ncleaner
+
+mod ncl {
+    use super::Counts;
+    use ncleaner::html::tokenizer::{StartTag, Text, TokenSink, Tokenizer};
+
+    /// Counts what the pass's tokenizer hands on. Text is decoded (as the
+    /// pass reads visible text); attribute values are decoded only with
+    /// `all_values` (the pass decodes the few it reads).
+    struct Sink<'c> {
+        c: &'c mut Counts,
+        buf: String,
+        all_values: bool,
+    }
+
+    impl TokenSink for Sink<'_> {
+        fn start_tag(&mut self, tag: &StartTag<'_>) {
+            self.c.start(tag.name);
+            for (name, value) in tag.attrs() {
+                let v = if self.all_values {
+                    value.decoded(&mut self.buf).len()
+                } else {
+                    value.raw().len()
+                };
+                self.c.attrs += 1;
+                self.c.attr_bytes += (name.len() + v) as u64;
+            }
+        }
+        fn end_tag(&mut self, name: &[u8]) {
+            self.c.end(name);
+        }
+        fn text(&mut self, text: Text<'_>) {
+            let t = text.decoded(&mut self.buf);
+            self.c.text(t.as_bytes());
+        }
+    }
+
+    thread_local! {
+        static TOKENIZER: std::cell::RefCell<Tokenizer> = std::cell::RefCell::new(Tokenizer::default());
+    }
+
+    pub fn run(page: &[u8], c: &mut Counts, all_values: bool) {
+        // The pass tokenizes decoded text; the pages were made valid UTF-8
+        // before timing (see `main`).
+        let html = std::str::from_utf8(page).expect("pages are UTF-8 here");
+        let mut sink = Sink {
+            c,
+            buf: String::new(),
+            all_values,
+        };
+        TOKENIZER.with(|t| t.borrow_mut().run(html, &mut sink));
+    }
+}
+
 // ---------------------------------------------------------------- driver
 
 type Run = fn(&[u8], &mut Counts);
@@ -358,7 +412,13 @@ fn main() {
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
     let only = args.get(3).cloned();
 
-    let pages = read_warc(path);
+    // Every tokenizer reads the same bytes, made valid UTF-8 first (the
+    // pass tokenizes decoded text, and ncleaner's tokenizer takes `&str`):
+    // pages that are not UTF-8 are converted lossily, outside the timing.
+    let pages: Vec<Vec<u8>> = read_warc(path)
+        .into_iter()
+        .map(|p| String::from_utf8_lossy(&p).into_owned().into_bytes())
+        .collect();
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let valid = pages.iter().filter(|p| std::str::from_utf8(p).is_ok()).count();
     eprintln!(
@@ -399,6 +459,8 @@ fn main() {
         ("tl 0.7.8 (+from_utf8_lossy)", tlp::run),
         ("html5ever 0.40.1 tokenizer (+lossy, tendril)", h5e::run),
         ("own memchr scanner", own::run),
+        ("ncleaner html::tokenizer (text decoded, values as written)", |p, c| ncl::run(p, c, false)),
+        ("ncleaner html::tokenizer (text and every value decoded)", |p, c| ncl::run(p, c, true)),
     ];
     let runners: Vec<_> = runners
         .into_iter()
