@@ -9,7 +9,12 @@ use super::{BOLD_HEADING_MAX_WORDS, Kind, Page, Tag};
 
 /// Kind, context and attribute words of each block (see the module documentation).
 #[derive(Default)]
-pub(super) struct Blocks;
+pub(super) struct Blocks {
+    /// The attribute words of the last block, sorted, and the version of
+    /// the walker's words they were taken from: blocks one after the other
+    /// in the same elements (paragraphs of one article) share them.
+    last: Option<(u64, Vec<u32>)>,
+}
 
 impl Consumer for Blocks {
     const WANTS: u32 = wants::BOUNDARY;
@@ -29,9 +34,19 @@ impl Consumer for Blocks {
         end.block.context = tree.context();
         // The attribute words of the nearest enclosing elements, sorted,
         // without repeats.
-        let mut attrs = tree.near_words().to_vec();
-        attrs.sort_unstable();
-        attrs.dedup();
+        // Hashing the words (if not yet) moves their version: read it after.
+        tree.near_words();
+        let version = tree.words_version();
+        let attrs = match &self.last {
+            Some((v, attrs)) if *v == version => attrs.clone(),
+            _ => {
+                let mut attrs = tree.near_words().to_vec();
+                attrs.sort_unstable();
+                attrs.dedup();
+                self.last = Some((version, attrs.clone()));
+                attrs
+            }
+        };
         end.block.attrs = attrs;
     }
 

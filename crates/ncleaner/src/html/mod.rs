@@ -352,7 +352,7 @@ pub fn parse(html: &str) -> Page {
 /// [`parse`], recording the inline marks asked for ([`inline`]).
 pub fn parse_with(html: &str, marks: Marks) -> Page {
     let consumers = (
-        blocks::Blocks,
+        blocks::Blocks::default(),
         containers::Containers::default(),
         structure::Outline::default(),
         inline::Recorder::new(marks),

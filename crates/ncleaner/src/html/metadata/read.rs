@@ -329,7 +329,7 @@ impl Reader {
         let what = what.or_else(|| {
             let byline = md.rel.split_ascii_whitespace().any(|r| r == "author")
                 || md.author_href
-                || (names_byline(tree.top_names())
+                || ((tree.top_hashed() || names_byline(tree.top_names()))
                     && hints.byline.iter().any(|w| tree.top_words().contains(w)));
             (byline
                 && !outside_article(tree)

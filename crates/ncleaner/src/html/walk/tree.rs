@@ -60,6 +60,8 @@ pub(in crate::html) struct Tree {
     hashed: usize,
     /// Hashed open elements whose words name a comment section.
     comments: u32,
+    /// Bumped whenever `words` changes ([`Tree::words_version`]).
+    words_version: u64,
     /// The text of the block being read ([`TextState`]).
     pub(in crate::html) block: TextState,
 }
@@ -100,6 +102,7 @@ impl Tree {
         self.words.clear();
         self.hashed = 0;
         self.comments = 0;
+        self.words_version += 1;
         let mut text = std::mem::take(&mut self.block.text);
         text.clear();
         self.block = TextState {
@@ -202,6 +205,18 @@ impl Tree {
         &self.words[from..]
     }
 
+    /// Whether the innermost open element's words are hashed already (a
+    /// consumer read them), so that reading them costs nothing more.
+    pub(in crate::html) fn top_hashed(&self) -> bool {
+        self.hashed == self.stack.len()
+    }
+
+    /// How often the attribute words of the open elements have changed:
+    /// equal counts, equal [`Tree::near_words`].
+    pub(in crate::html) fn words_version(&self) -> u64 {
+        self.words_version
+    }
+
     /// The `class`, `id` and `role` values of the innermost open element,
     /// separated by spaces, as written.
     pub(in crate::html) fn top_names(&self) -> &[u8] {
@@ -231,6 +246,9 @@ impl Tree {
                 &self.names[o.names.0 as usize..o.names.1 as usize],
                 &mut self.words,
             );
+            if self.words.len() > o.words_start as usize {
+                self.words_version += 1;
+            }
             o.comment = names_comments(&self.words[o.words_start as usize..]);
             if o.comment {
                 self.comments += 1;
@@ -292,6 +310,9 @@ impl Tree {
         let open = self.stack.pop()?;
         if self.hashed > self.stack.len() {
             self.hashed = self.stack.len();
+            if self.words.len() > open.words_start as usize {
+                self.words_version += 1;
+            }
             self.words.truncate(open.words_start as usize);
             if open.comment {
                 self.comments -= 1;
