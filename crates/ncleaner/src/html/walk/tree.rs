@@ -62,6 +62,8 @@ pub(in crate::html) struct Tree {
     comments: u32,
     /// Bumped whenever `words` changes ([`Tree::words_version`]).
     words_version: u64,
+    /// The words of the `class`, `id` and `role` values seen on the page.
+    cache: WordCache,
     /// The text of the block being read ([`TextState`]).
     pub(in crate::html) block: TextState,
 }
@@ -103,6 +105,7 @@ impl Tree {
         self.hashed = 0;
         self.comments = 0;
         self.words_version += 1;
+        self.cache.clear();
         let mut text = std::mem::take(&mut self.block.text);
         text.clear();
         self.block = TextState {
@@ -242,14 +245,11 @@ impl Tree {
         while self.hashed < self.stack.len() {
             let o = &mut self.stack[self.hashed];
             o.words_start = self.words.len() as u32;
-            attribute_words(
-                &self.names[o.names.0 as usize..o.names.1 as usize],
-                &mut self.words,
-            );
+            let names = &self.names[o.names.0 as usize..o.names.1 as usize];
+            o.comment = self.cache.words(names, &mut self.words);
             if self.words.len() > o.words_start as usize {
                 self.words_version += 1;
             }
-            o.comment = names_comments(&self.words[o.words_start as usize..]);
             if o.comment {
                 self.comments += 1;
             }
@@ -359,5 +359,75 @@ impl Tree {
             structure: super::super::Structure::default(),
             inline: None,
         }
+    }
+}
+
+/// The attribute words of each distinct `class`/`id`/`role` string of a
+/// page, hashed once: a page repeats its class lists (every card, row and
+/// post of a listing), and looking a string up costs a fraction of
+/// splitting and hashing it again. Bounded: past [`WordCache::MAX_WORDS`]
+/// words or [`WordCache::MAX_BYTES`] bytes of strings it is emptied and
+/// starts over.
+#[derive(Default)]
+struct WordCache {
+    /// A hash of the string → (its start in `names`, its length, its first
+    /// word in `words`, its word count, whether they name a comment section).
+    index: FxHashMap<u64, (u32, u32, u32, u32, bool)>,
+    names: Vec<u8>,
+    words: Vec<u32>,
+}
+
+impl WordCache {
+    /// Most words held.
+    const MAX_WORDS: usize = 1 << 16;
+    /// Most bytes of strings held.
+    const MAX_BYTES: usize = 1 << 20;
+    /// Strings shorter than this are split as they come.
+    const MIN_LEN: usize = 8;
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.names.clear();
+        self.words.clear();
+    }
+
+    /// Appends the words of `names` to `out`; whether they name a comment section.
+    fn words(&mut self, names: &[u8], out: &mut Vec<u32>) -> bool {
+        if names.len() < Self::MIN_LEN {
+            let from = out.len();
+            attribute_words(names, out);
+            return names_comments(&out[from..]);
+        }
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            names.hash(&mut h);
+            h.finish()
+        };
+        if let Some(&(at, len, first, count, comment)) = self.index.get(&key)
+            && &self.names[at as usize..(at + len) as usize] == names
+        {
+            out.extend_from_slice(&self.words[first as usize..(first + count) as usize]);
+            return comment;
+        }
+        let from = out.len();
+        attribute_words(names, out);
+        let comment = names_comments(&out[from..]);
+        if self.words.len() + (out.len() - from) > Self::MAX_WORDS
+            || self.names.len() + names.len() > Self::MAX_BYTES
+        {
+            self.clear();
+        }
+        let entry = (
+            self.names.len() as u32,
+            names.len() as u32,
+            self.words.len() as u32,
+            (out.len() - from) as u32,
+            comment,
+        );
+        self.names.extend_from_slice(names);
+        self.words.extend_from_slice(&out[from..]);
+        self.index.insert(key, entry);
+        comment
     }
 }
