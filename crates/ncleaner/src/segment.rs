@@ -221,10 +221,12 @@ pub fn from_page(page: crate::html::Page) -> Vec<Segment> {
 pub struct MetaWords {
     title: rustc_hash::FxHashSet<u64>,
     summary: rustc_hash::FxHashSet<u64>,
-    /// A 256-bit filter of both sets: most of a page's words are in
+    /// A 2,048-bit filter of both sets: most of a page's words are in
     /// neither, and one bit test spares them two set look-ups (the
-    /// look-ups were most of [`meta_overlap`]'s time).
-    filter: [u64; 4],
+    /// look-ups were most of [`meta_overlap`]'s time). A title and a
+    /// summary hold a few hundred words and pairs, which would set most
+    /// bits of a smaller filter.
+    filter: [u64; 32],
 }
 
 impl MetaWords {
@@ -260,9 +262,9 @@ impl MetaWords {
 }
 
 /// The word of [`MetaWords::filter`] and the bit in it for a hash (its top
-/// eight bits).
+/// eleven bits).
 fn filter_bit(h: u64) -> (usize, u64) {
-    let b = (h >> 56) as usize;
+    let b = (h >> 53) as usize;
     (b >> 6, 1u64 << (b & 63))
 }
 
@@ -282,21 +284,32 @@ fn pairs_of(text: &str, mut f: impl FnMut(bool, u64)) {
         }
         *prev = Some(h);
     };
-    // One pass over the characters, each word hashed as it is read
-    // (the same hashes as splitting the text into words first).
-    for c in text.chars() {
-        if c.is_ascii() {
-            if c.is_ascii_alphanumeric() {
-                word.write_u8(c.to_ascii_lowercase() as u8);
-                in_word = true;
-                continue;
+    // One pass, each word hashed as it is read (the same hashes as
+    // splitting the text into words first). ASCII bytes, most of a page's
+    // text, go through a table without decoding a char.
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let letter = if b.is_ascii() {
+            i += 1;
+            let l = ASCII_WORD_BYTE[usize::from(b)];
+            if l != 0 {
+                word.write_u8(l);
             }
-        } else if c.is_alphanumeric() {
-            c.to_lowercase().for_each(|l| word.write_u32(l as u32));
+            l != 0
+        } else {
+            let c = text[i..].chars().next().expect("i is at a char boundary");
+            i += c.len_utf8();
+            let letter = c.is_alphanumeric();
+            if letter {
+                c.to_lowercase().for_each(|l| word.write_u32(l as u32));
+            }
+            letter
+        };
+        if letter {
             in_word = true;
-            continue;
-        }
-        if in_word {
+        } else if in_word {
             end_word(&mut word, &mut prev);
             in_word = false;
         }
@@ -305,6 +318,20 @@ fn pairs_of(text: &str, mut f: impl FnMut(bool, u64)) {
         end_word(&mut word, &mut prev);
     }
 }
+
+/// Each ASCII byte lower-cased if it is a letter or a digit, else 0.
+const ASCII_WORD_BYTE: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            t[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    t
+};
 
 /// The share of a segment's word pairs found in the title's and in the
 /// summary's (single words for one-word segments): a segment that the
@@ -316,29 +343,30 @@ pub fn meta_overlap(text: &str, meta: &MetaWords) -> [f32; 2] {
         return [0.0, 0.0];
     }
     // Counted as the words and pairs go by: no list of hashes per segment
-    // (this function was 4 % of `clean` in a profile).
-    let (mut words, mut pairs) = ([0usize; 2], [0usize; 2]);
-    let (mut n_words, mut n_pairs) = (0usize, 0usize);
+    // (this function was 4 % of `clean` in a profile). A segment without
+    // pairs has one word at most: only the first word is looked up.
+    let (mut pairs, mut n_pairs) = ([0usize; 2], 0usize);
+    let mut first_word: Option<[bool; 2]> = None;
     pairs_of(text, |pair, h| {
-        let (n, found) = if pair {
-            (&mut n_pairs, &mut pairs)
-        } else {
-            (&mut n_words, &mut words)
-        };
-        *n += 1;
-        let [t, s] = meta.find(h);
-        found[0] += usize::from(t);
-        found[1] += usize::from(s);
+        if pair {
+            n_pairs += 1;
+            let [t, s] = meta.find(h);
+            pairs[0] += usize::from(t);
+            pairs[1] += usize::from(s);
+        } else if first_word.is_none() {
+            first_word = Some(meta.find(h));
+        }
     });
-    let (n, found) = if n_pairs > 0 {
-        (n_pairs, pairs)
-    } else {
-        (n_words, words)
-    };
-    if n == 0 {
-        return [0.0, 0.0];
+    if n_pairs > 0 {
+        return [
+            pairs[0] as f32 / n_pairs as f32,
+            pairs[1] as f32 / n_pairs as f32,
+        ];
     }
-    [found[0] as f32 / n as f32, found[1] as f32 / n as f32]
+    match first_word {
+        Some([t, s]) => [f32::from(u8::from(t)), f32::from(u8::from(s))],
+        None => [0.0, 0.0],
+    }
 }
 
 /// Most words a one-line paragraph may have to be read as a heading.
@@ -607,6 +635,60 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    /// `pairs_of` as it was written char by char: the hashes the byte
+    /// table must give.
+    fn pairs_by_chars(text: &str) -> Vec<(bool, u64)> {
+        use std::hash::Hasher;
+        let mut out = Vec::new();
+        let mut words = Vec::new();
+        let mut word = rustc_hash::FxHasher::default();
+        let mut in_word = false;
+        for c in text.chars().chain([' ']) {
+            if c.is_alphanumeric() {
+                if c.is_ascii() {
+                    word.write_u8(c.to_ascii_lowercase() as u8);
+                } else {
+                    c.to_lowercase().for_each(|l| word.write_u32(l as u32));
+                }
+                in_word = true;
+            } else if in_word {
+                words.push(std::mem::take(&mut word).finish());
+                in_word = false;
+            }
+        }
+        for (i, &h) in words.iter().enumerate() {
+            out.push((false, h));
+            if i > 0 {
+                out.push((
+                    true,
+                    words[i - 1].rotate_left(17) ^ h ^ 0x9e37_79b9_7f4a_7c15,
+                ));
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn pairs_are_those_of_the_text_read_char_by_char(
+            text in "([a-zA-Z0-9 .,'-]|é|ß|İ|Σ|中|\\u{a0}|\\u{2003}|ǅ){0,60}"
+        ) {
+            let mut got = Vec::new();
+            pairs_of(&text, |pair, h| got.push((pair, h)));
+            proptest::prop_assert_eq!(got, pairs_by_chars(&text));
+        }
+    }
+
+    #[test]
+    fn one_word_segments_overlap_by_their_word() {
+        let words = MetaWords::new("Tides", "The sea");
+        assert_eq!(meta_overlap("tides!", &words), [1.0, 0.0]);
+        assert_eq!(meta_overlap("Sea", &words), [0.0, 1.0]);
+        assert_eq!(meta_overlap("moon", &words), [0.0, 0.0]);
+        assert_eq!(meta_overlap("...", &words), [0.0, 0.0]);
+        assert_eq!(meta_overlap("the sea, moon", &words), [0.0, 0.5]);
     }
 
     #[test]
