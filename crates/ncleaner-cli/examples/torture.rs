@@ -6,10 +6,8 @@
 //! when anything was wrong.
 //!
 //! ```text
-//! torture --bin target/release/ncleaner [--seed N] [--factor F] [--work DIR] [--d7] [--only SUBSTRING]
+//! torture --bin target/release/ncleaner [--seed N] [--factor F] [--work DIR] [--only SUBSTRING]
 //! ```
-//!
-//! `--d7` adds the cases html5gum aborts on (D7; see `torture::Case::ci`).
 
 #[path = "../tests/torture/run.rs"]
 mod run;
@@ -21,12 +19,11 @@ use ncleaner_corpus::torture;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut bin, mut seed, mut factor, mut work, mut d7, mut only) = (
+    let (mut bin, mut seed, mut factor, mut work, mut only) = (
         None,
         35u64,
         1.0f64,
         std::env::temp_dir().join("ncleaner-torture"),
-        false,
         None,
     );
     while let Some(a) = args.next() {
@@ -37,14 +34,12 @@ fn main() {
             "--factor" => factor = value().parse().expect("--factor F"),
             "--work" => work = PathBuf::from(value()),
             "--only" => only = Some(value()),
-            "--d7" => d7 = true,
             other => panic!("unknown argument {other}"),
         }
     }
     let bin = bin.expect("--bin PATH");
     let cases: Vec<torture::Case> = torture::cases(seed, factor)
         .into_iter()
-        .filter(|c| c.ci || d7)
         .filter(|c| only.as_deref().is_none_or(|o| c.name.contains(o)))
         .collect();
     let mut failed = 0;
@@ -107,15 +102,13 @@ fn main() {
     }
     drop(server);
 
-    if d7 {
-        let mut server = run::Server::start(&bin, &["-j", "2"]);
-        let (status, slowest, alive) = run::attribute_flood_healthz(&mut server, 690 << 10);
-        println!(
-            "\nattribute flood (690 KB): status {status}, slowest /healthz {slowest:?}, server alive: {alive}"
-        );
-        if !alive || status != 200 || slowest >= Duration::from_secs(1) {
-            failed += 1;
-        }
+    let mut server = run::Server::start(&bin, &["-j", "2"]);
+    let (status, slowest, alive) = run::attribute_flood_healthz(&mut server, 690 << 10);
+    println!(
+        "\nattribute flood (690 KB): status {status}, slowest /healthz {slowest:?}, server alive: {alive}"
+    );
+    if !alive || status != 200 || slowest >= Duration::from_secs(1) {
+        failed += 1;
     }
     if failed > 0 {
         eprintln!("torture: {failed} problem(s)");

@@ -25,9 +25,6 @@ fn bin() -> &'static Path {
 
 fn ci_cases() -> Vec<Case> {
     torture::cases(SEED, FACTOR)
-        .into_iter()
-        .filter(|c| c.ci)
-        .collect()
 }
 
 fn report(what: &str, problems: &[String]) {
@@ -109,31 +106,10 @@ fn an_abort_fails_its_case() {
     );
 }
 
-/// D7 (issue 36 closes it): the cases html5gum aborts on, through `clean`.
-#[test]
-#[ignore = "D7: html5gum's recursive tokenizer aborts on them; enable when the tokenizer of issue 36 lands"]
-fn d7_cases_do_not_abort() {
-    let cases: Vec<Case> = torture::cases(SEED, 1.0)
-        .into_iter()
-        .filter(|c| !c.ci)
-        .collect();
-    let root = tempfile::tempdir().unwrap();
-    let problems: Vec<String> = cases
-        .iter()
-        .flat_map(|c| {
-            let o = run::clean_case(bin(), c, &run::workdir(root.path(), &c.name));
-            o.problems
-                .into_iter()
-                .map(move |p| format!("{}: {p}", c.name))
-        })
-        .collect();
-    report("D7 through clean", &problems);
-}
-
 /// D7 through the server: an attribute flood is answered, and `/healthz`
-/// answers in under a second all the while.
+/// answers in under a second all the while. (The attribute floods through
+/// `clean` are cases of the corpus above.)
 #[test]
-#[ignore = "D7: html5gum's recursive tokenizer aborts the server; enable when the tokenizer of issue 36 lands"]
 fn the_server_answers_healthz_through_an_attribute_flood() {
     let mut server = run::Server::start(bin(), &["-j", "2"]);
     let (status, slowest, alive) = run::attribute_flood_healthz(&mut server, 690 << 10);
