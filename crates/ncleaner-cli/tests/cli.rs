@@ -770,3 +770,46 @@ fn serve_help_lists_every_route() {
         }
     }
 }
+
+/// `clean -h` fits a screen (issue 38): one line per option at 100 columns,
+/// and a pointer to `--help` and GUIDE.md. `--help` names every option `-h`
+/// names, each with its full text, and the examples.
+#[test]
+fn clean_short_help_fits_a_screen_and_long_help_keeps_the_details() {
+    let help = |flag: &str| {
+        let out = bin()
+            .args(["clean", flag])
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "clean {flag} failed");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (short, long) = (help("-h"), help("--help"));
+    assert!(
+        short.lines().count() <= 45,
+        "clean -h is {} lines:\n{short}",
+        short.lines().count()
+    );
+    let last = short.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("--help") && last.contains("GUIDE.md"),
+        "{last}"
+    );
+    // Every option line of -h (`  -m, --model <MODEL>  ...`) names a long flag.
+    let flags: Vec<&str> = short
+        .lines()
+        .filter(|l| l.trim_start().starts_with('-'))
+        .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
+        .map(|w| w.trim_end_matches(','))
+        .collect();
+    assert!(flags.len() >= 25, "{flags:?}");
+    for flag in &flags {
+        assert!(long.contains(flag), "{flag} missing from clean --help");
+    }
+    // Only the long help has the details and the examples.
+    for detail in ["carousel clones", "(0 ↔ p = 0.5", "Examples:"] {
+        assert!(!short.contains(detail), "{detail} in clean -h");
+        assert!(long.contains(detail), "{detail} missing from clean --help");
+    }
+}

@@ -16,23 +16,96 @@ use ncleaner_corpus::{self as corpus, Destination, Entry, Observer, Stats};
 use super::common::{check_clean_options, names, option_error, thread_pool};
 
 /// Arguments of `ncleaner clean`.
+///
+/// `-h` lists every option with a one-line help (the first paragraph of its
+/// doc comment) so that it fits a screen; `--help` prints each in full with
+/// the examples. The headings group the options by what they are about.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  \
+#[command(
+    after_help = "Each option in full, with examples: --help. The guide: GUIDE.md, \"ncleaner clean\".",
+    after_long_help = "Examples:\n  \
     ncleaner clean page.html\n  \
     ncleaner clean -o out/ --format cleaneval pages/\n  \
     ncleaner clean --input text --format jsonl --segments dump.txt\n  \
     ncleaner clean --model en --model de.nclm --format jsonl pages/   (German pages to de.nclm, \
     English to en, the rest to en-nonlex)\n  \
     ncleaner clean --no-route --model en-nonlex pages/\n  \
-    curl -s https://example.com/ | ncleaner clean -")]
+    curl -s https://example.com/ | ncleaner clean -\n\n\
+    The guide to `clean`, with recipes: GUIDE.md, \"ncleaner clean\"."
+)]
 pub struct Args {
     /// Files, directories (searched recursively) or `-` for standard input.
+    ///
     /// WARC (`.warc`, `.warc.gz`: HTML `response` records) and JSON Lines
     /// (`.jsonl`, `.jsonl.gz`, `.jsonl.zst`: `{"id", "url", "html" or "text"}`)
     /// are read record by record; other files are one document each.
-    #[arg(required = true, value_name = "INPUT")]
+    #[arg(
+        required = true,
+        value_name = "INPUT",
+        help_heading = "Input",
+        display_order = 0
+    )]
     pub inputs: Vec<PathBuf>,
 
+    /// How to read the inputs.
+    ///
+    /// HTML pages (`html`), plain-text dumps (`text`), or decide per
+    /// document (`auto`).
+    #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)), default_value = "auto", help_heading = "Input")]
+    pub input: InputKind,
+
+    /// A file (its extension sets --format) or a directory; default: stdout.
+    ///
+    /// Where to write: a file whose name ends in `.jsonl`, `.txt`, `.md`,
+    /// `.warc` (optionally `.gz`/`.zst`, which compress it) or `.parquet`,
+    /// or a directory getting one output file per input
+    /// (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or JSON Lines input →
+    /// one file). Default: standard output.
+    #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+
+    /// text, jsonl, markdown, parquet, warc or cleaneval (default: text).
+    ///
+    /// Output format: `text` (the kept segments, one per line), `jsonl` (JSON
+    /// Lines), `markdown` (headings, nested lists, code blocks, quotes and GFM
+    /// tables of the kept text), `parquet` (the JSON Lines record's fields as
+    /// columns), `warc`, or `cleaneval` (CleanEval markup: `<p>`, `<h>`,
+    /// `<l>` per segment, the paper's format). Default: what the name of `-o`
+    /// says (`.txt`, `.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`;
+    /// `.parquet`), else text.
+    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)), hide_possible_values = true, help_heading = "Output")]
+    pub format: Option<Format>,
+
+    /// JSON Lines: add every segment with its kind, score and decision.
+    ///
+    /// With --format jsonl: include every segment with its kind, score and decision.
+    #[arg(long, help_heading = "Output")]
+    pub segments: bool,
+
+    /// JSON Lines: add each document's kept text as Markdown.
+    ///
+    /// With --format jsonl: include each document's kept text as Markdown
+    /// (a `markdown` field; what --format markdown writes).
+    #[arg(long, help_heading = "Output")]
+    pub markdown: bool,
+
+    /// Markdown: keep links as `[text](url)`.
+    ///
+    /// Markdown (--format markdown, and the `markdown` field of JSON Lines):
+    /// keep links as `[text](url)`, resolved against the page's URL. Off by
+    /// default: plain Markdown for training text. Changes no decision.
+    #[arg(long, help_heading = "Output")]
+    pub links: bool,
+
+    /// Markdown: keep images as `![alt](url)`.
+    ///
+    /// Markdown: keep images as `![alt](url)` where they stood in the kept
+    /// text (an image before its block's text goes with that text).
+    #[arg(long, help_heading = "Output")]
+    pub images: bool,
+
+    /// `en`, `en-nonlex` or a model file; repeatable, one per language.
+    ///
     /// The model: `en` (lexical English, embedded), `en-nonlex` (non-lexical,
     /// embedded, any language) or a model file. Repeatable: each page's
     /// language is identified and the page cleaned by the model trained for
@@ -40,44 +113,36 @@ pub struct Args {
     /// by --fallback-model; one model without a tag cleans every page.
     /// Default: `en`, so English pages get the English model and all others
     /// the non-lexical one.
-    #[arg(long = "model", short = 'm', value_name = "en|en-nonlex|PATH")]
+    #[arg(
+        long = "model",
+        short = 'm',
+        value_name = "MODEL",
+        help_heading = "Model and decision"
+    )]
     pub models: Vec<String>,
 
-    /// The model for pages whose language has no model among --model, or is
-    /// not identified (too little text).
-    #[arg(long, value_name = "en|en-nonlex|PATH", default_value = "en-nonlex")]
+    /// The model for pages of other languages.
+    ///
+    /// The model (`en`, `en-nonlex` or a model file) for pages whose
+    /// language has no model among --model, or is not identified (too
+    /// little text).
+    #[arg(
+        long,
+        value_name = "MODEL",
+        default_value = "en-nonlex",
+        help_heading = "Model and decision"
+    )]
     pub fallback_model: String,
 
+    /// One model (--model) for every page: no language routing.
+    ///
     /// No language routing: one model (--model, default `en`) cleans every
     /// page and no language is identified (no `language` field in JSON Lines).
-    #[arg(long)]
+    #[arg(long, help_heading = "Model and decision")]
     pub no_route: bool,
 
-    /// How to read the inputs: HTML pages, plain-text dumps, or decide per document.
-    #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)), default_value = "auto")]
-    pub input: InputKind,
-
-    /// Output format: plain text (the kept segments, one per line), JSON
-    /// Lines, Markdown (headings, nested lists, code blocks, quotes and GFM
-    /// tables of the kept text), Parquet (the JSON Lines record's fields as
-    /// columns), WARC, or CleanEval markup (`<p>`, `<h>`, `<l>` per
-    /// segment, the paper's format). Default: what the name of `-o` says
-    /// (`.txt`, `.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`;
-    /// `.parquet`), else text.
-    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
-    pub format: Option<Format>,
-
-    /// Markdown (--format markdown, and the `markdown` field of JSON Lines):
-    /// keep links as `[text](url)`, resolved against the page's URL. Off by
-    /// default: plain Markdown for training text. Changes no decision.
-    #[arg(long)]
-    pub links: bool,
-
-    /// Markdown: keep images as `![alt](url)` where they stood in the kept
-    /// text (an image before its block's text goes with that text).
-    #[arg(long)]
-    pub images: bool,
-
+    /// Keep a segment when its evidence is at least T bits of log-odds.
+    ///
     /// Decision threshold in bits of log-odds: a segment is kept when its
     /// evidence is at least T. For models with a segment classifier (the
     /// default) the evidence is log2(p / (1 − p)) of its probability p of
@@ -86,16 +151,25 @@ pub struct Args {
     /// (higher precision), negative keeps more. Default: the model's own
     /// operating point (chosen for precision at training time; 0 for the
     /// paper's models).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "T",
+        allow_negative_numbers = true,
+        help_heading = "Model and decision"
+    )]
     pub threshold: Option<f64>,
 
+    /// Keep a segment when its probability of being clean is at least P.
+    ///
     /// Keep a segment when the classifier's probability that it is clean is
     /// at least P (0–1; the same as --threshold log2(P/(1−P))). The
     /// probabilities are calibrated on the training pages: of the words in
     /// segments given p ≈ 0.8, about 80% are clean.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", help_heading = "Model and decision")]
     pub min_probability: Option<f64>,
 
+    /// The model's operating point: precision, f or recall.
+    ///
     /// Which operating point stored in the model applies when neither
     /// --threshold nor --min-probability is given: `f` (the default: each
     /// page cut where its expected word F is highest, in models trained
@@ -104,92 +178,94 @@ pub struct Args {
     /// highest pooled F0.5: fewer words, cleaner ones) or `recall` (the
     /// highest pooled F2: more words, more noise). EVALUATION.md gives each
     /// one's figures.
-    #[arg(long, value_parser = names::<Preference>(["precision", "f", "recall"]), default_value = "f")]
+    #[arg(long, value_parser = names::<Preference>(["precision", "f", "recall"]), default_value = "f", hide_possible_values = true, help_heading = "Model and decision")]
     pub prefer: Preference,
 
+    /// User comments: keep (the model decides) or drop.
+    ///
     /// User comments under an article: `keep` (the default: the model
     /// decides them like any other text) or `drop` (removed whatever the
     /// model says). A comment is text inside an element whose class, id or
     /// role names comments or replies; on forums and Q&A pages, whose
     /// content is itself a thread, posts are content either way.
-    #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep")]
+    #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep", hide_possible_values = true, help_heading = "Model and decision")]
     pub comments: classify::Comments,
 
+    /// Keep segments that repeat one kept earlier on the page.
+    ///
     /// Keep a segment of 3+ words that repeats one kept earlier on the page
     /// (by default repeats are dropped: carousel clones, mobile and desktop
     /// copies of one section; --method ncleaner).
-    #[arg(long)]
+    #[arg(long, help_heading = "Model and decision")]
     pub keep_repeats: bool,
 
-    /// What decides: the n-gram models after the heuristics (ncleaner), the
-    /// heuristics alone, nothing (keep-all: the raw text dump), or a word
-    /// model's perplexity per sentence (perplexity: PyPlexity's method).
-    #[arg(long, value_parser = names::<Method>(Method::ALL.map(Method::as_str)), default_value = "ncleaner")]
-    pub method: Method,
-
+    /// Drop pages whose predicted precision is below P.
+    ///
     /// Drop whole pages whose predicted precision is below P (0–1): the
     /// model's page-quality model estimates each page's word-level
     /// precision from its segment probabilities, removed share, lengths and
     /// links (EVALUATION.md, "Page quality"). Dropped pages are still
     /// written (empty; in JSON Lines with their `page_quality`), and the
     /// summary says how many.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", help_heading = "Model and decision")]
     pub min_page_quality: Option<f64>,
 
+    /// ncleaner, heuristics, keep-all or perplexity.
+    ///
+    /// What decides: the n-gram models after the heuristics (`ncleaner`),
+    /// the heuristics alone (`heuristics`), nothing (`keep-all`: the raw
+    /// text dump), or a word model's perplexity per sentence (`perplexity`:
+    /// PyPlexity's method, with the --max-perplexity, --mark, --word-model
+    /// and --smoothing options).
+    #[arg(long, value_parser = names::<Method>(Method::ALL.map(Method::as_str)), default_value = "ncleaner", hide_possible_values = true, help_heading = "Model and decision")]
+    pub method: Method,
+
+    #[command(flatten)]
+    pub perplexity: PerplexityArgs,
+
+    /// Learn each site's repeated boilerplate in a first pass.
+    ///
     /// Site-level boilerplate: read the inputs twice, first to learn which
     /// segments repeat across the pages of each site (host of the page's
     /// URL), then to clean with that as a feature of the classifier. Needs
     /// files (not standard input) and pages with URLs (WARC, JSON Lines with
     /// "url", CleanEval pages).
-    #[arg(long)]
+    #[arg(long, help_heading = "Corpus run")]
     pub sites: bool,
 
+    /// Like --sites, with the site memory loaded from and saved to FILE.
+    ///
     /// Like --sites, and the site memory is also loaded from FILE if it
     /// exists and saved there afterwards with this run's pages added, so
     /// that the pages of other runs (other WARC files of a crawl) count.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Corpus run")]
     pub site_memory: Option<PathBuf>,
 
+    /// With --site-memory: use it as it is, in one pass.
+    ///
     /// With --site-memory: use the memory as it is, without the first pass
     /// over the inputs and without saving it (for a crawl whose memory was
     /// built by an earlier run: one read of the inputs, constant memory).
-    #[arg(long, requires = "site_memory")]
+    #[arg(long, requires = "site_memory", help_heading = "Corpus run")]
     pub no_site_pass: bool,
 
-    /// With --format jsonl: include every segment with its kind, score and decision.
-    #[arg(long)]
-    pub segments: bool,
-
-    /// With --format jsonl: include each document's kept text as Markdown
-    /// (a `markdown` field; what --format markdown writes).
-    #[arg(long)]
-    pub markdown: bool,
-
-    #[command(flatten)]
-    pub perplexity: PerplexityArgs,
-
-    /// Where to write: a file whose name ends in `.jsonl`, `.txt`, `.warc`
-    /// (optionally `.gz`/`.zst`, which compress it), or a directory getting one
-    /// output file per input (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or
-    /// JSON Lines input → one file). Default: standard output.
-    #[arg(short, long, value_name = "OUTPUT")]
-    pub output: Option<PathBuf>,
-
-    /// No summary line and no progress bar on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
-
+    /// Continue an interrupted run into the same output.
+    ///
     /// Continue an interrupted run into the same output (-o OUT.jsonl,
     /// optionally .gz/.zst, or -o DIR/), given the same inputs: the
     /// documents already written are left out (matched by their place in
     /// the inputs, and their id checked; in a directory, by output file), a
     /// record torn by the interruption is dropped and done again.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", help_heading = "Corpus run")]
     pub resume: bool,
 
     /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", help_heading = "Corpus run")]
     pub jobs: Option<usize>,
+
+    /// No summary line and no progress bar on standard error.
+    #[arg(short, long, help_heading = "Corpus run")]
+    pub quiet: bool,
 }
 
 impl Args {
@@ -297,28 +373,36 @@ pub fn run(args: Args) -> Result<()> {
 
 /// The options of `--method perplexity`.
 #[derive(clap::Args)]
-#[command(next_help_heading = "Perplexity filtering (--method perplexity)")]
+#[command(next_help_heading = "Model and decision")]
 pub struct PerplexityArgs {
+    /// Perplexity: drop sentences above PPL (default: 8000).
+    ///
     /// Drop each sentence whose perplexity under the word model is above this
     /// (PyPlexity's default; its paper tries 1,000–14,000).
     /// Default: 8000 (`ncleaner::perplexity::DEFAULT_MAX_PERPLEXITY`).
     #[arg(long, value_name = "PPL")]
     pub max_perplexity: Option<f64>,
 
+    /// Perplexity: mark sentences above the cut-off, drop none.
+    ///
     /// Keep every sentence; wrap those above the cut-off in <del>…</del>
     /// (and list every sentence's perplexity with --segments).
     #[arg(long)]
     pub mark: bool,
 
+    /// Perplexity's word model: `en-ppl` or a file.
+    ///
     /// The word model: `en-ppl` (embedded) or a model file (ours, or ARPA from KenLM's lmplz).
-    #[arg(long, default_value = "en-ppl", value_name = "en-ppl|PATH")]
+    #[arg(long, default_value = "en-ppl", value_name = "MODEL")]
     pub word_model: String,
 
+    /// Perplexity scoring: kneser-ney or pyplexity.
+    ///
     /// How the word model scores: `kneser-ney` (the model's backoff
     /// probabilities: interpolated modified Kneser–Ney for ours) or
     /// `pyplexity` (PyPlexity's bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6;
     /// models trained by ncleaner).
-    #[arg(long, value_parser = names::<Smoothing>(["kneser-ney", "pyplexity"]), default_value = "kneser-ney")]
+    #[arg(long, value_parser = names::<Smoothing>(["kneser-ney", "pyplexity"]), default_value = "kneser-ney", hide_possible_values = true)]
     pub smoothing: Smoothing,
 }
 
