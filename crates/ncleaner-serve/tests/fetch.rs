@@ -174,7 +174,7 @@ async fn raw_origin(
 }
 
 /// D13: a page whose body comes slower than the time limit is a timeout
-/// (504, as the README says), and a fetched PDF is refused, not cleaned.
+/// (504, as GUIDE.md says under `ncleaner serve`), and a fetched PDF is refused, not cleaned.
 #[tokio::test(flavor = "multi_thread")]
 async fn slow_bodies_are_timeouts_and_pdfs_are_not_pages() {
     let mut cfg = default_config();
