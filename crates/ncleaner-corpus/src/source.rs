@@ -12,6 +12,8 @@ use crate::compress::{self, Compression};
 use crate::identify::{Identified, IdentifyOptions, identify};
 use crate::resume::{Resume, Resuming};
 use crate::run::Outcome;
+use ncleaner::InputKind;
+
 use crate::{
     Body, Container, DEFAULT_MAX_DOCUMENT, Document, Entry, Found, Input, Origin, WarcDocument,
     container_from_name, jsonl, kind, sniff_as, warc, warc_document,
@@ -425,48 +427,16 @@ impl Source {
             Ok(doc) => {
                 let id = doc.id.unwrap_or_else(|| format!("{name}:{}", doc.line));
                 let mut e = self.entry(input, id, doc.url);
-                let opts = IdentifyOptions {
-                    content_encoding: None,
-                    max: self.opts.max_document,
-                    detect_binary: self.detect_kinds,
-                };
                 // Compressed bytes stored one character per byte are
                 // decompressed; a string of binary bytes is no document.
-                let packed: std::borrow::Cow<'_, [u8]> =
-                    match crate::identify::latin1_compressed(&doc.body) {
-                        Some(p) => p.into(),
-                        None => doc.body.as_bytes().into(),
-                    };
-                let verdict = match identify(packed, opts) {
-                    Identified::Document {
-                        bytes: std::borrow::Cow::Borrowed(_),
-                        ..
-                    } => Ok(None),
-                    Identified::Document {
-                        bytes, truncated, ..
-                    } => Ok(Some((bytes.into_owned(), truncated))),
-                    Identified::NotADocument(what) => {
-                        Err(Outcome::Skipped(format!("not a document: {what}")))
-                    }
-                    Identified::Failed(why) | Identified::TooLarge(why) => Err(Outcome::Failed(
-                        Error::document(format!("{name}:{}", doc.line), why),
-                    )),
-                };
-                let (body, charset, truncated) = match verdict {
-                    // JSON strings are Unicode: no `<meta>` may override that.
-                    Ok(None) => (doc.body.into_bytes(), Some("utf-8".to_string()), None),
-                    Ok(Some((bytes, truncated))) => (bytes, None, truncated),
-                    Err(outcome) => {
-                        e.early = Some(outcome);
-                        return e;
-                    }
-                };
-                e.document = Some(Document {
-                    body: Body::Owned(body),
-                    charset,
-                    kind: Some(doc.kind),
-                    truncated,
-                });
+                // JSON strings are Unicode: no `<meta>` may override that.
+                let packed = crate::identify::latin1_compressed(&doc.body);
+                let at = || format!("{name}:{}", doc.line);
+                match self.cell_document(doc.body.into_bytes(), packed, Some("utf-8"), doc.kind, at)
+                {
+                    Ok(document) => e.document = Some(document),
+                    Err(outcome) => e.early = Some(outcome),
+                }
                 e
             }
             Err(err) => {
@@ -478,6 +448,56 @@ impl Source {
                 )
             }
         }
+    }
+}
+
+impl Source {
+    /// The document of a JSON line's string or a Parquet cell, identified
+    /// as a file's bytes are (compressed bytes decompressed, binary bytes no
+    /// document, a cut stream marked truncated). `unpacked` replaces `body`
+    /// when the caller already unpacked it (a JSON string holding
+    /// compressed bytes one per character). Bytes kept as they are carry
+    /// `unicode` as their charset, since a Unicode string's encoding is
+    /// known and no `<meta>` may override it; `at` names the document in an
+    /// error.
+    pub(super) fn cell_document(
+        &self,
+        body: Vec<u8>,
+        unpacked: Option<Vec<u8>>,
+        unicode: Option<&str>,
+        kind: InputKind,
+        at: impl FnOnce() -> String,
+    ) -> std::result::Result<Document, Outcome> {
+        let opts = IdentifyOptions {
+            content_encoding: None,
+            max: self.opts.max_document,
+            detect_binary: self.detect_kinds,
+        };
+        let cow: std::borrow::Cow<'_, [u8]> = match unpacked {
+            Some(bytes) => bytes.into(),
+            None => body.as_slice().into(),
+        };
+        let (body, charset, truncated) = match identify(cow, opts) {
+            Identified::Document {
+                bytes: std::borrow::Cow::Borrowed(_),
+                ..
+            } => (body, unicode.map(str::to_string), None),
+            Identified::Document {
+                bytes, truncated, ..
+            } => (bytes.into_owned(), None, truncated),
+            Identified::NotADocument(what) => {
+                return Err(Outcome::Skipped(format!("not a document: {what}")));
+            }
+            Identified::Failed(why) | Identified::TooLarge(why) => {
+                return Err(Outcome::Failed(Error::document(at(), why)));
+            }
+        };
+        Ok(Document {
+            body: Body::Owned(body),
+            charset,
+            kind: Some(kind),
+            truncated,
+        })
     }
 }
 

@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 #[cfg(feature = "parquet")]
-use super::{
-    Body, Current, Document, Entry, Error, Identified, IdentifyOptions, Outcome, identify,
-};
+use super::{Current, Entry, Error};
 use super::{Input, Origin, Source};
 
 impl Source {
@@ -95,43 +93,13 @@ impl Source {
                 let id = doc.id.unwrap_or_else(|| format!("{name}#{}", doc.row));
                 let at = format!("{name}#{}", doc.row);
                 let mut e = self.entry(input, id, doc.url);
-                // A cell's bytes are identified as a file's are: compressed
-                // bytes decompressed, binary bytes no document.
-                let opts = IdentifyOptions {
-                    content_encoding: None,
-                    max: self.opts.max_document,
-                    detect_binary: self.detect_kinds,
-                };
-                let verdict = match identify(doc.body.as_slice(), opts) {
-                    Identified::Document {
-                        bytes: std::borrow::Cow::Borrowed(_),
-                        ..
-                    } => Ok(None),
-                    Identified::Document {
-                        bytes, truncated, ..
-                    } => Ok(Some((bytes.into_owned(), truncated))),
-                    Identified::NotADocument(what) => {
-                        Err(Outcome::Skipped(format!("not a document: {what}")))
-                    }
-                    Identified::Failed(why) | Identified::TooLarge(why) => {
-                        Err(Outcome::Failed(Error::document(at, why)))
-                    }
-                };
-                let (body, charset, truncated) = match verdict {
-                    // A string column is Unicode: no `<meta>` may override that.
-                    Ok(None) => (doc.body, doc.utf8.then(|| "utf-8".into()), None),
-                    Ok(Some((bytes, truncated))) => (bytes, None, truncated),
-                    Err(outcome) => {
-                        e.early = Some(outcome);
-                        return e;
-                    }
-                };
-                e.document = Some(Document {
-                    body: Body::Owned(body),
-                    charset,
-                    kind: Some(doc.kind),
-                    truncated,
-                });
+                // A cell's bytes are identified as a file's are. A string
+                // column is Unicode: no `<meta>` may override that.
+                let unicode = doc.utf8.then_some("utf-8");
+                match self.cell_document(doc.body, None, unicode, doc.kind, || at) {
+                    Ok(document) => e.document = Some(document),
+                    Err(outcome) => e.early = Some(outcome),
+                }
                 e
             }
             Err(err) => {
