@@ -58,6 +58,7 @@ mod containers;
 pub mod inline;
 mod meta;
 mod metadata;
+mod signals;
 mod structure;
 mod tags;
 pub mod tokenizer;
@@ -70,6 +71,7 @@ pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{
     FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
 };
+pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals, WORD_GROUPS};
 pub use tags::Tag;
 pub use tree::{Container, LEVELS, PROSE_WORDS};
 use walk::{Tree, Walker};
@@ -255,6 +257,8 @@ pub struct Page {
     /// The limit that stopped the pass before the page's end, if one did:
     /// the blocks are those read up to there.
     pub truncated: Option<Limit>,
+    /// What the tag stream says about the kind of page (for the page type).
+    pub signals: Signals,
 }
 
 /// Most blocks of text read from one document (HTML blocks or text-dump
@@ -328,6 +332,11 @@ impl Context {
     /// or replies (`comments`, `comment-list`, `replies`, `respond`,
     /// `disqus_thread`, `discussion`).
     pub const COMMENT: u32 = 1 << 11;
+    /// Inside `figure` or `figcaption` (an image's caption and credit).
+    pub const FIGURE: u32 = 1 << 12;
+
+    /// How many flags there are.
+    pub const FLAGS: usize = 13;
 
     /// Whether every flag of `flags` is set.
     pub fn has(self, flags: u32) -> bool {
@@ -357,6 +366,7 @@ pub fn parse_with(html: &str, marks: Marks) -> Page {
         structure::Outline::default(),
         inline::Recorder::new(marks),
         metadata::Reader::default(),
+        signals::Reader::default(),
     );
     let mut walker = Walker::new(Tree::default(), consumers);
     tokenizer::Tokenizer::default().run(html, &mut walker);

@@ -288,6 +288,7 @@ impl Tag {
             Blockquote => Context::QUOTE,
             Pre | Listing | Xmp | Plaintext => Context::PRE,
             Button | Label => Context::CONTROL,
+            Figure | Figcaption => Context::FIGURE,
             _ => 0,
         }
     }
