@@ -45,6 +45,9 @@ enum Command {
     /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
     #[cfg(feature = "lab")]
     Matrix(ncleaner_lab::cli::matrix::Args),
+    /// The page-type classifier cross-validated with folds by domain.
+    #[cfg(feature = "lab")]
+    Pagetype(ncleaner_lab::cli::pagetype::Args),
     /// Serve the web demo and the JSON API.
     #[cfg(feature = "serve")]
     Serve(cmd::serve::Args),
@@ -72,6 +75,8 @@ fn main() {
         Command::Heldout(a) => ncleaner_lab::cli::heldout::run(a),
         #[cfg(feature = "lab")]
         Command::Matrix(a) => ncleaner_lab::cli::matrix::run(a),
+        #[cfg(feature = "lab")]
+        Command::Pagetype(a) => ncleaner_lab::cli::pagetype::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => cmd::serve::run(a),
     };

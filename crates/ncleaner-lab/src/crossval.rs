@@ -13,6 +13,7 @@
 use rayon::prelude::*;
 
 use ncleaner::classify::Method;
+use ncleaner::classify::page::{PageFeatures, PageType};
 use ncleaner::error::{Error, Result};
 use ncleaner::format::{read_segments, text_dump};
 use ncleaner::model::{
@@ -45,6 +46,14 @@ pub struct PoolPage {
     pub text_segments: Vec<Segment>,
     /// The gold file's text.
     pub gold: String,
+    /// The page's features for the page-type classifier (HTML pages).
+    pub features: Option<PageFeatures>,
+    /// The page's type, when its pool labels it (`train --page-types`).
+    pub page_type: Option<PageType>,
+    /// The host of the page's URL (the canonical URL the page states,
+    /// else the one it came with), without `www.`: pages of one site stay
+    /// in one fold of the page-type classifier's inner cross-validation.
+    pub host: Option<String>,
 }
 
 impl PoolPage {
@@ -62,7 +71,22 @@ impl PoolPage {
     /// Segments one page given its bytes and its gold text.
     pub fn from_bytes(key: &str, bytes: &[u8], gold: String) -> PoolPage {
         let doc = ncleaner::decode::decode(bytes, None, None);
-        let html_segments = segment::from_page(ncleaner::html::parse(&doc.text));
+        let mut page = ncleaner::html::parse(&doc.text);
+        let signals = std::mem::take(&mut page.signals);
+        let metadata = std::mem::take(&mut page.metadata);
+        let html_segments = segment::from_page(page);
+        let features = PageFeatures::of(
+            &html_segments,
+            &signals,
+            Some(&metadata),
+            doc.url.as_deref(),
+        );
+        let host = metadata
+            .canonical_url
+            .as_deref()
+            .filter(|u| u.contains("://"))
+            .or(doc.url.as_deref())
+            .and_then(host_of);
         let dump = text_dump(&html_segments);
         let text_segments = segment::from_text(&dump);
         PoolPage {
@@ -71,6 +95,9 @@ impl PoolPage {
             html_segments,
             text_segments,
             gold,
+            features: Some(features),
+            page_type: None,
+            host,
         }
     }
 
@@ -80,10 +107,13 @@ impl PoolPage {
         let doc = ncleaner::decode::decode(bytes, None, None);
         PoolPage {
             key: key.to_string(),
+            host: doc.url.as_deref().and_then(host_of),
             url: doc.url,
             html_segments: Vec::new(),
             text_segments: segment::from_text(&doc.text),
             gold,
+            features: None,
+            page_type: None,
         }
     }
 
@@ -110,6 +140,16 @@ impl PoolPage {
                 .collect(),
         }
     }
+}
+
+/// The host of a URL, lower-cased, without `www.` (`None` without one).
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    (!host.is_empty()).then_some(host)
 }
 
 /// Loads a pool of pages (in parallel).
@@ -395,14 +435,17 @@ pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> C
         input,
         encoding: "",
         had_decode_errors: false,
-        segments: cleaner.decide(page.segments(input).to_vec(), input),
+        segments: Vec::new(),
         language: None,
         model: None,
         quality: None,
         metadata: None,
         truncated: None,
         cut: None,
+        page_type: None,
     };
+    let features = page.features.as_ref().filter(|_| input != InputKind::Text);
+    (c.segments, c.page_type) = cleaner.decide_page(page.segments(input).to_vec(), features, input);
     cleaner.assess(&mut c);
     c
 }

@@ -151,7 +151,13 @@ use ncleaner::classify::{Calibration, Classifier, log2_odds};
 use ncleaner::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
 use ncleaner::segment::Segment;
 
+mod pagetype;
 mod points;
+
+pub use pagetype::{
+    INNER_TYPE_FOLDS, MIN_TYPED_PAGES, balanced_weights, fit_types, host_fold, label_pages,
+    read_labels,
+};
 
 /// How a model is trained.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,6 +225,14 @@ pub struct ClassifierConfig {
     /// points: trees fit their own training rows too well for an in-sample
     /// choice of threshold.
     pub trees: Option<ncleaner::classify::trees::Boost>,
+    /// A page-type classifier ([`ncleaner::classify::page`]) trained on the
+    /// labelled training pages (at least [`MIN_TYPED_PAGES`]), whose
+    /// predicted types join every segment's features: the trees' shape.
+    /// `None`, or too few labelled pages: no page types.
+    pub page_types: Option<ncleaner::classify::trees::Boost>,
+    /// With `page_weights`, how much more a page labelled with its type
+    /// weighs in the segment classifier's fit than an unlabelled one.
+    pub typed_page_weight: f32,
 }
 
 /// One page in this many of a classifier's training pages is held out of
@@ -245,6 +259,8 @@ impl Default for ClassifierConfig {
             page_quality: None,
             site: true,
             trees: Some(ncleaner::classify::trees::Boost::default()),
+            page_types: Some(ncleaner::classify::page::default_boost()),
+            typed_page_weight: 1.0,
         }
     }
 }
@@ -573,12 +589,20 @@ impl Trainer {
             max_recall_threshold: None,
             chain: None,
             calibration: None,
+            page_type: None,
             site: cc.site,
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
             } else {
                 Default::default()
             },
+        };
+        let predicted = match cc.page_types.and_then(|b| self.page_types(subset, b)) {
+            Some((m, predicted)) => {
+                classifier.page_type = Some(m);
+                predicted
+            }
+            None => HashMap::new(),
         };
         // Features of every training segment from models that did not see its page.
         let k = cc.inner_folds.clamp(2, subset.len().max(2));
@@ -619,8 +643,8 @@ impl Trainer {
                         (
                             i,
                             [
-                                c.feature_rows(&p.html_segments, scorer, true),
-                                c.feature_rows(&p.text_segments, scorer, false),
+                                c.feature_rows(&p.html_segments, scorer, true, predicted.get(&i)),
+                                c.feature_rows(&p.text_segments, scorer, false, None),
                             ],
                         )
                     })
@@ -653,7 +677,9 @@ impl Trainer {
                     .sum();
                 // Every page's weights sum to 100 with page weights.
                 let scale = if cc.page_weights {
+                    let typed = self.pages[i].page_type.is_some();
                     100.0 / page_words.max(1) as f32
+                        * if typed { cc.typed_page_weight } else { 1.0 }
                 } else {
                     1.0
                 };

@@ -70,6 +70,10 @@ struct Segment {
     /// The text the output holds when it differs from `text` (the
     /// perplexity filter's kept sentences); `None` otherwise.
     output: Option<String>,
+    /// What the segment is on its page: `"title"`, `"byline"`, `"body"`,
+    /// `"caption"`, `"comment"`, `"post"`, `"table"`, `"code"` or
+    /// `"furniture"` (HTML input; `None` for text).
+    role: Option<&'static str>,
 }
 
 /// One cleaned document. It holds the library's `Cleaned` and reads its
@@ -138,6 +142,26 @@ impl Metadata {
             opt(&self.title),
             self.authors,
             opt(&self.date_published)
+        )
+    }
+}
+
+/// A page's predicted type.
+#[pyclass(frozen, get_all, module = "ncleaner")]
+struct PageType {
+    /// `"article"`, `"forum"`, `"product"`, `"collection"`, `"listing"`,
+    /// `"documentation"` or `"service"`.
+    name: &'static str,
+    /// The predicted probability of that type, 0 - 1.
+    confidence: f64,
+}
+
+#[pymethods]
+impl PageType {
+    fn __repr__(&self) -> String {
+        format!(
+            "PageType(name={:?}, confidence={:.3})",
+            self.name, self.confidence
         )
     }
 }
@@ -282,6 +306,7 @@ impl CleanResult {
                                 reason: reason_name(s.decision.reason),
                                 evidence: s.evidence(),
                                 output: s.output.clone(),
+                                role: s.role.map(|r| r.as_str()),
                             },
                         )
                     })
@@ -305,6 +330,16 @@ impl CleanResult {
             language: m.language.clone(),
             tags: m.tags.clone(),
             categories: m.categories.clone(),
+        })
+    }
+
+    /// The page's predicted type (HTML input, models with a page-type
+    /// classifier, as the built-in ones; `None` otherwise).
+    #[getter]
+    fn page_type(&self) -> Option<PageType> {
+        self.cleaned.page_type.map(|p| PageType {
+            name: p.page_type().as_str(),
+            confidence: f64::from(p.confidence()),
         })
     }
 
@@ -830,6 +865,7 @@ fn _ncleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Segment>()?;
     m.add_class::<Metadata>()?;
     m.add_class::<PageQuality>()?;
+    m.add_class::<PageType>()?;
     m.add_class::<WordModel>()?;
     m.add_function(wrap_pyfunction!(perplexity, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;

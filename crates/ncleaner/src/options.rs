@@ -20,6 +20,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::classify::{Comments, Method, Preference};
+use crate::cleaned::Roles;
 use crate::cleaned::{Cleaned, InputKind};
 use crate::error::{Error, OptionError, Result};
 use crate::lm::{Smoothing, WordLm};
@@ -75,6 +76,11 @@ pub struct CleanOptions {
     /// User comments: `keep` (the model decides; the default) or `drop`.
     #[serde(deserialize_with = "by_name")]
     pub comments: Comments,
+    /// Which roles of the kept segments the text carries: `all` (the
+    /// default), `content` (no comments, no page furniture) or `body` (the
+    /// article's body alone); [`Roles`].
+    #[serde(deserialize_with = "by_name")]
+    pub roles: Roles,
     /// Keep a segment of 3+ words that repeats one kept earlier on the page.
     pub keep_repeats: bool,
     /// Markdown keeps links as `[text](url)`.
@@ -110,6 +116,7 @@ impl Default for CleanOptions {
             min_probability: None,
             prefer: Preference::F,
             comments: Comments::Keep,
+            roles: Roles::All,
             keep_repeats: false,
             links: false,
             images: false,
@@ -239,7 +246,7 @@ impl OptionValue {
 
 impl CleanOptions {
     /// The option names, in the order of the fields.
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 18] = [
         "model",
         "fallback_model",
         "route",
@@ -249,6 +256,7 @@ impl CleanOptions {
         "min_probability",
         "prefer",
         "comments",
+        "roles",
         "keep_repeats",
         "links",
         "images",
@@ -298,6 +306,7 @@ impl CleanOptions {
             "min_probability" => self.min_probability = value.number(option)?,
             "prefer" => self.prefer = value.choice(option)?.unwrap_or(d.prefer),
             "comments" => self.comments = value.choice(option)?.unwrap_or(d.comments),
+            "roles" => self.roles = value.choice(option)?.unwrap_or(d.roles),
             "keep_repeats" => self.keep_repeats = value.truth(option)?.unwrap_or(d.keep_repeats),
             "links" => self.links = value.truth(option)?.unwrap_or(d.links),
             "images" => self.images = value.truth(option)?.unwrap_or(d.images),
@@ -436,6 +445,7 @@ impl CleanOptions {
             .with_method(self.method)
             .with_preference(self.prefer)
             .with_comments(self.comments)
+            .with_roles(self.roles)
             .with_repeats(self.keep_repeats)
             .with_marks(crate::html::Marks {
                 links: self.links,

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use crate::classify::page::{PageFeatures, PagePrediction};
 use crate::classify::{self, Decision, Method, Preference};
+use crate::cleaned::Roles;
 use crate::decode::{self, Document};
 use crate::html;
 use crate::model::Model;
@@ -322,6 +324,8 @@ pub struct Cleaner {
     keep_repeats: bool,
     /// The inline marks the HTML pass records for Markdown ([`html::inline`]).
     marks: html::Marks,
+    /// Which roles of the kept segments the text carries ([`Roles`]).
+    roles: Roles,
 }
 
 impl Cleaner {
@@ -348,6 +352,7 @@ impl Cleaner {
             comments: classify::Comments::Keep,
             keep_repeats: false,
             marks: html::Marks::default(),
+            roles: Roles::default(),
         }
     }
 
@@ -461,6 +466,13 @@ impl Cleaner {
         self
     }
 
+    /// Has the text carry only the kept segments of the roles `roles`
+    /// selects ([`Roles`]; HTML input).
+    pub fn with_roles(mut self, roles: Roles) -> Cleaner {
+        self.roles = roles;
+        self
+    }
+
     /// The same cleaner recording links and/or images for Markdown output
     /// ([`html::inline`]; neither by default). They change no decision.
     pub fn with_marks(mut self, marks: html::Marks) -> Cleaner {
@@ -555,11 +567,16 @@ impl Cleaner {
                 .take()
                 .and_then(|u| absolute_url(&u, doc.url.as_deref()));
         }
+        // The page's features, from the page as it was read.
+        let features = read.signals.as_ref().map(|signals| {
+            PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
+        });
         if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
         cancel.check()?;
-        let decided = self.decide_with(model, segments, input, cancel)?;
+        let (decided, page_type) =
+            self.decide_with(model, segments, features.as_ref(), input, cancel)?;
         let cut = decided.threshold.map(|threshold| Cut {
             point: self.operating_point(model, input),
             threshold,
@@ -593,6 +610,7 @@ impl Cleaner {
             metadata,
             truncated: read.truncated.map(html::Limit::describe),
             cut,
+            page_type,
         };
         self.assess_with(model, &mut c);
         Ok(c)
@@ -626,7 +644,7 @@ impl Cleaner {
         input: InputKind,
     ) -> (Vec<ScoredSegment>, Option<String>, Option<Arc<str>>) {
         let (model, language, name) = self.route(&segments);
-        let decided = uncancelled(self.decide_with(model, segments, input, &NEVER));
+        let (decided, _) = uncancelled(self.decide_with(model, segments, None, input, &NEVER));
         (decided.segments, language, name)
     }
 
@@ -674,7 +692,21 @@ impl Cleaner {
     /// Scores and decides the segments of one page (`input`: how they were
     /// read) with the cleaner's model (the fallback model when routing).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
-        uncancelled(self.decide_with(&self.model, segments, input, &NEVER)).segments
+        self.decide_page(segments, None, input).0
+    }
+
+    /// [`Cleaner::decide`] with the page's features ([`PageFeatures`], HTML
+    /// input), from which the model predicts the page's type before its
+    /// segments are decided; returns the decisions and the prediction.
+    pub fn decide_page(
+        &self,
+        segments: Vec<Segment>,
+        features: Option<&PageFeatures>,
+        input: InputKind,
+    ) -> (Vec<ScoredSegment>, Option<PagePrediction>) {
+        let (decided, page_type) =
+            uncancelled(self.decide_with(&self.model, segments, features, input, &NEVER));
+        (decided.segments, page_type)
     }
 
     /// The operating point of a page that `model` decides: the caller's
@@ -697,10 +729,17 @@ impl Cleaner {
         &self,
         model: &Model,
         segments: Vec<Segment>,
+        features: Option<&PageFeatures>,
         input: InputKind,
         cancel: &Cancel,
-    ) -> Result<Decided, Cancelled> {
+    ) -> Result<(Decided, Option<PagePrediction>), Cancelled> {
         let html = input != InputKind::Text;
+        let page_type = match (features, model.classifier.as_ref()) {
+            (Some(f), Some(c)) if html && self.decider.uses_model() => {
+                c.page_type.as_ref().map(|m| m.predict(f))
+            }
+            _ => None,
+        };
         let page = PageContext {
             model,
             input,
@@ -708,8 +747,14 @@ impl Cleaner {
             page_cut: self.page_cut(model, html),
             comments: self.comments,
             keep_repeats: self.keep_repeats,
+            page_type,
         };
-        self.decider.decide(&page, segments, cancel)
+        let mut decided = self.decider.decide(&page, segments, cancel)?;
+        if html {
+            crate::cleaned::assign_roles(&mut decided.segments, page_type.as_ref());
+            crate::cleaned::apply_roles(&mut decided.segments, self.roles);
+        }
+        Ok((decided, page_type))
     }
 }
 
@@ -750,6 +795,8 @@ pub struct ReadDocument {
     /// The limit that stopped the reading before the document's end
     /// ([`html::MAX_BLOCKS`], [`html::MAX_ELEMENTS`]), if one did.
     pub truncated: Option<html::Limit>,
+    /// What its tag stream says about the kind of page (HTML input only).
+    pub signals: Option<html::Signals>,
 }
 
 /// [`read_document_with`], saying whether a limit of the pass stopped it
@@ -768,27 +815,32 @@ pub fn read_document_limited(text: &str, input: InputKind, marks: html::Marks) -
                 segments,
                 metadata: None,
                 truncated: truncated.then_some(html::Limit::Blocks),
+                signals: None,
             }
         }
         _ => {
             let mut page = html::parse_with(text, marks);
             let metadata = std::mem::take(&mut page.metadata);
             let truncated = page.truncated;
+            let signals = std::mem::take(&mut page.signals);
             ReadDocument {
                 input,
                 segments: segment::from_page(page),
                 metadata: Some(metadata),
                 truncated,
+                signals: Some(signals),
             }
         }
     }
 }
 
-/// The author named by a short byline among the first kept segments
-/// ("By Jane Doe", "Written by Jane Doe | 4 March 2025"), when one name only is found.
+/// The author named by a short byline among the first kept segments and
+/// the segments of the byline role, kept or not ("By Jane Doe", "Written
+/// by Jane Doe | 4 March 2025"), when one name only is found.
 fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for s in segments.iter().filter(|s| s.keep()).take(40) {
+    let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
+    for s in segments.iter().filter(byline).take(40) {
         let t = s.text();
         if t.len() > 120 {
             continue;
@@ -809,9 +861,11 @@ fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
     if names.len() == 1 { names } else { Vec::new() }
 }
 
-/// The date of a short dateline among the first kept segments.
+/// The date of a short dateline among the first kept segments and the
+/// segments of the byline role, kept or not.
 fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
-    for s in segments.iter().filter(|s| s.keep()).take(15) {
+    let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
+    for s in segments.iter().filter(byline).take(15) {
         let t = s.text();
         if t.split_whitespace().nth(15).is_some() {
             continue;

@@ -198,6 +198,7 @@ mod tests {
             },
             sentences: None,
             output: None,
+            role: None,
         };
         let c = Cleaned {
             url: None,
@@ -215,6 +216,7 @@ mod tests {
             metadata: None,
             truncated: None,
             cut: None,
+            page_type: None,
         };
         let f = features(&c);
         // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.

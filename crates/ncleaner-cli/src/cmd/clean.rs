@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::classify::{self, Method, Preference};
+use ncleaner::cleaned::Roles;
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::lm::Smoothing;
 use ncleaner::{CleanOptions, Cleaner, InputKind};
@@ -191,6 +192,17 @@ pub struct Args {
     #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep", hide_possible_values = true, help_heading = "Model and decision")]
     pub comments: classify::Comments,
 
+    /// Which roles of the kept text: all, content or body.
+    ///
+    /// Which roles of the kept segments the text carries: `all` (the
+    /// default: every kept segment), `content` (WCXB's reading of a page's
+    /// main content: the title, bylines, captions, the body, tables, code
+    /// and a thread's posts, no comments and no page furniture such as
+    /// share bars) or `body` (the article's body alone: body, tables, code,
+    /// posts). `--segments` shows each segment's role.
+    #[arg(long, value_parser = names::<Roles>(Roles::ALL.map(Roles::as_str)), default_value = "all", hide_possible_values = true, help_heading = "Model and decision")]
+    pub roles: Roles,
+
     /// Keep segments that repeat one kept earlier on the page.
     ///
     /// Keep a segment of 3+ words that repeats one kept earlier on the page
@@ -284,6 +296,7 @@ impl Args {
             min_probability: self.min_probability,
             prefer: self.prefer,
             comments: self.comments,
+            roles: self.roles,
             keep_repeats: self.keep_repeats,
             links: self.links,
             images: self.images,

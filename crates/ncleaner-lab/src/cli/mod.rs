@@ -1,5 +1,5 @@
 //! The lab's subcommands (`train`, `eval`, `crossval`, `tune`, `curve`,
-//! `heldout`, `matrix`, `lm`) as clap definitions and their runs, behind
+//! `heldout`, `matrix`, `lm`, `pagetype`) as clap definitions and their runs, behind
 //! the `cli` feature. The `ncleaner` binary mounts them behind its default
 //! `lab` feature, so they change with the experiments they run and a
 //! binary built without that feature holds the product's commands alone.
@@ -11,6 +11,7 @@ pub mod eval;
 pub mod heldout;
 pub mod lm;
 pub mod matrix;
+pub mod pagetype;
 pub mod pool;
 pub mod train;
 pub mod tune;

@@ -123,6 +123,28 @@ pub struct Args {
     #[arg(long, value_name = "TAG")]
     pub language: Option<String>,
 
+    /// Page types of the training pages, to train the page-type classifier
+    /// whose predictions the segment classifier reads (repeatable): a
+    /// directory of `KEY.json` files in WCXB's ground-truth format
+    /// (`_internal.page_type.primary`), each labelling the page whose file
+    /// name, without extension, is that key.
+    /// Needs at least 100 labelled pages.
+    #[arg(long, value_name = "DIR")]
+    pub page_types: Vec<PathBuf>,
+
+    /// Boosted trees of the segment classifier (default 200).
+    #[arg(long, value_name = "N", conflicts_with = "no_trees")]
+    pub trees: Option<usize>,
+
+    /// No page-type classifier, even with --page-types.
+    #[arg(long)]
+    pub no_page_types: bool,
+
+    /// How much more a page labelled with its type (--page-types) weighs
+    /// in the segment classifier's fit than an unlabelled one.
+    #[arg(long, value_name = "W", default_value_t = 1.0)]
+    pub typed_page_weight: f32,
+
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -186,7 +208,20 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             hmm: args.hmm,
             inner_folds: args.inner_folds,
             page_quality: (!args.no_page_quality).then_some(args.page_quality_folds),
-            trees: if args.no_trees { None } else { c.trees },
+            trees: if args.no_trees {
+                None
+            } else {
+                c.trees.map(|b| ncleaner::classify::trees::Boost {
+                    trees: args.trees.unwrap_or(b.trees),
+                    ..b
+                })
+            },
+            typed_page_weight: args.typed_page_weight,
+            page_types: if args.no_page_types {
+                None
+            } else {
+                c.page_types
+            },
             operating_point: match (args.max_f, args.min_precision, args.f_beta) {
                 (true, _, _) => OperatingPoint::MaxF,
                 (false, Some(p), _) => OperatingPoint::MinPrecision(p),
@@ -219,7 +254,15 @@ pub fn run(args: Args) -> Result<()> {
         .cloned()
         .zip(args.gold.iter().cloned())
         .collect();
-    let (pages, sources) = train::load_dirs(&dirs, &args.exclude, text_input)?;
+    let (mut pages, sources) = train::load_dirs(&dirs, &args.exclude, text_input)?;
+    let mut labelled = 0;
+    for dir in &args.page_types {
+        let labels = train::read_labels(dir)?;
+        labelled += train::label_pages(&mut pages, &labels);
+    }
+    if !args.page_types.is_empty() {
+        eprintln!("ncleaner: {labelled} training pages labelled with their page type");
+    }
     cfg.provenance = train::provenance(&cfg, args.nonlexical, args.paper, &sources, &args.exclude);
     let n_pages = pages.len();
     let trainer = Trainer::new(pages);

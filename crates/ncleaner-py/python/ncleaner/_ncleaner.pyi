@@ -31,7 +31,8 @@ class Segment:
     @property
     def reason(self) -> str:
         """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar", "no-alphanumeric",
-        "perplexity", "page-quality", "comment" or "repeat" (the same text kept earlier on the page)."""
+        "perplexity", "page-quality", "comment", "repeat" (the same text kept earlier on the page),
+        "table-row" or "role" (kept by the model, but of a role the text does not carry)."""
     @property
     def evidence(self) -> Optional[float]:
         """What was compared with the threshold: log2(p / (1 - p)) with a classifier, else the
@@ -40,6 +41,14 @@ class Segment:
     def output(self) -> Optional[str]:
         """The text the output holds when it differs from ``text`` (the sentences the perplexity
         filter kept); None otherwise."""
+    @property
+    def role(
+        self,
+    ) -> Optional[
+        Literal["title", "byline", "body", "caption", "comment", "post", "table", "code", "furniture"]
+    ]:
+        """What the segment is on its page (HTML input; None for text); ``roles`` chooses which
+        kept roles the text carries."""
 
 class Metadata:
     """A page's metadata (the ``metadata`` object of the CLI's JSON Lines): each field None, or
@@ -89,6 +98,18 @@ class PageQuality:
     def recall(self) -> float:
         """Predicted word-level recall, 0 - 1."""
 
+class PageType:
+    """A page's predicted type."""
+
+    @property
+    def name(
+        self,
+    ) -> Literal["article", "forum", "product", "collection", "listing", "documentation", "service"]:
+        """The likeliest type (WCXB's seven)."""
+    @property
+    def confidence(self) -> float:
+        """Its predicted probability, 0 - 1."""
+
 class CleanResult:
     """One cleaned document."""
 
@@ -136,6 +157,10 @@ class CleanResult:
     def metadata(self) -> Optional[Metadata]:
         """The page's metadata (HTML input; None for text input)."""
     @property
+    def page_type(self) -> Optional[PageType]:
+        """The page's predicted type (HTML input, models with a page-type classifier such as the
+        built-in ones; the JSON Lines ``page_type``)."""
+    @property
     def page_quality(self) -> Optional[PageQuality]:
         """The predicted quality of the page's cleaning (models with a page-quality model)."""
     def to_dict(self) -> dict[str, Any]:
@@ -161,6 +186,7 @@ class Cleaner:
         min_probability: Optional[float] = None,
         prefer: Literal["precision", "f", "recall"] = "f",
         comments: Literal["keep", "drop"] = "keep",
+        roles: Literal["all", "content", "body"] = "all",
         keep_repeats: bool = False,
         links: bool = False,
         images: bool = False,
@@ -183,7 +209,9 @@ class Cleaner:
         expected-F point; "precision"; "recall"). ``comments="drop"`` removes user comments
         under an article. A kept segment of 3+ words that repeats one kept earlier on the
         page is dropped unless ``keep_repeats``. ``links`` and ``images`` keep links and
-        images in ``Result.markdown``. ``min_page_quality`` drops pages predicted below it.
+        images in ``Result.markdown``. ``roles`` chooses which kept roles the text carries:
+        "all", "content" (no comments, no page furniture) or "body" (the article's body
+        alone). ``min_page_quality`` drops pages predicted below it.
         ``max_perplexity``, ``mark``, ``word_model``, ``smoothing``: ``method="perplexity"``.
         Raises ValueError for a bad option (naming it), NCleanerError when a model cannot
         be loaded.

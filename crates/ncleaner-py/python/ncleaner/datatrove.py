@@ -43,7 +43,7 @@ class NCleanerExtractor(BaseExtractor):
         **options: every other option of ``ncleaner.Cleaner`` (the options of
             ``ncleaner clean``, with its defaults): ``method``, ``threshold``,
             ``min_probability``, ``prefer``, ``comments``, ``keep_repeats``, ``links``,
-            ``images``, ``input`` ("auto" by default), ``route``, ``fallback_model``,
+            ``images``, ``roles``, ``input`` ("auto" by default), ``route``, ``fallback_model``,
             ``min_page_quality``, and the perplexity ones. A bad option fails here, when the
             pipeline is built, naming the option.
         batch_size: documents cleaned together by one parallel call.
@@ -54,7 +54,8 @@ class NCleanerExtractor(BaseExtractor):
         markdown: the document's text becomes the kept text as Markdown (headings, lists,
             code blocks, quotes, tables) instead of plain lines.
 
-    Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``; with
+    Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``, and
+    ``page_type`` and ``page_type_confidence`` when the model predicts the page's type; with
     ``page_metadata`` also those fields of the page's metadata (``ncleaner.Metadata``) that the
     page states: ``title``, ``authors``, ``date_published``, ``date_modified``, ``site_name``,
     ``canonical_url``, ``description``, ``tags``, ``categories`` (fields nobody states are left
@@ -127,6 +128,9 @@ class NCleanerExtractor(BaseExtractor):
                 doc.metadata["words_in"] = result.words_in
                 doc.metadata["words_out"] = result.words_out
                 doc.metadata["ncleaner_model"] = result.model
+                if result.page_type is not None:
+                    doc.metadata["page_type"] = result.page_type.name
+                    doc.metadata["page_type_confidence"] = result.page_type.confidence
                 if self.page_metadata and result.metadata is not None:
                     for key, value in result.metadata.to_dict().items():
                         if key != "language" and value and key not in doc.metadata:

@@ -21,6 +21,7 @@ pub mod attrs;
 pub mod features;
 pub mod hmm;
 pub mod logistic;
+pub mod page;
 pub mod trees;
 
 use crate::segment::{Heuristic, Segment};
@@ -28,6 +29,7 @@ use crate::segment::{Heuristic, Segment};
 use self::attrs::AttrModel;
 use self::features::{Evidence, PageStats};
 use self::logistic::Logistic;
+use self::page::{PagePrediction, PageTypeModel};
 
 /// Which of the operating points stored in a model a cleaner uses when no
 /// explicit threshold is given.
@@ -172,6 +174,12 @@ pub struct Classifier {
     /// [`expected_f_cut`] instead of the stored `threshold`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<[Option<Calibration>; 2]>,
+    /// The page-type classifier ([`page`]). With it, each row gets the
+    /// page's type probabilities after the site features (zeros for text
+    /// input, which has no page features) and what the segment's place says
+    /// of its role ([`page::segment_columns`]); absent in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<PageTypeModel>,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -234,14 +242,17 @@ impl Classifier {
         stored.map_or_else(|| self.default_threshold(html), |t| t[usize::from(!html)])
     }
 
-    /// The feature rows of a page's segments (neighbours included if configured).
+    /// The feature rows of a page's segments (neighbours included if
+    /// configured; `page`: the page's predicted type, for a classifier
+    /// with a page-type model).
     pub fn feature_rows<S: SegmentScorer + ?Sized>(
         &self,
         segments: &[Segment],
         scorer: &S,
         html: bool,
+        page: Option<&PagePrediction>,
     ) -> Vec<Vec<f32>> {
-        self.rows_and_scores(segments, scorer, html).0
+        self.rows_and_scores(segments, scorer, html, page).0
     }
 
     /// The feature rows and the (unclamped) n-gram scores of a page's segments,
@@ -251,6 +262,7 @@ impl Classifier {
         segments: &[Segment],
         scorer: &S,
         html: bool,
+        page_type: Option<&PagePrediction>,
     ) -> (Vec<Vec<f32>>, Vec<f64>) {
         let page = PageStats::of(segments);
         let mut scores = Vec::with_capacity(segments.len());
@@ -280,7 +292,12 @@ impl Classifier {
             .collect();
         // Room for the columns appended below, so that no row grows twice
         // (growing them was most of a 10 MB page's peak memory).
-        let extra = 2 * usize::from(self.site) + 2 * usize::from(self.words.0.is_some());
+        let types = if self.page_type.is_some() {
+            page::COLUMNS
+        } else {
+            0
+        };
+        let extra = 2 * usize::from(self.site) + types + 2 * usize::from(self.words.0.is_some());
         let mut rows = if self.neighbours {
             features::with_neighbours(&rows, extra)
         } else {
@@ -298,6 +315,13 @@ impl Classifier {
                     Some(share) => [share, 1.0],
                     None => [0.0, 0.0],
                 });
+            }
+        }
+        if types > 0 {
+            let p = page_type.map_or([0.0; 7], |p| p.probabilities);
+            for (row, s) in rows.iter_mut().zip(segments) {
+                row.extend_from_slice(&p);
+                row.extend(page::segment_columns(s));
             }
         }
         if self.words.0.is_some() {
@@ -349,9 +373,10 @@ impl Classifier {
         segments: &[Segment],
         scorer: &S,
         html: bool,
+        page: Option<&PagePrediction>,
     ) -> Option<(Vec<f64>, Vec<Option<f64>>)> {
         let w = self.weights(html)?;
-        let (rows, scores) = self.rows_and_scores(segments, scorer, html);
+        let (rows, scores) = self.rows_and_scores(segments, scorer, html, page);
         let probs = match self
             .chain
             .as_ref()
@@ -599,12 +624,18 @@ pub enum Reason {
     /// Kept as a short cell of a data table's row whose other cell is kept
     /// ([`crate::cleaned::keep_table_rows`]).
     TableRow,
+    /// A block of code inside the page's content, kept though the model
+    /// dropped it ([`crate::cleaned::keep_code_blocks`]).
+    Code,
+    /// Kept by the model, but its role is one the text does not carry
+    /// ([`crate::cleaned::Roles`]).
+    Role,
 }
 
 impl Reason {
     /// The reason's name, as in the `by` field of its JSON form
     /// (`keep-all`, `heuristic`, `no-heuristic`, `score`, `perplexity`,
-    /// `page-quality`, `comment`, `repeat`, `table-row`).
+    /// `page-quality`, `comment`, `repeat`, `table-row`, `code`, `role`).
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::KeepAll => "keep-all",
@@ -616,6 +647,8 @@ impl Reason {
             Reason::Comment => "comment",
             Reason::Repeat => "repeat",
             Reason::TableRow => "table-row",
+            Reason::Code => "code",
+            Reason::Role => "role",
         }
     }
 }
@@ -696,6 +729,7 @@ mod tests {
             precision_threshold: Some([3.0, 2.5]),
             max_recall_threshold: None,
             calibration: None,
+            page_type: None,
             chain: None,
             site: false,
             words: WordFeature::default(),

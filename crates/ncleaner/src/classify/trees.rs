@@ -16,6 +16,9 @@
 //! few hundred kilobytes and cost about a microsecond a segment.
 
 mod simd;
+mod softmax;
+
+pub use softmax::{fit_softmax, softmax};
 
 /// Most bins per feature.
 pub const BINS: usize = 64;
@@ -333,14 +336,7 @@ impl Forest {
             return forest;
         }
         let cuts = cut_points(x, d);
-        let bins: Vec<u8> = x
-            .iter()
-            .flat_map(|row| {
-                cuts.iter()
-                    .enumerate()
-                    .map(move |(j, c)| c.partition_point(|&t| t <= row[j]) as u8)
-            })
-            .collect();
+        let bins = binned(x, &cuts);
         let mut margin: Vec<f32> = base.to_vec();
         let mut rng = 0x5eed_u64;
         let mut g = vec![0f64; n];
@@ -489,6 +485,17 @@ fn tree_value(nodes: &[Node], x: &[f32]) -> f32 {
             n.right
         } as usize;
     }
+}
+
+/// Each row's bin of each feature, row after row.
+fn binned(x: &[Vec<f32>], cuts: &[Vec<f32>]) -> Vec<u8> {
+    x.iter()
+        .flat_map(|row| {
+            cuts.iter()
+                .enumerate()
+                .map(move |(j, c)| c.partition_point(|&t| t <= row[j]) as u8)
+        })
+        .collect()
 }
 
 fn splitmix(state: &mut u64) -> u64 {

@@ -416,6 +416,7 @@ mod tests {
                     },
                     sentences: None,
                     output: None,
+                    role: None,
                 })
                 .collect(),
             language: None,
@@ -424,6 +425,7 @@ mod tests {
             metadata: None,
             truncated: None,
             cut: None,
+            page_type: None,
         }
     }
 

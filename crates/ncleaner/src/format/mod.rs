@@ -354,6 +354,7 @@ mod tests {
             },
             sentences: None,
             output: None,
+            role: None,
         };
         Cleaned {
             url: Some("http://x/".into()),
@@ -371,6 +372,7 @@ mod tests {
             metadata: None,
             truncated: None,
             cut: None,
+            page_type: None,
         }
     }
 

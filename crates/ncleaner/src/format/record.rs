@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::JsonOptions;
 use crate::classify::Reason;
+use crate::classify::page::PagePrediction;
 use crate::html::Metadata;
 use crate::perplexity::SentenceScore;
 use crate::pipeline::{Cancel, Cleaned};
@@ -61,6 +62,11 @@ pub struct CleanedRecord<'a> {
     /// The page's predicted cleaning quality (models with a page-quality model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_quality: Option<Option<PageQuality>>,
+    /// The page's predicted type and its probability,
+    /// `{"confidence": 0.93, "type": "article"}` (HTML input, models with a
+    /// page-type classifier; [`crate::classify::page`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<Option<PagePrediction>>,
     /// Every segment, kept and dropped, in page order, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub segments: Option<SegmentRecords<'a>>,
@@ -97,6 +103,7 @@ impl<'a> CleanedRecord<'a> {
             metadata: doc.metadata.as_ref().map(Some),
             model: routed.then_some(doc.model.as_deref()),
             page_quality: doc.quality.map(Some),
+            page_type: doc.page_type.map(Some),
             segments: opts
                 .segments
                 .then_some(SegmentRecords { doc, cancel: None }),
@@ -115,6 +122,7 @@ impl<'a> CleanedRecord<'a> {
             metadata: Some(doc.metadata.as_ref()),
             model: Some(doc.model.as_deref()),
             page_quality: Some(doc.quality),
+            page_type: Some(doc.page_type),
             segments: Some(SegmentRecords { doc, cancel: None }),
             operating_point: Some(doc.cut.map(|c| c.point.as_str())),
             threshold: Some(doc.cut.map(|c| c.threshold).filter(|t| t.is_finite())),
@@ -135,6 +143,7 @@ impl<'a> CleanedRecord<'a> {
             model: None,
             operating_point: None,
             page_quality: None,
+            page_type: None,
             segments: None,
             text: {
                 let mut t = doc.text();
@@ -185,6 +194,7 @@ impl Serialize for SegmentRecords<'_> {
                 output: s.output.as_deref(),
                 probability: s.probability,
                 reason: &s.decision.reason,
+                role: s.role,
                 score: s.score,
                 sentences: s.sentences.as_deref(),
                 text: s.segment.text(),
@@ -213,6 +223,10 @@ pub struct SegmentRecord<'a> {
     pub probability: Option<f64>,
     /// What decided: `{"by": "score"}`, `{"by": "heuristic", "rule": …}`, …
     pub reason: &'a Reason,
+    /// What the segment is on its page (`title`, `byline`, `body`,
+    /// `caption`, `comment`, `post`, `table`, `code`, `furniture`; HTML input).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<crate::cleaned::Role>,
     /// The n-gram log-odds in bits (absent without a model).
     pub score: Option<f64>,
     /// Every sentence's perplexity (`--method perplexity`).
@@ -260,7 +274,14 @@ mod tests {
         }
         assert_eq!(jsonl["id"], "a.html");
         // What JSON Lines leaves out for an unrouted cleaner, the full record has.
-        for k in ["input", "language", "model", "metadata", "page_quality"] {
+        for k in [
+            "input",
+            "language",
+            "model",
+            "metadata",
+            "page_quality",
+            "page_type",
+        ] {
             assert!(full.contains_key(k), "{k}");
         }
         assert!(!jsonl.contains_key("model") && !jsonl.contains_key("input"));

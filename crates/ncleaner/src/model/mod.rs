@@ -423,7 +423,25 @@ impl Model {
         let Some(c) = &self.classifier else {
             return Ok(());
         };
-        let want = crate::classify::features::width(c.neighbours) + if c.site { 2 } else { 0 };
+        let want = crate::classify::features::width(c.neighbours)
+            + if c.site { 2 } else { 0 }
+            + if c.page_type.is_some() {
+                crate::classify::page::COLUMNS
+            } else {
+                0
+            };
+        if let Some(p) = &c.page_type
+            && !p.is_valid()
+        {
+            return Err(Error::BadModel {
+                what: "model".into(),
+                reason: format!(
+                    "a page-type classifier of {} features where this build has {}",
+                    p.width,
+                    crate::classify::page::feature_count()
+                ),
+            });
+        }
         for w in [&c.html, &c.text].into_iter().flatten() {
             if w.weights.len() != want || w.mean.len() != want || w.inv_sd.len() != want {
                 return Err(Error::BadModel {

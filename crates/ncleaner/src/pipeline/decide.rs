@@ -20,6 +20,7 @@
 
 use std::sync::Arc;
 
+use crate::classify::page::{PagePrediction, PageType};
 use crate::classify::{self, Comments, Decision, Method};
 use crate::lm::WordLm;
 use crate::model::Model;
@@ -46,6 +47,23 @@ pub struct PageContext<'a> {
     pub comments: Comments,
     /// Whether a kept segment repeating one kept before it is kept again.
     pub keep_repeats: bool,
+    /// The page's predicted type (HTML input, models with a page-type
+    /// classifier), which the model's segment classifier reads.
+    pub page_type: Option<PagePrediction>,
+}
+
+impl PageContext<'_> {
+    /// Whether the page's comments are dropped: as asked, except on a page
+    /// predicted to be a forum or a Q&A page, whose posts are its content
+    /// whatever their markup is called (a comment section that is the
+    /// page's best prose container is a thread already,
+    /// [`crate::html::Container::thread`]).
+    pub fn comments(&self) -> Comments {
+        let forum = self
+            .page_type
+            .is_some_and(|p| p.page_type() == PageType::Forum);
+        if forum { Comments::Keep } else { self.comments }
+    }
 }
 
 /// What a decider hands back for one page.
@@ -131,7 +149,7 @@ impl Decide for ByModel {
             .model
             .classifier
             .as_ref()
-            .and_then(|c| c.score_page(&segments, scorer, html))
+            .and_then(|c| c.score_page(&segments, scorer, html, page.page_type.as_ref()))
         {
             Some(scored) => scored,
             None => (
@@ -164,11 +182,13 @@ impl Decide for ByModel {
             segments,
             Some((&scores, &probs)),
             threshold,
-            page.comments,
+            page.comments(),
             cancel,
         )?;
         if html {
-            crate::cleaned::keep_table_rows(&mut decided, page.comments == Comments::Drop);
+            let drop_comments = page.comments() == Comments::Drop;
+            crate::cleaned::keep_table_rows(&mut decided, drop_comments);
+            crate::cleaned::keep_code_blocks(&mut decided, drop_comments);
         }
         if !page.keep_repeats {
             crate::cleaned::drop_repeats(&mut decided);
@@ -200,7 +220,7 @@ impl Decide for ByHeuristics {
             segments,
             None,
             page.threshold,
-            page.comments,
+            page.comments(),
             cancel,
         )
         .map(Decided::without_threshold)
@@ -227,7 +247,7 @@ impl Decide for KeepAll {
             segments,
             None,
             page.threshold,
-            page.comments,
+            page.comments(),
             cancel,
         )
         .map(Decided::without_threshold)
@@ -273,6 +293,7 @@ impl Decide for ByPerplexity {
                     segment,
                     score: None,
                     probability: None,
+                    role: None,
                 })
             })
             .collect::<Result<_, _>>()
@@ -327,6 +348,7 @@ fn decide_each(
                 decision,
                 sentences: None,
                 output: None,
+                role: None,
             })
         })
         .collect()

@@ -170,7 +170,9 @@ fn stages_look_at_the_flag_every_so_many_segments() {
     assert!(segments.len() > 4 * Cancel::EVERY);
     let model = cleaner.model.clone();
     assert_eq!(
-        cleaner.decide_with(&model, segments, input, &cancel),
+        cleaner
+            .decide_with(&model, segments, None, input, &cancel)
+            .map(|(d, _)| d),
         Err(Cancelled)
     );
 }
@@ -241,6 +243,7 @@ fn kept_bylines_and_datelines() {
         },
         sentences: None,
         output: None,
+        role: None,
     };
     let segs = [
         seg("By Ann Roe", false),
@@ -380,6 +383,7 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
                         probability: None,
                         sentences: None,
                         output: None,
+                        role: None,
                     })
                     .collect(),
             ))

@@ -1,0 +1,260 @@
+//! The page's type, predicted before its segments are decided: an
+//! article's teaser cards, comments and share bars are boilerplate, a
+//! listing's or a collection's cards are its content, a forum's posts are
+//! content whatever their markup is called.
+//!
+//! [`PageTypeModel`] is a boosted-tree softmax ([`super::trees::fit_softmax`])
+//! over [`PageFeatures`], trained on pages labelled with WCXB's seven types
+//! (the lab's `train --page-types`) and stored in the classifier of the
+//! model file. Its probabilities join every segment's features
+//! ([`super::Classifier::page_type`]), so that the segment model learns
+//! what each kind of segment is worth on each kind of page.
+
+mod features;
+
+pub use features::{PageFeatures, URL_WORDS, count as feature_count, names as feature_names};
+
+use super::trees::{Boost, Forest, fit_softmax, softmax};
+
+/// The columns a classifier with a page-type model adds to each segment's
+/// row: the seven type probabilities and [`segment_columns`].
+pub const COLUMNS: usize = 7 + 2;
+
+/// What a segment's place says of its role, for the segment classifier to
+/// weigh against the page's type: inside a comment section (a comment under
+/// an article, a post of a forum), inside a `figure` (a caption).
+pub fn segment_columns(s: &crate::segment::Segment) -> [f32; 2] {
+    use crate::html::Context;
+    [
+        f32::from(u8::from(s.context.has(Context::COMMENT))),
+        f32::from(u8::from(s.context.has(Context::FIGURE))),
+    ]
+}
+
+/// The kinds of page (WCXB's seven types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PageType {
+    /// A news story, a blog post, a recipe, an essay: one text.
+    Article,
+    /// A forum thread or a Q&A page: posts by several people.
+    Forum,
+    /// One product for sale.
+    Product,
+    /// A category page of a shop or a site: cards of products or items.
+    Collection,
+    /// A list of entries (search results, events, jobs, an archive).
+    Listing,
+    /// Documentation: a manual's or an API's page.
+    Documentation,
+    /// A business's page of its services, about, contact or pricing.
+    Service,
+}
+
+impl PageType {
+    /// Every type, in the order of [`PagePrediction::probabilities`].
+    pub const ALL: [PageType; 7] = [
+        PageType::Article,
+        PageType::Forum,
+        PageType::Product,
+        PageType::Collection,
+        PageType::Listing,
+        PageType::Documentation,
+        PageType::Service,
+    ];
+
+    /// The type's name (`article`, `forum`, … as WCXB names them).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageType::Article => "article",
+            PageType::Forum => "forum",
+            PageType::Product => "product",
+            PageType::Collection => "collection",
+            PageType::Listing => "listing",
+            PageType::Documentation => "documentation",
+            PageType::Service => "service",
+        }
+    }
+
+    /// The type's index in [`PageType::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::str::FromStr for PageType {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PageType, String> {
+        PageType::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown page type {s:?} (article, forum, product, collection, listing, documentation, service)"
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for PageType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The predicted type of a page, with the probability of every type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PagePrediction {
+    /// P(type) of each of [`PageType::ALL`], summing to 1.
+    pub probabilities: [f32; 7],
+}
+
+impl PagePrediction {
+    /// The likeliest type.
+    pub fn page_type(&self) -> PageType {
+        let mut best = 0;
+        for (i, p) in self.probabilities.iter().enumerate() {
+            if *p > self.probabilities[best] {
+                best = i;
+            }
+        }
+        PageType::ALL[best]
+    }
+
+    /// The probability of the likeliest type.
+    pub fn confidence(&self) -> f32 {
+        self.probabilities[self.page_type().index()]
+    }
+
+    /// The probability of one type.
+    pub fn probability(&self, t: PageType) -> f32 {
+        self.probabilities[t.index()]
+    }
+}
+
+/// How the page type appears in JSON: `{"type": "article", "confidence": 0.93}`.
+impl serde::Serialize for PagePrediction {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("PagePrediction", 2)?;
+        // Three decimals: more would claim a precision the model has not.
+        let confidence = (f64::from(self.confidence()) * 1000.0).round() / 1000.0;
+        st.serialize_field("confidence", &confidence)?;
+        st.serialize_field("type", self.page_type().as_str())?;
+        st.end()
+    }
+}
+
+/// The page-type classifier: one forest per type over [`PageFeatures`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PageTypeModel {
+    /// The number of features a row has (checked when a model file loads).
+    pub width: usize,
+    /// One forest per type of [`PageType::ALL`]: its margin, before the softmax.
+    pub forests: Vec<Forest>,
+}
+
+/// How the page-type classifier's trees are grown: small trees and few
+/// rounds suit its 1,500 or so training pages (chosen by cross-validation
+/// by domain on WCXB's development pages, the lab's `pagetype`).
+pub fn default_boost() -> Boost {
+    Boost {
+        trees: 150,
+        depth: 4,
+        learning_rate: 0.1,
+        lambda: 1.0,
+        min_child_share: 0.01,
+    }
+}
+
+impl PageTypeModel {
+    /// Fits the classifier to labelled pages, each with a weight.
+    pub fn fit(
+        rows: &[PageFeatures],
+        labels: &[PageType],
+        weights: &[f32],
+        cfg: Boost,
+    ) -> PageTypeModel {
+        let x: Vec<Vec<f32>> = rows.iter().map(|r| r.0.clone()).collect();
+        let y: Vec<usize> = labels.iter().map(|t| t.index()).collect();
+        PageTypeModel {
+            width: feature_count(),
+            forests: fit_softmax(&x, &y, PageType::ALL.len(), weights, cfg),
+        }
+    }
+
+    /// The predicted type of a page.
+    pub fn predict(&self, features: &PageFeatures) -> PagePrediction {
+        let mut p = [0f64; 7];
+        let x = &features.0;
+        if x.len() < self.width || self.forests.len() != 7 {
+            // A model file of another feature set: no opinion.
+            return PagePrediction {
+                probabilities: [1.0 / 7.0; 7],
+            };
+        }
+        let margins: Vec<f32> = self.forests.iter().map(|f| f.margin(x)).collect();
+        softmax(&margins, &mut p);
+        let mut probabilities = [0f32; 7];
+        for (q, p) in probabilities.iter_mut().zip(p) {
+            *q = p as f32;
+        }
+        PagePrediction { probabilities }
+    }
+
+    /// Whether the forests fit the feature rows (a check for model files).
+    pub fn is_valid(&self) -> bool {
+        self.width == feature_count()
+            && self.forests.len() == PageType::ALL.len()
+            && self.forests.iter().all(|f| f.is_valid(self.width))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_predictions_serialise() {
+        for t in PageType::ALL {
+            assert_eq!(t.as_str().parse::<PageType>(), Ok(t));
+            assert_eq!(PageType::ALL[t.index()], t);
+        }
+        assert!("blog".parse::<PageType>().is_err());
+        let p = PagePrediction {
+            probabilities: [0.1, 0.05, 0.6, 0.05, 0.1, 0.05, 0.05],
+        };
+        assert_eq!(p.page_type(), PageType::Product);
+        assert_eq!(
+            serde_json::to_value(p).unwrap(),
+            serde_json::json!({"type": "product", "confidence": 0.6})
+        );
+    }
+
+    /// Pages told apart by one feature: the model learns it, and a row of
+    /// another width gets no opinion.
+    #[test]
+    fn a_model_learns_and_refuses_other_rows() {
+        let n = feature_count();
+        let (mut rows, mut labels) = (Vec::new(), Vec::new());
+        for i in 0..140 {
+            let t = PageType::ALL[i % 7];
+            let mut f = vec![0.0; n];
+            f[3] = t.index() as f32;
+            f[5] = (i % 5) as f32;
+            rows.push(PageFeatures(f));
+            labels.push(t);
+        }
+        let cfg = Boost {
+            trees: 40,
+            ..default_boost()
+        };
+        let m = PageTypeModel::fit(&rows, &labels, &vec![1.0; rows.len()], cfg);
+        assert!(m.is_valid());
+        for (r, &t) in rows.iter().zip(&labels) {
+            assert_eq!(m.predict(r).page_type(), t);
+        }
+        let short = PageFeatures(vec![0.0; 3]);
+        assert!((m.predict(&short).confidence() - 1.0 / 7.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,595 @@
+//! The page-level features of the page-type classifier, from what the one
+//! pass already read: the segments with their containers and contexts, the
+//! tag stream's [`Signals`], the metadata and the page's URL.
+//!
+//! None depends on the page's language: the text is read only for its
+//! shape (lengths, digits, currency signs, question marks), never for its
+//! words; the URL's path words and the attribute words are the site's
+//! names, which are English on most of the web whatever the text's language.
+
+use crate::html::{
+    Context, ELEMENTS, ITEMPROPS, Metadata, OG_TYPES, SCHEMA_GROUPS, Signals, WORD_GROUPS,
+};
+use crate::segment::{Kind, Segment};
+
+/// The features of one page (see [`names`] for what each is).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PageFeatures(pub Vec<f32>);
+
+/// Features computed from the segments, in order.
+const SEGMENT_NAMES: [&str; 42] = [
+    "log_segments",
+    "log_words",
+    "log_words_per_segment",
+    "link_share",
+    "prose_share",
+    "log_prose_segments",
+    "best_share",
+    "log_best_prose_words",
+    "in_best_share",
+    "thread",
+    "comment_share",
+    "log_comment_segments",
+    "heading_share",
+    "linked_heading_share",
+    "list_share",
+    "table_share",
+    "pre_share",
+    "log_pre_segments",
+    "form_share",
+    "nav_share",
+    "header_share",
+    "footer_share",
+    "aside_share",
+    "article_share",
+    "quote_share",
+    "figure_share",
+    "card_share",
+    "repeated_share",
+    "max_repeats",
+    "short_link_share",
+    "log_h1",
+    "log_h2",
+    "log_h3_6",
+    "digit_share",
+    "price_segments",
+    "question_share",
+    "best_link_density",
+    "log_best_paragraphs",
+    "dated_share",
+    "log_prose_run",
+    "log_linked_headings",
+    "phone_segments",
+];
+
+/// Features from the metadata, in order.
+const METADATA_NAMES: [&str; 6] = [
+    "title_words",
+    "has_authors",
+    "has_published",
+    "has_modified",
+    "log_tags",
+    "log_description_words",
+];
+
+/// Features from the URL, in order, then one per group of [`URL_WORDS`].
+const URL_NAMES: [&str; 10] = [
+    "has_url",
+    "url_depth",
+    "url_last_chars",
+    "url_last_hyphens",
+    "url_digits",
+    "url_year",
+    "url_file",
+    "url_query",
+    "url_slash",
+    "url_root",
+];
+
+/// Words of a URL's path segments, grouped by the kind of page they name.
+pub const URL_WORDS: [(&str, &[&str]); 7] = [
+    (
+        "forum",
+        &[
+            "forum",
+            "forums",
+            "thread",
+            "threads",
+            "topic",
+            "topics",
+            "t",
+            "questions",
+            "q",
+            "community",
+            "discussion",
+            "discussions",
+            "board",
+            "boards",
+            "viewtopic.php",
+            "showthread.php",
+            "r",
+            "comments",
+        ],
+    ),
+    (
+        "product",
+        &[
+            "product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku", "gp",
+        ],
+    ),
+    (
+        "collection",
+        &[
+            "collections",
+            "collection",
+            "category",
+            "categories",
+            "c",
+            "catalog",
+            "tag",
+            "tags",
+            "search",
+            "browse",
+            "list",
+            "lists",
+            "department",
+            "brands",
+            "brand",
+            "best",
+            "top",
+        ],
+    ),
+    (
+        "docs",
+        &[
+            "docs",
+            "doc",
+            "documentation",
+            "api",
+            "reference",
+            "guide",
+            "guides",
+            "manual",
+            "learn",
+            "developer",
+            "developers",
+            "kb",
+            "help",
+            "wiki",
+            "tutorial",
+            "tutorials",
+            "sdk",
+            "latest",
+            "stable",
+            "en-us",
+        ],
+    ),
+    (
+        "article",
+        &[
+            "blog", "news", "article", "articles", "posts", "post", "story", "stories", "insights",
+            "magazine", "opinion", "features",
+        ],
+    ),
+    (
+        "service",
+        &[
+            "services",
+            "service",
+            "about",
+            "about-us",
+            "contact",
+            "contact-us",
+            "pricing",
+            "solutions",
+            "company",
+            "team",
+            "careers",
+            "locations",
+            "industries",
+            "what-we-do",
+            "treatments",
+        ],
+    ),
+    (
+        "listing",
+        &[
+            "events",
+            "jobs",
+            "directory",
+            "listings",
+            "listing",
+            "results",
+            "archive",
+            "page",
+            "author",
+            "people",
+            "members",
+            "obituaries",
+            "classifieds",
+            "real-estate",
+            "homes",
+        ],
+    ),
+];
+
+/// The number of page features.
+pub fn count() -> usize {
+    SEGMENT_NAMES.len()
+        + METADATA_NAMES.len()
+        + URL_NAMES.len()
+        + URL_WORDS.len()
+        + ELEMENTS.len()
+        + 1
+        + WORD_GROUPS.len()
+        + ITEMPROPS.len()
+        + OG_TYPES.len()
+        + SCHEMA_GROUPS.len()
+}
+
+/// The names of the page features, in order (for reports).
+pub fn names() -> Vec<String> {
+    let mut v: Vec<String> = SEGMENT_NAMES
+        .iter()
+        .chain(&METADATA_NAMES)
+        .chain(&URL_NAMES)
+        .map(|s| s.to_string())
+        .collect();
+    v.extend(URL_WORDS.iter().map(|(g, _)| format!("url_{g}")));
+    v.extend(ELEMENTS.iter().map(|e| format!("log_{e}")));
+    v.push("log_tags_all".into());
+    v.extend(WORD_GROUPS.iter().map(|(g, _)| format!("log_class_{g}")));
+    v.extend(ITEMPROPS.iter().map(|p| format!("log_itemprop_{p}")));
+    v.extend(OG_TYPES.iter().map(|t| format!("og_type_{t}")));
+    v.extend(SCHEMA_GROUPS.iter().map(|(g, _)| format!("schema_{g}")));
+    v
+}
+
+fn log1p(x: impl Into<f64>) -> f32 {
+    (x.into()).ln_1p() as f32
+}
+
+impl PageFeatures {
+    /// The features of an HTML page: its segments (in page order, with
+    /// their containers), the tag stream's signals, its metadata and its
+    /// URL (the canonical URL the page states is preferred: a crawler's URL
+    /// may be a redirect's or carry tracking parameters).
+    pub fn of(
+        segments: &[Segment],
+        signals: &Signals,
+        metadata: Option<&Metadata>,
+        url: Option<&str>,
+    ) -> PageFeatures {
+        let mut f = Vec::with_capacity(count());
+        segment_features(segments, &mut f);
+        let md = metadata.cloned().unwrap_or_default();
+        let words = |s: &Option<String>| s.as_deref().map_or(0, |t| t.split_whitespace().count());
+        f.extend([
+            log1p(words(&md.title) as f64),
+            f32::from(!md.authors.is_empty()),
+            f32::from(md.date_published.is_some()),
+            f32::from(md.date_modified.is_some()),
+            log1p(md.tags.len() as f64),
+            log1p(words(&md.description) as f64),
+        ]);
+        let url = md
+            .canonical_url
+            .as_deref()
+            .filter(|u| u.contains("://"))
+            .or(url);
+        url_features(url, &mut f);
+        f.extend(signals.elements.iter().map(|&c| log1p(c)));
+        f.push(log1p(signals.tags));
+        f.extend(signals.words.iter().map(|&c| log1p(c)));
+        f.extend(signals.itemprops.iter().map(|&c| log1p(c)));
+        f.extend((0..OG_TYPES.len()).map(|i| f32::from(usize::from(signals.og_type) == i)));
+        f.extend((0..SCHEMA_GROUPS.len()).map(|i| f32::from(signals.schema >> i & 1 == 1)));
+        debug_assert_eq!(f.len(), count());
+        PageFeatures(f)
+    }
+}
+
+/// The [`SEGMENT_NAMES`] features.
+fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
+    #[derive(Default)]
+    struct Acc {
+        words: f64,
+        link: f64,
+        prose: f64,
+        prose_segments: u32,
+        in_best: u32,
+        comment: f64,
+        comment_segments: u32,
+        headings: u32,
+        linked_headings: u32,
+        list: f64,
+        table: f64,
+        pre: f64,
+        pre_segments: u32,
+        ctx: [f64; 8],
+        card: f64,
+        repeated: f64,
+        max_repeats: f32,
+        short_links: u32,
+        h: [u32; 3],
+        digits: f64,
+        chars: f64,
+        prices: u32,
+        questions: u32,
+        best_words: f64,
+        best_link: f64,
+        best_paragraphs: u32,
+        dated: u32,
+        run: u32,
+        longest_run: u32,
+        phones: u32,
+    }
+    let mut a = Acc::default();
+    let mut best_share = 0f32;
+    let mut thread = false;
+    for s in segments {
+        let w = s.words() as f64;
+        let text = s.text();
+        let chars = text.chars().count().max(1) as f64;
+        let link_share = (f64::from(s.link_chars) / chars).min(1.0);
+        a.words += w;
+        a.link += w * link_share;
+        if s.words() >= crate::html::PROSE_WORDS {
+            a.prose += w * (1.0 - link_share);
+            a.prose_segments += 1;
+        }
+        if s.words() >= crate::html::PROSE_WORDS && link_share < 0.5 {
+            a.run += 1;
+            a.longest_run = a.longest_run.max(a.run);
+        } else if s.kind != Kind::H {
+            a.run = 0;
+        }
+        let c = s.container.unwrap_or_default();
+        best_share = best_share.max(c.best_share);
+        thread |= c.thread;
+        if c.in_best {
+            a.in_best += 1;
+            a.best_words += w;
+            a.best_link += w * link_share;
+            if s.words() >= crate::html::PROSE_WORDS {
+                a.best_paragraphs += 1;
+            }
+        }
+        if s.context.has(Context::COMMENT) {
+            a.comment += w;
+            a.comment_segments += 1;
+        }
+        match s.kind {
+            Kind::H => {
+                a.headings += 1;
+                if link_share >= 0.5 {
+                    a.linked_headings += 1;
+                }
+            }
+            Kind::L => a.list += w,
+            Kind::P => {}
+        }
+        let st = s.structure.unwrap_or_default();
+        if st.cell.is_some() {
+            a.table += w;
+        }
+        if st.pre {
+            a.pre += w;
+            a.pre_segments += 1;
+        }
+        if st.card {
+            a.card += w;
+        }
+        match st.heading {
+            1 => a.h[0] += 1,
+            2 => a.h[1] += 1,
+            3..=6 => a.h[2] += 1,
+            _ => {}
+        }
+        for (i, flag) in [
+            Context::FORM,
+            Context::NAV,
+            Context::HEADER,
+            Context::FOOTER,
+            Context::ASIDE,
+            Context::ARTICLE,
+            Context::QUOTE,
+            Context::FIGURE,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if s.context.has(flag) {
+                a.ctx[i] += w;
+            }
+        }
+        let repeats = c.siblings.max(c.siblings_above);
+        if repeats >= 2.0 {
+            a.repeated += w;
+        }
+        a.max_repeats = a.max_repeats.max(repeats);
+        if s.words() <= 8 && link_share >= 0.5 {
+            a.short_links += 1;
+        }
+        let (mut digits, mut currency) = (0usize, false);
+        for ch in text.chars() {
+            if ch.is_ascii_digit() {
+                digits += 1;
+            } else if matches!(ch, '$' | '€' | '£' | '¥' | '₹' | '₽' | '₩' | '₺' | '₪')
+            {
+                currency = true;
+            }
+        }
+        a.digits += digits as f64;
+        a.chars += chars;
+        if digits >= 4 && s.words() <= 12 && crate::html::date_in_text(text).is_some() {
+            a.dated += 1;
+        }
+        if digits >= 9 && s.words() <= 8 {
+            a.phones += 1;
+        }
+        if currency && digits > 0 && s.words() <= 12 {
+            a.prices += 1;
+        }
+        if text.ends_with('?') {
+            a.questions += 1;
+        }
+    }
+    let n = segments.len().max(1) as f64;
+    let w = a.words.max(1.0);
+    let share = |x: f64| (x / w) as f32;
+    let per = |x: u32| (f64::from(x) / n) as f32;
+    f.extend([
+        log1p(segments.len() as f64),
+        log1p(a.words),
+        log1p(a.words / n),
+        share(a.link),
+        share(a.prose),
+        log1p(a.prose_segments),
+        best_share,
+        log1p(a.best_words - a.best_link),
+        per(a.in_best),
+        f32::from(thread),
+        share(a.comment),
+        log1p(a.comment_segments),
+        per(a.headings),
+        if a.headings > 0 {
+            a.linked_headings as f32 / a.headings as f32
+        } else {
+            0.0
+        },
+        share(a.list),
+        share(a.table),
+        share(a.pre),
+        log1p(a.pre_segments),
+    ]);
+    f.extend(a.ctx.iter().map(|&x| share(x)));
+    f.extend([
+        share(a.card),
+        share(a.repeated),
+        a.max_repeats.min(10.0),
+        per(a.short_links),
+        log1p(a.h[0]),
+        log1p(a.h[1]),
+        log1p(a.h[2]),
+        (a.digits / a.chars.max(1.0)) as f32,
+        log1p(a.prices),
+        per(a.questions),
+        (a.best_link / a.best_words.max(1.0)) as f32,
+        log1p(a.best_paragraphs),
+        per(a.dated),
+        log1p(a.longest_run),
+        log1p(a.linked_headings),
+        log1p(a.phones),
+    ]);
+}
+
+/// The [`URL_NAMES`] features and one per group of [`URL_WORDS`].
+fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
+    let Some(url) = url else {
+        f.extend(std::iter::repeat_n(0.0, URL_NAMES.len() + URL_WORDS.len()));
+        return;
+    };
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let (rest, query) = match rest.split_once(['?', '#']) {
+        Some((r, q)) => (r, !q.is_empty()),
+        None => (rest, false),
+    };
+    let path = rest.split_once('/').map_or("", |(_, p)| p);
+    let parts: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let last = parts.last().map_or("", String::as_str);
+    let year = parts.iter().any(|p| {
+        p.len() == 4
+            && (p.starts_with("19") || p.starts_with("20"))
+            && p.bytes().all(|b| b.is_ascii_digit())
+    });
+    let file = [".html", ".htm", ".php", ".aspx", ".asp", ".jsp", ".shtml"]
+        .iter()
+        .any(|e| last.ends_with(e));
+    f.extend([
+        1.0,
+        parts.len().min(10) as f32,
+        log1p(last.len() as f64),
+        last.matches(['-', '_']).count().min(20) as f32,
+        log1p(path.bytes().filter(u8::is_ascii_digit).count() as f64),
+        f32::from(year),
+        f32::from(file),
+        f32::from(query),
+        f32::from(path.ends_with('/')),
+        f32::from(parts.is_empty()),
+    ]);
+    for (_, words) in URL_WORDS {
+        let hit = parts.iter().any(|p| words.contains(&p.as_str()));
+        f.push(f32::from(hit));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn features(html: &str, url: Option<&str>) -> Vec<f32> {
+        let mut page = crate::html::parse(html);
+        let signals = std::mem::take(&mut page.signals);
+        let metadata = page.metadata.clone();
+        let segments = crate::segment::from_page(page);
+        PageFeatures::of(&segments, &signals, Some(&metadata), url).0
+    }
+
+    fn at(name: &str) -> usize {
+        names()
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("no feature {name}"))
+    }
+
+    #[test]
+    fn names_match_the_features() {
+        let f = features("<p>One paragraph.</p>", None);
+        assert_eq!(f.len(), count());
+        assert_eq!(names().len(), count());
+        assert!(f.iter().all(|x| x.is_finite()));
+        assert_eq!(f[at("has_url")], 0.0);
+        let empty = PageFeatures::of(&[], &Signals::default(), None, None).0;
+        assert_eq!(empty.len(), count());
+        assert!(empty.iter().all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn the_url_says_what_it_can() {
+        let f = features(
+            "<link rel=canonical href=\"https://example.org/blog/2025/10/why-the-sea-rises/\"><p>Text.</p>",
+            Some("https://other.example/x?y=1"),
+        );
+        assert_eq!(f[at("url_depth")], 4.0);
+        assert_eq!(f[at("url_year")], 1.0);
+        assert_eq!(f[at("url_article")], 1.0);
+        assert_eq!(f[at("url_last_hyphens")], 3.0);
+        assert_eq!(f[at("url_query")], 0.0, "the canonical URL is read");
+        let f = features(
+            "<p>Text.</p>",
+            Some("https://shop.example/products/blue-mug?v=2"),
+        );
+        assert_eq!(f[at("url_product")], 1.0);
+        assert_eq!(f[at("url_query")], 1.0);
+    }
+
+    #[test]
+    fn cards_prices_and_comments_are_counted() {
+        let card = "<li class=card><h3><a href=/x>A product name</a></h3><p>$12.99</p></li>";
+        let html = format!(
+            "<ul>{}</ul><div id=comments><p>A comment that has more than ten words in it, truly.</p></div>",
+            card.repeat(6)
+        );
+        let f = features(&html, None);
+        assert!(f[at("price_segments")] > 1.5, "six prices");
+        assert_eq!(f[at("linked_heading_share")], 1.0);
+        assert!(f[at("card_share")] > 0.3);
+        assert!(f[at("comment_share")] > 0.3);
+        assert!(f[at("log_comment_segments")] > 0.0);
+    }
+}

@@ -1,0 +1,420 @@
+//! What each segment of a page is: its title, a byline, a caption, the
+//! body, a comment or a post, a table, code, or page furniture ([`Role`]),
+//! and which roles the output's text carries ([`Roles`]).
+//!
+//! Roles are read from what the one pass recorded (the heading level, the
+//! enclosing `figure`, `pre`, table cells and comment sections, the
+//! `class`/`id` words of the enclosing elements, the page's stated title)
+//! and from the page's predicted type, after the segments are decided;
+//! they change no decision but the one [`Roles`] asks for. They are
+//! assigned to every segment of an HTML page, kept or dropped, so that a
+//! reader of `--segments` sees what the model dropped too.
+
+use crate::classify::page::{PagePrediction, PageType};
+use crate::html::{Context, Kind, Tag, word_hash};
+
+use super::ScoredSegment;
+
+/// What a segment is on its page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// The page's title: its `h1`, or a heading that the page's stated
+    /// title repeats.
+    Title,
+    /// A byline or a dateline near the title ("By Jane Doe", "March 4, 2025").
+    Byline,
+    /// The running text.
+    Body,
+    /// An image's caption or credit (inside `figure`, `figcaption`, or an
+    /// element whose class names a caption or a credit).
+    Caption,
+    /// A comment under the page's content (inside a comment section of a
+    /// page whose content is not itself a thread).
+    Comment,
+    /// A post of the page's own thread: a forum's or a Q&A page's content.
+    Post,
+    /// A cell of a data table.
+    Table,
+    /// Preformatted text: code.
+    Code,
+    /// Page furniture: a share bar, a "follow us" or newsletter box (short,
+    /// inside an element whose class names sharing, following or subscribing).
+    Furniture,
+}
+
+impl Role {
+    /// Every role.
+    pub const ALL: [Role; 9] = [
+        Role::Title,
+        Role::Byline,
+        Role::Body,
+        Role::Caption,
+        Role::Comment,
+        Role::Post,
+        Role::Table,
+        Role::Code,
+        Role::Furniture,
+    ];
+
+    /// The role's name (`title`, `byline`, `body`, `caption`, `comment`,
+    /// `post`, `table`, `code`, `furniture`), as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Title => "title",
+            Role::Byline => "byline",
+            Role::Body => "body",
+            Role::Caption => "caption",
+            Role::Comment => "comment",
+            Role::Post => "post",
+            Role::Table => "table",
+            Role::Code => "code",
+            Role::Furniture => "furniture",
+        }
+    }
+}
+
+/// Which roles of the kept segments the output's text carries.
+///
+/// The default, [`Roles::All`], carries every kept segment, whatever its
+/// role: the model decided them, and which comments go is
+/// `--comments`' choice. [`Roles::Content`] follows WCXB's reading of a
+/// page's main content: the title, bylines, captions, the body, tables,
+/// code and a thread's posts, but neither comments nor furniture.
+/// [`Roles::Body`] is the article's body alone: the body, tables, code and
+/// posts, without its title, bylines and captions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Roles {
+    /// Every kept segment (the default).
+    #[default]
+    All,
+    /// WCXB's reading: all but comments and furniture.
+    Content,
+    /// The body alone: body, tables, code, posts.
+    Body,
+}
+
+impl Roles {
+    /// Every setting, in the order the command line lists them.
+    pub const ALL: [Roles; 3] = [Roles::All, Roles::Content, Roles::Body];
+
+    /// The setting's name (`all`, `content`, `body`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Roles::All => "all",
+            Roles::Content => "content",
+            Roles::Body => "body",
+        }
+    }
+
+    /// Whether the text carries a kept segment of this role.
+    pub fn carries(self, role: Role) -> bool {
+        match self {
+            Roles::All => true,
+            Roles::Content => !matches!(role, Role::Comment | Role::Furniture),
+            Roles::Body => matches!(role, Role::Body | Role::Table | Role::Code | Role::Post),
+        }
+    }
+}
+
+impl std::str::FromStr for Roles {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Roles, String> {
+        Roles::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| format!("{s:?}: give all, content or body"))
+    }
+}
+
+/// Most words of a byline or a dateline.
+pub const BYLINE_MAX_WORDS: usize = 15;
+
+/// Most words of a caption or a credit.
+pub const CAPTION_MAX_WORDS: usize = 60;
+
+/// Most words of a piece of furniture.
+pub const FURNITURE_MAX_WORDS: usize = 12;
+
+/// How many segments after the title a byline may sit (before it, as many
+/// as a byline above the headline needs: two).
+pub const BYLINE_REACH: usize = 8;
+
+/// Hashed attribute words that name each kind of segment.
+struct Words {
+    byline: Vec<u32>,
+    caption: Vec<u32>,
+    furniture: Vec<u32>,
+}
+
+fn words() -> &'static Words {
+    static WORDS: std::sync::OnceLock<Words> = std::sync::OnceLock::new();
+    let h = |ws: &[&str]| ws.iter().map(|w| word_hash(w.as_bytes())).collect();
+    WORDS.get_or_init(|| Words {
+        byline: h(&[
+            "byline",
+            "author",
+            "dateline",
+            "posted",
+            "published",
+            "pubdate",
+            "date",
+        ]),
+        caption: h(&["caption", "figcaption", "credit", "credits", "photo"]),
+        furniture: h(&[
+            "share",
+            "sharing",
+            "social",
+            "follow",
+            "newsletter",
+            "subscribe",
+            "signup",
+            "sharedaddy",
+            "addthis",
+            "sharethis",
+        ]),
+    })
+}
+
+/// Assigns every segment of an HTML page its role ([`Role`]).
+pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePrediction>) {
+    let forum = page_type.is_some_and(|p| p.page_type() == PageType::Forum);
+    let w = words();
+    let has = |s: &ScoredSegment, list: &[u32]| s.segment.attrs.iter().any(|a| list.contains(a));
+    let mut title: Option<usize> = None;
+    for (i, s) in segments.iter_mut().enumerate() {
+        let seg = &s.segment;
+        let st = seg.structure.unwrap_or_default();
+        let words = seg.words();
+        let role = if st.pre || seg.context.has(Context::PRE) {
+            Role::Code
+        } else if st.cell.is_some() && !seg.context.has(Context::COMMENT) {
+            Role::Table
+        } else if seg.context.has(Context::COMMENT) {
+            if forum || seg.container.is_some_and(|c| c.thread) {
+                Role::Post
+            } else {
+                Role::Comment
+            }
+        } else if seg.kind == Kind::H
+            && title.is_none()
+            && (seg.meta.is_some_and(|m| m[0] >= 0.6 && words >= 2)
+                || (st.heading == 1
+                    && !seg.context.has(Context::NAV)
+                    && !seg.context.has(Context::FOOTER)
+                    && !seg.context.has(Context::ASIDE)))
+        {
+            title = Some(i);
+            Role::Title
+        } else if words <= CAPTION_MAX_WORDS
+            && seg.kind != Kind::H
+            && (seg.context.has(Context::FIGURE)
+                || matches!(seg.tag, Some(Tag::Figcaption | Tag::Caption))
+                || has(s, &w.caption))
+        {
+            Role::Caption
+        } else if words <= FURNITURE_MAX_WORDS && has(s, &w.furniture) {
+            Role::Furniture
+        } else {
+            Role::Body
+        };
+        s.role = Some(role);
+    }
+    // Bylines: short lines near the title that name an author or a date.
+    let Some(t) = title else { return };
+    let from = t.saturating_sub(2);
+    let to = (t + BYLINE_REACH).min(segments.len().saturating_sub(1));
+    for s in &mut segments[from..=to] {
+        if s.role != Some(Role::Body) || s.segment.kind == Kind::H {
+            continue;
+        }
+        let text = s.segment.text();
+        if s.segment.words() > BYLINE_MAX_WORDS {
+            continue;
+        }
+        let lower = text.get(..11).unwrap_or(text).to_lowercase();
+        let by = [
+            "by ",
+            "written by",
+            "posted by",
+            "von ",
+            "par ",
+            "por ",
+            "di ",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p));
+        if by || has(s, &w.byline) || crate::html::date_in_text(text).is_some() {
+            s.role = Some(Role::Byline);
+        }
+    }
+}
+
+/// Drops the kept segments whose role the text does not carry
+/// ([`crate::classify::Reason::Role`]).
+pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
+    if roles == Roles::All {
+        return;
+    }
+    for s in segments.iter_mut() {
+        if s.keep() && s.role.is_some_and(|r| !roles.carries(r)) {
+            s.decision = crate::classify::Decision {
+                keep: false,
+                reason: crate::classify::Reason::Role,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::{Decision, Reason};
+    use crate::pipeline::InputKind;
+
+    /// The segments of an HTML page, all kept, with their roles.
+    fn roles_of(html: &str, page_type: Option<PageType>) -> Vec<(String, Role)> {
+        let (_, segments, _) =
+            crate::pipeline::read_document_with(html, InputKind::Html, Default::default());
+        let mut scored: Vec<ScoredSegment> = segments
+            .into_iter()
+            .map(|segment| ScoredSegment {
+                segment,
+                score: None,
+                probability: None,
+                decision: Decision {
+                    keep: true,
+                    reason: Reason::KeepAll,
+                },
+                sentences: None,
+                output: None,
+                role: None,
+            })
+            .collect();
+        let prediction = page_type.map(|t| {
+            let mut probabilities = [0.0; 7];
+            probabilities[t.index()] = 1.0;
+            PagePrediction { probabilities }
+        });
+        assign_roles(&mut scored, prediction.as_ref());
+        scored
+            .into_iter()
+            .map(|s| (s.segment.text().to_string(), s.role.expect("a role")))
+            .collect()
+    }
+
+    fn role(roles: &[(String, Role)], text: &str) -> Role {
+        roles
+            .iter()
+            .find(|(t, _)| t == text)
+            .unwrap_or_else(|| panic!("no segment {text:?} in {roles:?}"))
+            .1
+    }
+
+    const PROSE: &str = "The council voted on Tuesday to rebuild the old bridge over the river by 2027.";
+
+    /// The issue's furniture: a byline, a caption and a share bar.
+    #[test]
+    fn a_byline_a_caption_and_a_share_bar_carry_their_roles() {
+        let html = format!(
+            "<html><head><title>Bridge to be rebuilt | Town News</title></head><body>\
+             <article><h1>Bridge to be rebuilt</h1><p class=byline>By Jane Doe</p>\
+             <p>March 4, 2025</p>\
+             <figure><img src=b.jpg><figcaption>The old bridge in 1950. Photo: Town archive</figcaption></figure>\
+             <p>{PROSE}</p><p>{PROSE}</p>\
+             <div class=\"share-buttons\"><a href=/f>Facebook</a> <a href=/t>Share on X</a></div>\
+             <table><tr><td>Cost</td><td>4 million</td></tr></table>\
+             <pre>bridge --rebuild</pre></article>\
+             <div id=comments><p>Finally! It took them long enough to decide this.</p></div>\
+             </body></html>"
+        );
+        let roles = roles_of(&html, Some(PageType::Article));
+        assert_eq!(role(&roles, "Bridge to be rebuilt"), Role::Title);
+        assert_eq!(role(&roles, "By Jane Doe"), Role::Byline);
+        assert_eq!(role(&roles, "March 4, 2025"), Role::Byline, "a dateline");
+        assert_eq!(
+            role(&roles, "The old bridge in 1950. Photo: Town archive"),
+            Role::Caption
+        );
+        assert_eq!(role(&roles, PROSE), Role::Body);
+        assert_eq!(role(&roles, "Facebook Share on X"), Role::Furniture);
+        assert_eq!(role(&roles, "Cost"), Role::Table);
+        assert_eq!(role(&roles, "bridge --rebuild"), Role::Code);
+        assert_eq!(
+            role(&roles, "Finally! It took them long enough to decide this."),
+            Role::Comment
+        );
+    }
+
+    /// On a forum, posts in comment-named markup are posts.
+    #[test]
+    fn a_forum_s_comments_are_posts() {
+        let html = format!(
+            "<h1>Which bridge design?</h1><div class=comment><p>{PROSE}</p></div>\
+             <div class=comment><p>I agree, the old one was unsafe.</p></div>"
+        );
+        let roles = roles_of(&html, Some(PageType::Forum));
+        assert_eq!(role(&roles, PROSE), Role::Post);
+        let roles = roles_of(&html, Some(PageType::Article));
+        assert_eq!(
+            role(&roles, PROSE),
+            Role::Post,
+            "the comment section is the page's best container: a thread"
+        );
+    }
+
+    #[test]
+    fn the_settings_carry_their_roles_and_parse() {
+        for r in Roles::ALL {
+            assert_eq!(r.as_str().parse::<Roles>(), Ok(r));
+        }
+        assert!("most".parse::<Roles>().is_err());
+        assert!(Role::ALL.iter().all(|&r| Roles::All.carries(r)));
+        assert!(!Roles::Content.carries(Role::Comment));
+        assert!(!Roles::Content.carries(Role::Furniture));
+        assert!(Roles::Content.carries(Role::Caption) && Roles::Content.carries(Role::Post));
+        assert!(!Roles::Body.carries(Role::Title) && !Roles::Body.carries(Role::Byline));
+        assert!(Roles::Body.carries(Role::Body) && Roles::Body.carries(Role::Code));
+        let names: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(
+            serde_json::to_value(Role::ALL).unwrap(),
+            serde_json::json!(names)
+        );
+    }
+
+    /// What a setting leaves out is dropped with its reason; the others stay.
+    #[test]
+    fn roles_not_carried_are_dropped() {
+        let html = format!("<h1>Bridge to be rebuilt</h1><p>By Jane Doe</p><p>{PROSE}</p>");
+        let (_, segments, _) =
+            crate::pipeline::read_document_with(&html, InputKind::Html, Default::default());
+        let mut scored: Vec<ScoredSegment> = segments
+            .into_iter()
+            .map(|segment| ScoredSegment {
+                segment,
+                score: None,
+                probability: None,
+                decision: Decision {
+                    keep: true,
+                    reason: Reason::Score,
+                },
+                sentences: None,
+                output: None,
+                role: None,
+            })
+            .collect();
+        assign_roles(&mut scored, None);
+        let mut all = scored.clone();
+        apply_roles(&mut all, Roles::All);
+        assert!(all.iter().all(|s| s.keep()));
+        apply_roles(&mut scored, Roles::Body);
+        let kept: Vec<&str> = scored
+            .iter()
+            .filter(|s| s.keep())
+            .map(|s| s.segment.text())
+            .collect();
+        assert_eq!(kept, [PROSE]);
+        assert_eq!(scored[0].decision.reason, Reason::Role);
+    }
+}
