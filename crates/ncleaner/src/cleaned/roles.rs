@@ -312,7 +312,8 @@ mod tests {
             .1
     }
 
-    const PROSE: &str = "The council voted on Tuesday to rebuild the old bridge over the river by 2027.";
+    const PROSE: &str =
+        "The council voted on Tuesday to rebuild the old bridge over the river by 2027.";
 
     /// The furniture: a byline, a caption and a share bar.
     #[test]
