@@ -230,9 +230,6 @@ pub struct ClassifierConfig {
     /// predicted types join every segment's features: the trees' shape.
     /// `None`, or too few labelled pages: no page types.
     pub page_types: Option<ncleaner::classify::trees::Boost>,
-    /// With `page_weights`, how much more a page labelled with its type
-    /// weighs in the segment classifier's fit than an unlabelled one.
-    pub typed_page_weight: f32,
 }
 
 /// One page in this many of a classifier's training pages is held out of
@@ -260,7 +257,6 @@ impl Default for ClassifierConfig {
             site: true,
             trees: Some(ncleaner::classify::trees::Boost::default()),
             page_types: Some(ncleaner::classify::page::default_boost()),
-            typed_page_weight: 1.0,
         }
     }
 }
@@ -677,9 +673,7 @@ impl Trainer {
                     .sum();
                 // Every page's weights sum to 100 with page weights.
                 let scale = if cc.page_weights {
-                    let typed = self.pages[i].page_type.is_some();
                     100.0 / page_words.max(1) as f32
-                        * if typed { cc.typed_page_weight } else { 1.0 }
                 } else {
                     1.0
                 };

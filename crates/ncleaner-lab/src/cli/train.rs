@@ -140,11 +140,6 @@ pub struct Args {
     #[arg(long)]
     pub no_page_types: bool,
 
-    /// How much more a page labelled with its type (--page-types) weighs
-    /// in the segment classifier's fit than an unlabelled one.
-    #[arg(long, value_name = "W", default_value_t = 1.0)]
-    pub typed_page_weight: f32,
-
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -216,7 +211,6 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
                     ..b
                 })
             },
-            typed_page_weight: args.typed_page_weight,
             page_types: if args.no_page_types {
                 None
             } else {
