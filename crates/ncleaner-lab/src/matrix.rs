@@ -34,6 +34,11 @@ use ncleaner::error::{Error, Result};
 use ncleaner::format;
 use ncleaner::pipeline::{Cleaner, InputKind};
 
+/// [`Pools::pool_of`] of a page that only trains (`matrix --train-pool`):
+/// it joins the training of the sets that take them ([`TrainSet::extra`])
+/// and is never tested.
+pub const TRAIN_ONLY: usize = usize::MAX;
+
 /// The pages of several pools and the fold of each page.
 pub struct Pools {
     /// Pool names, in the order given.
@@ -46,6 +51,8 @@ pub struct Pools {
     pub k: usize,
     /// Whether each pool's gold files carry segment markers.
     pub marked: Vec<bool>,
+    /// The names of the pools whose pages only train ([`TRAIN_ONLY`]).
+    pub extra: Vec<String>,
 }
 
 impl Pools {
@@ -57,7 +64,7 @@ impl Pools {
         k: usize,
         seed: u64,
     ) -> Pools {
-        let mut fold = vec![0; pool_of.len()];
+        let mut fold = vec![TRAIN_ONLY; pool_of.len()];
         for p in 0..names.len() {
             let members: Vec<usize> = (0..pool_of.len()).filter(|&i| pool_of[i] == p).collect();
             let f = crossval::folds(members.len(), k, seed);
@@ -65,7 +72,7 @@ impl Pools {
                 fold[i] = f[j];
             }
         }
-        let marked = (0..names.len())
+        let marked: Vec<bool> = (0..names.len())
             .map(|p| {
                 (0..pool_of.len())
                     .filter(|&i| pool_of[i] == p)
@@ -78,6 +85,7 @@ impl Pools {
             fold,
             k,
             marked,
+            extra: Vec::new(),
         }
     }
 }
@@ -155,6 +163,30 @@ impl Pools {
     }
 }
 
+impl Pools {
+    /// Appends pages that only train, of the pools `train` (pairs as
+    /// [`Pools::load`] reads them), to `pages`: they join every model of the
+    /// sets that take them ([`TrainSet::extra`]: the set of all pools) and
+    /// are never tested or scored. Returns the pages appended.
+    pub fn add_training_only(
+        &mut self,
+        train: &[(String, PathBuf, PathBuf)],
+        pages: &mut Vec<PoolPage>,
+    ) -> Result<usize> {
+        if train.is_empty() {
+            return Ok(0);
+        }
+        let (names, pairs, _) = pair_pools(train)?;
+        let extra = crossval::load_pool(&pairs)?;
+        let n = extra.len();
+        pages.extend(extra);
+        self.pool_of.extend(std::iter::repeat_n(TRAIN_ONLY, n));
+        self.fold.extend(std::iter::repeat_n(TRAIN_ONLY, n));
+        self.extra.extend(names);
+        Ok(n)
+    }
+}
+
 /// Whether a gold text marks its segments (`<p>`, `<h>`, `<l>` at a line start).
 fn has_markers(gold: &str) -> bool {
     gold.lines().any(|l| {
@@ -170,6 +202,8 @@ pub struct TrainSet {
     pub name: String,
     /// The pools (indices into [`Pools::names`]).
     pub pools: Vec<usize>,
+    /// Whether the training-only pages ([`TRAIN_ONLY`]) join every model of the set.
+    pub extra: bool,
 }
 
 /// The default training sets: each pool alone, then all pools together.
@@ -178,12 +212,18 @@ pub fn train_sets(pools: &Pools) -> Vec<TrainSet> {
         .map(|p| TrainSet {
             name: pools.names[p].clone(),
             pools: vec![p],
+            extra: false,
         })
         .collect();
-    if pools.names.len() > 1 {
+    if pools.names.len() > 1 || !pools.extra.is_empty() {
+        let mut name = "all".to_string();
+        if !pools.extra.is_empty() {
+            name = format!("all + {} (training only)", pools.extra.join(" + "));
+        }
         sets.push(TrainSet {
-            name: "all".into(),
+            name,
             pools: (0..pools.names.len()).collect(),
+            extra: true,
         });
     }
     sets
@@ -260,18 +300,22 @@ pub fn clean_all(
 ) -> Result<Vec<String>> {
     let pages = trainer.pages();
     let in_set = |i: usize| set.pools.contains(&pools.pool_of[i]);
-    let needs_full = (0..pages.len()).any(|i| !in_set(i));
+    let extra = |i: usize| set.extra && pools.pool_of[i] == TRAIN_ONLY;
+    let tested = |i: usize| pools.pool_of[i] != TRAIN_ONLY;
+    let needs_full = (0..pages.len()).any(|i| tested(i) && !in_set(i));
     // Model 0..k: fold models; k: the model of the whole set (if needed).
     let jobs: Vec<usize> = (0..pools.k).chain(needs_full.then_some(pools.k)).collect();
     let per_job: Vec<Result<Vec<(usize, String)>>> = jobs
         .into_par_iter()
         .map(|job| {
             let train: Vec<usize> = (0..pages.len())
-                .filter(|&i| in_set(i) && (job == pools.k || pools.fold[i] != job))
+                .filter(|&i| extra(i) || (in_set(i) && (job == pools.k || pools.fold[i] != job)))
                 .collect();
             let test: Vec<usize> = (0..pages.len())
                 .filter(|&i| {
-                    if job == pools.k {
+                    if !tested(i) {
+                        false
+                    } else if job == pools.k {
                         !in_set(i)
                     } else {
                         in_set(i) && pools.fold[i] == job
@@ -302,8 +346,13 @@ pub fn clean_all(
     }
     out.into_iter()
         .enumerate()
-        .map(|(i, s)| {
-            s.ok_or_else(|| Error::Training(format!("page {} was not cleaned", pages[i].key)))
+        .map(|(i, s)| match s {
+            Some(s) => Ok(s),
+            None if !tested(i) => Ok(String::new()),
+            None => Err(Error::Training(format!(
+                "page {} was not cleaned",
+                pages[i].key
+            ))),
         })
         .collect()
 }

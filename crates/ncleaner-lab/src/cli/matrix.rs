@@ -28,6 +28,15 @@ pub struct Args {
     /// A pool: NAME=PAGES_DIR:GOLD_DIR (repeatable; a NAME given twice joins both folders).
     #[arg(long = "pool", value_name = "NAME=PAGES:GOLD", required = true, value_parser = pool::parse_pool_arg)]
     pub pools: Vec<(String, PathBuf, PathBuf)>,
+    /// A pool whose pages only train: they join every model of the row
+    /// trained on all pools and are never tested (NAME=PAGES_DIR:GOLD_DIR,
+    /// repeatable), as WCXB's pages join the embedded models.
+    #[arg(long = "train-pool", value_name = "NAME=PAGES:GOLD", value_parser = pool::parse_pool_arg)]
+    pub train_pools: Vec<(String, PathBuf, PathBuf)>,
+    /// Page types of the training pages (as `train --page-types`: a folder
+    /// of WCXB ground-truth files), for the models' page-type classifier.
+    #[arg(long, value_name = "DIR")]
+    pub page_types: Vec<PathBuf>,
     /// Number of folds for the cells whose training set holds the test pool.
     #[arg(long, default_value_t = 10)]
     pub folds: usize,
@@ -60,7 +69,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     anyhow::ensure!(args.folds >= 2, "--folds must be at least 2");
     let t = std::time::Instant::now();
-    let (pools, pages) = Pools::load(&args.pools, args.folds, args.seed)?;
+    let (mut pools, mut pages) = Pools::load(&args.pools, args.folds, args.seed)?;
+    pools.add_training_only(&args.train_pools, &mut pages)?;
+    for dir in &args.page_types {
+        let labels = crate::train::read_labels(dir)?;
+        let n = crate::train::label_pages(&mut pages, &labels);
+        eprintln!("ncleaner: {n} pages labelled with their page type");
+    }
     let trainer = Trainer::new(pages);
     eprintln!(
         "ncleaner: {} pages in {} pools read, segmented and aligned in {:.1} s",
