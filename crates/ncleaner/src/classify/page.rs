@@ -184,6 +184,7 @@ impl PageTypeModel {
     }
 
     /// The predicted type of a page.
+    #[inline(never)]
     pub fn predict(&self, features: &PageFeatures) -> PagePrediction {
         let mut p = [0f64; 7];
         let x = &features.0;

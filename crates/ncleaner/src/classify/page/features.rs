@@ -12,6 +12,10 @@ use crate::html::{
 };
 use crate::segment::{Kind, Segment};
 
+/// The currency signs of a price beside `$` (which is looked for apart:
+/// most text is ASCII, and these are not).
+const CURRENCIES: [char; 8] = ['€', '£', '¥', '₹', '₽', '₩', '₺', '₪'];
+
 /// The features of one page (see [`names`] for what each is).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageFeatures(pub Vec<f32>);
@@ -254,6 +258,7 @@ impl PageFeatures {
     /// their containers), the tag stream's signals, its metadata and its
     /// URL (the canonical URL the page states is preferred: a crawler's URL
     /// may be a redirect's or carry tracking parameters).
+    #[inline(never)]
     pub fn of(
         segments: &[Segment],
         signals: &Signals,
@@ -330,7 +335,11 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
     for s in segments {
         let w = s.words() as f64;
         let text = s.text();
-        let chars = text.chars().count().max(1) as f64;
+        let bytes = text.as_bytes();
+        // Characters are the bytes that do not continue one (valid UTF-8).
+        let chars = bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
+        let ascii = chars == bytes.len();
+        let chars = chars.max(1) as f64;
         let link_share = (f64::from(s.link_chars) / chars).min(1.0);
         a.words += w;
         a.link += w * link_share;
@@ -411,15 +420,10 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
         if s.words() <= 8 && link_share >= 0.5 {
             a.short_links += 1;
         }
-        let (mut digits, mut currency) = (0usize, false);
-        for ch in text.chars() {
-            if ch.is_ascii_digit() {
-                digits += 1;
-            } else if matches!(ch, '$' | '€' | '£' | '¥' | '₹' | '₽' | '₩' | '₺' | '₪')
-            {
-                currency = true;
-            }
-        }
+        let digits = bytes.iter().filter(|b| b.is_ascii_digit()).count();
+        let currency = digits > 0
+            && (memchr::memchr(b'$', bytes).is_some()
+                || !ascii && CURRENCIES.iter().any(|&c| text.contains(c)));
         a.digits += digits as f64;
         a.chars += chars;
         if digits >= 4 && s.words() <= 12 && crate::html::date_in_text(text).is_some() {
