@@ -536,6 +536,8 @@ fn embedded_models_rebuild_bit_for_bit() {
         for [html, gold] in &owned {
             args.extend(["--html", html.as_str(), "--gold", gold.as_str()]);
         }
+        let types = p("wcxb/ground-truth");
+        args.extend(["--page-types", types.as_str()]);
         args.extend(["-o", out.to_str().unwrap()]);
         ok(&args);
     };
