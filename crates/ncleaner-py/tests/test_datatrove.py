@@ -87,6 +87,10 @@ def test_drop_empty_and_options(tmp_path):
     kept = list(step.run(iter(docs)))
     assert [d.id for d in kept] == ["page"]
     assert kept[0].metadata["words_out"] > 0
+    assert kept[0].metadata["page_type"] in ("article", "forum", "product", "collection", "listing", "documentation", "service")
+    assert 0.0 < kept[0].metadata["page_type_confidence"] <= 1.0
+    body = NCleanerExtractor(roles="body", model="en").extract("<h1>A title of the page</h1>" + docs[1].text)
+    assert not body.startswith("A title of the page")
     assert step.extract("<p>Home</p>") == ncleaner.Cleaner().clean("<p>Home</p>").text
     twice = "<p>The same sentence of this page is shown twice for the layout's sake.</p>" * 2
     both = NCleanerExtractor(min_probability=0.01, keep_repeats=True, model="en").extract(twice)

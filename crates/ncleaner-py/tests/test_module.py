@@ -85,6 +85,28 @@ def test_metadata_and_page_quality(cleaner):
     assert q is None or 0.0 <= q.precision <= 1.0
 
 
+def test_page_type_and_roles(cleaner):
+    r = cleaner.clean(PAGE)
+    t = r.page_type
+    assert isinstance(t, ncleaner.PageType)
+    assert t.name in ("article", "forum", "product", "collection", "listing", "documentation", "service")
+    assert 0.0 < t.confidence <= 1.0
+    assert r.to_dict()["page_type"] == {"type": t.name, "confidence": round(t.confidence, 3)}
+    roles = {s.text: s.role for s in r.segments}
+    assert roles["Portrait photography"] == "title"
+    assert all(role is not None for role in roles.values())
+    # The body alone: no title.
+    body = ncleaner.Cleaner(roles="body").clean(PAGE)
+    assert "Portrait photography" not in body.text.splitlines()
+    assert "The basics of portrait photography" in body.text
+    assert any(s.reason == "role" for s in body.segments)
+    with pytest.raises(ValueError, match="roles"):
+        ncleaner.Cleaner(roles="most")
+    # Text input has no page type and no roles.
+    plain = cleaner.clean("Just text.", input="text")
+    assert plain.page_type is None and all(s.role is None for s in plain.segments)
+
+
 def test_str_and_bytes_agree(cleaner):
     a = cleaner.clean(PAGE)
     b = cleaner.clean(PAGE.decode())
@@ -246,7 +268,7 @@ def test_pickles_as_its_arguments():
     h = pickle.loads(pickle.dumps(ncleaner.Cleaner(method="heuristics", input="text")))
     assert (h.method, h.options["input"]) == ("heuristics", "text")
     assert d.clean(PAGE).text == c.clean(PAGE).text
-    c = ncleaner.Cleaner(prefer="recall", comments="drop", keep_repeats=True)
+    c = ncleaner.Cleaner(prefer="recall", comments="drop", keep_repeats=True, roles="body")
     d = pickle.loads(pickle.dumps(c))
     assert d.threshold() == c.threshold()
     assert d.clean(PAGE).text == c.clean(PAGE).text
