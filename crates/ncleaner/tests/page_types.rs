@@ -10,8 +10,8 @@
 //! pipeline, and `--roles body` leaves them out.
 
 use ncleaner::classify::Comments;
-use ncleaner::cleaned::{Role, Roles};
 use ncleaner::classify::page::PageType;
+use ncleaner::cleaned::{Role, Roles};
 use ncleaner::pipeline::{Cleaner, DEFAULT_FALLBACK, InputKind, Routes};
 
 fn cleaner() -> Cleaner {
@@ -266,9 +266,18 @@ fn a_byline_a_caption_and_a_share_bar_carry_their_roles() {
         .clean(html.as_bytes(), InputKind::Html, None);
     let text = body.text();
     for p in STORY {
-        assert!(text.contains(probe(p)), "lost {:?}; kept:\n{text}", probe(p));
+        assert!(
+            text.contains(probe(p)),
+            "lost {:?}; kept:\n{text}",
+            probe(p)
+        );
     }
-    for furniture in ["By Jane Doe", "Photo: Town archive", "Share on X", "Council votes"] {
+    for furniture in [
+        "By Jane Doe",
+        "Photo: Town archive",
+        "Share on X",
+        "Council votes",
+    ] {
         assert!(!text.contains(furniture), "kept {furniture:?}:\n{text}");
     }
 }
