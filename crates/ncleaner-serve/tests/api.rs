@@ -62,9 +62,10 @@ async fn clean_json_and_raw_bodies() {
         }
     }
 
-    // The same page as a raw body gives the same decisions.
+    // The same page as a raw body, with the same URL (the page type reads
+    // it), gives the same decisions.
     let raw: Value = reqwest::Client::new()
-        .post(s.url("/api/clean?model=en"))
+        .post(s.url("/api/clean?model=en&url=http://example.org/"))
         .header("Content-Type", "text/html; charset=utf-8")
         .body(page.clone())
         .send()
