@@ -95,10 +95,21 @@ pub fn schema() -> SchemaRef {
         s("model"),
         Field::new("metadata", DataType::Struct(metadata_fields()), true),
         Field::new("page_quality", DataType::Struct(quality_fields()), true),
+        Field::new("page_type", DataType::Struct(page_type_fields()), true),
         s("markdown"),
         s("truncated"),
         s("error"),
     ]))
+}
+
+/// The page's type with the classifier's confidence, as the JSON record's
+/// `page_type` object has them (null when the model has no page-type
+/// classifier).
+fn page_type_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("confidence", DataType::Float64, false),
+        Field::new("type", DataType::Utf8, false),
+    ])
 }
 
 /// A page's metadata as the JSON record has it.
@@ -142,6 +153,13 @@ struct Quality {
     recall: f64,
 }
 
+#[derive(Debug, Deserialize)]
+struct PageType {
+    confidence: f64,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
 /// One row: the JSON Lines record read back, or a failed document.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -155,6 +173,7 @@ struct Row {
     model: Option<String>,
     metadata: Option<Metadata>,
     page_quality: Option<Quality>,
+    page_type: Option<PageType>,
     markdown: Option<String>,
     truncated: Option<String>,
     error: Option<String>,
@@ -290,6 +309,7 @@ fn batch(rows: &[Row]) -> std::result::Result<RecordBatch, arrow_schema::ArrowEr
         strings(|r| r.model.as_deref()),
         metadata_array(rows),
         quality_array(rows),
+        page_type_array(rows),
         strings(|r| r.markdown.as_deref()),
         strings(|r| r.truncated.as_deref()),
         strings(|r| r.error.as_deref()),
@@ -349,6 +369,25 @@ fn quality_array(rows: &[Row]) -> ArrayRef {
                 .append_value(v.unwrap_or(0.0));
         }
         b.append(q.is_some());
+    }
+    Arc::new(b.finish())
+}
+
+fn page_type_array(rows: &[Row]) -> ArrayRef {
+    let builders: Vec<Box<dyn ArrayBuilder>> = vec![
+        Box::new(Float64Builder::new()),
+        Box::new(StringBuilder::new()),
+    ];
+    let mut b = StructBuilder::new(page_type_fields(), builders);
+    for r in rows {
+        let t = r.page_type.as_ref();
+        b.field_builder::<Float64Builder>(0)
+            .expect("a float field")
+            .append_value(t.map_or(0.0, |t| t.confidence));
+        b.field_builder::<StringBuilder>(1)
+            .expect("a string field")
+            .append_value(t.map_or("", |t| t.kind.as_str()));
+        b.append(t.is_some());
     }
     Arc::new(b.finish())
 }
