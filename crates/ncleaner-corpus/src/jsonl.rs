@@ -8,7 +8,7 @@
 
 use std::io::BufRead;
 
-use ncleaner::pipeline::InputKind;
+use ncleaner::InputKind;
 
 /// One document of a JSON Lines file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -31,9 +31,9 @@ use std::sync::Arc;
 use super::compress::{self, Compression, Output};
 use super::run::{Outcome, Sink};
 use super::{Container, Entry, Input, warc};
+use ncleaner::InputKind;
 use ncleaner::error::{Error, Result};
 use ncleaner::format::{self, Format};
-use ncleaner::pipeline::InputKind;
 
 /// Where the output of a run goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

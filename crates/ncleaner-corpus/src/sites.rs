@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use ncleaner::InputKind;
 use ncleaner::error::{Error, Result};
-use ncleaner::pipeline::InputKind;
 
 use crate::{
     CorpusOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,

@@ -14,10 +14,11 @@ use std::time::Instant;
 
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
+use ncleaner::InputKind;
 use ncleaner::classify::{Method, Preference};
 use ncleaner::error::Result;
 use ncleaner::model::DirtyEstimate;
-use ncleaner::pipeline::{Cleaner, InputKind};
+use ncleaner::pipeline::Cleaner;
 
 /// One row of the ablation: a name, what it adds, and its configuration.
 #[derive(Debug, Clone)]

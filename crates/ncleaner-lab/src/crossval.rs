@@ -19,8 +19,9 @@ use ncleaner::format::{read_segments, text_dump};
 use ncleaner::model::{
     self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainOptions, TrainingPage,
 };
-use ncleaner::pipeline::{Cleaned, Cleaner, InputKind};
+use ncleaner::pipeline::Cleaner;
 use ncleaner::segment::{self, Segment};
+use ncleaner::{Cleaned, InputKind};
 
 /// A page and its gold file (made by [`crate::train::pair`]).
 #[derive(Debug, Clone)]

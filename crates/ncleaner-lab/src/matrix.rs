@@ -29,10 +29,11 @@ use rayon::prelude::*;
 use crate::crossval::{self, PoolPage};
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{Pair, TrainConfig, Trainer};
+use ncleaner::InputKind;
 use ncleaner::classify::{Method, Preference};
 use ncleaner::error::{Error, Result};
 use ncleaner::format;
-use ncleaner::pipeline::{Cleaner, InputKind};
+use ncleaner::pipeline::Cleaner;
 
 /// [`Pools::pool_of`] of a page that only trains (`matrix --train-pool`):
 /// it joins the training of the sets that take them ([`TrainSet::extra`])

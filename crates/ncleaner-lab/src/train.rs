@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use ncleaner::InputKind;
 use ncleaner::error::{Error, Result};
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainingPage;
-use ncleaner::pipeline::{InputKind, segments_of};
+use ncleaner::pipeline::segments_of;
 
 pub use crate::crossval::Pair;
 pub use crate::pool::{key_of, pair};
@@ -919,7 +920,7 @@ impl Trainer {
         input: InputKind,
         method: ncleaner::classify::Method,
         threshold: Option<f64>,
-    ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
+    ) -> Result<Vec<ncleaner::Cleaned>> {
         self.cross_validate_by(fold, k, cfg, input, |model| {
             ncleaner::pipeline::Cleaner::from_model(model)
                 .with_method(method)
@@ -937,8 +938,8 @@ impl Trainer {
         cfg: &TrainConfig,
         input: InputKind,
         cleaner: impl Fn(ncleaner::model::Model) -> ncleaner::pipeline::Cleaner + Sync,
-    ) -> Result<Vec<ncleaner::pipeline::Cleaned>> {
-        let results: Vec<Result<Vec<(usize, ncleaner::pipeline::Cleaned)>>> = (0..k)
+    ) -> Result<Vec<ncleaner::Cleaned>> {
+        let results: Vec<Result<Vec<(usize, ncleaner::Cleaned)>>> = (0..k)
             .into_par_iter()
             .map(|f| {
                 let train: Vec<usize> = (0..self.pages.len()).filter(|&i| fold[i] != f).collect();
@@ -954,7 +955,7 @@ impl Trainer {
                     .collect())
             })
             .collect();
-        let mut out: Vec<Option<ncleaner::pipeline::Cleaned>> = vec![None; self.pages.len()];
+        let mut out: Vec<Option<ncleaner::Cleaned>> = vec![None; self.pages.len()];
         for r in results {
             for (i, c) in r? {
                 out[i] = Some(c);

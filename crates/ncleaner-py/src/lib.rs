@@ -409,7 +409,7 @@ impl Models for PyModels {
         use std::sync::{Mutex, OnceLock};
         static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<Model>>>> = OnceLock::new();
         if !model::EMBEDDED.iter().any(|(n, _)| *n == name) {
-            return model::open(name).map(Arc::new);
+            return Model::open(name).map(Arc::new);
         }
         let map = EMBEDDED.get_or_init(Default::default);
         if let Some(m) = map.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
@@ -760,7 +760,7 @@ fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::lm::WordLm>> {
         map.insert(name.to_owned(), m.clone());
         return Ok(m);
     }
-    ncleaner::lm::file::open(name)
+    ncleaner::WordLm::open(name)
         .map(Arc::new)
         .map_err(|e| NCleanerError::new_err(e.to_string()))
 }

@@ -26,24 +26,123 @@
 //! assert!(cleaned.text().contains("The basics of portrait photography"));
 //! assert!(!cleaned.text().contains("Contact"));
 //! ```
+//!
+//! # The public API
+//!
+//! With the default features the crate's API is its front door, every item
+//! at the crate root except the writers ([`format`]):
+//!
+//! - [`Cleaner::new`] from [`CleanOptions`] (and the options' field types:
+//!   [`InputKind`], [`Method`], [`Preference`], [`Comments`], [`Roles`],
+//!   [`Smoothing`], [`OptionValue`], [`Models`]), [`Cleaner::clean`] and
+//!   [`clean_html`];
+//! - what a cleaned page holds: [`Cleaned`], [`ScoredSegment`], [`Segment`],
+//!   [`Decision`], [`Reason`], [`Role`], [`Metadata`], [`PageQuality`],
+//!   [`PagePrediction`], [`PageType`], [`Cut`], [`OperatingPoint`];
+//! - the models: [`Model::open`], [`WordLm::open`], [`Routes`], and the
+//!   perplexity filter [`SentenceFilter`];
+//! - [`Error`], [`OptionError`] and [`Result`].
+//!
+//! `tests/public_api.rs` lists these items and compares them with the
+//! committed `public-api.txt`, so that the API grows only on purpose.
+//!
+//! The pipeline's stages (`decode`, `html`, `segment`, `model`, `classify`,
+//! `pipeline`, …) are private modules. The cargo feature `internals` makes
+//! them public for the workspace's own crates: `ncleaner-lab` trains and
+//! evaluates with them (`model::train`, `Forest::fit`, …), and the corpus
+//! crate, the CLI, the server and the Python module reach below the front
+//! door where they need to (decoding a document alone, the embedded
+//! models' table, the site memory). The feature is a door for the
+//! workspace, not a stable API: the stages change with the method.
 
+// Without `internals`, what only the workspace's other crates call (the
+// lab's training, the corpus crate's site memory) is unused here.
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+
+// The pipeline's stages: private unless the `internals` feature is on (see
+// the crate's doc above). `format` holds the writers and is the one public module.
+#[cfg(feature = "internals")]
 pub mod classify;
-pub mod cleaned;
-pub mod decode;
-pub mod error;
-pub mod format;
-pub mod html;
-pub mod lang;
-pub mod lm;
-pub mod model;
-pub mod options;
-pub mod perplexity;
-pub mod pipeline;
-pub mod quality;
-pub mod segment;
-pub mod site;
+#[cfg(not(feature = "internals"))]
+mod classify;
 
-pub use error::{Error, OptionError};
-pub use options::{CleanOptions, clean_html};
-pub use pipeline::{Cancel, Cancelled, Cleaned, Cleaner, InputKind, Route, Routes, ScoredSegment};
+#[cfg(feature = "internals")]
+pub mod cleaned;
+#[cfg(not(feature = "internals"))]
+mod cleaned;
+
+#[cfg(feature = "internals")]
+pub mod decode;
+#[cfg(not(feature = "internals"))]
+mod decode;
+
+#[cfg(feature = "internals")]
+pub mod error;
+#[cfg(not(feature = "internals"))]
+mod error;
+
+#[cfg(feature = "internals")]
+pub mod html;
+#[cfg(not(feature = "internals"))]
+mod html;
+
+#[cfg(feature = "internals")]
+pub mod lang;
+#[cfg(not(feature = "internals"))]
+mod lang;
+
+#[cfg(feature = "internals")]
+pub mod lm;
+#[cfg(not(feature = "internals"))]
+mod lm;
+
+#[cfg(feature = "internals")]
+pub mod model;
+#[cfg(not(feature = "internals"))]
+mod model;
+
+#[cfg(feature = "internals")]
+pub mod options;
+#[cfg(not(feature = "internals"))]
+mod options;
+
+#[cfg(feature = "internals")]
+pub mod perplexity;
+#[cfg(not(feature = "internals"))]
+mod perplexity;
+
+#[cfg(feature = "internals")]
+pub mod pipeline;
+#[cfg(not(feature = "internals"))]
+mod pipeline;
+
+#[cfg(feature = "internals")]
+pub mod quality;
+#[cfg(not(feature = "internals"))]
+mod quality;
+
+#[cfg(feature = "internals")]
+pub mod segment;
+#[cfg(not(feature = "internals"))]
+mod segment;
+
+#[cfg(feature = "internals")]
+pub mod site;
+#[cfg(not(feature = "internals"))]
+mod site;
+
+pub mod format;
+
+pub use classify::page::{PagePrediction, PageType};
+pub use classify::{Comments, Decision, Method, Preference, Reason};
+pub use cleaned::{
+    Cleaned, Cut, InputKind, OperatingPoint, PageQuality, Role, Roles, ScoredSegment,
+};
+pub use error::{Error, OptionError, Result};
+pub use html::Metadata;
+pub use lm::{Smoothing, WordLm};
+pub use model::Model;
+pub use options::{CleanOptions, DEFAULT_WORD_MODEL, Models, OptionValue, clean_html};
+pub use perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter, SentenceScore};
+pub use pipeline::{Cancel, Cancelled, Cleaner, DEFAULT_FALLBACK, DEFAULT_MODELS, Route, Routes};
 pub use segment::{Kind, Segment};

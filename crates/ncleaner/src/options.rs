@@ -414,7 +414,7 @@ impl CleanOptions {
     }
 
     /// The cleaner these options describe, its models opened by name
-    /// ([`crate::model::open`]: embedded or files); see [`Cleaner::new`].
+    /// ([`crate::model::Model::open`]: embedded or files); see [`Cleaner::new`].
     pub fn cleaner(&self) -> Result<Cleaner> {
         self.cleaner_with(&OpenModels)
     }
@@ -485,17 +485,17 @@ pub trait Models: Sync {
 }
 
 /// Opens models as the command line does: the embedded ones by name,
-/// others as files ([`crate::model::open`], [`crate::lm::file::open`]).
+/// others as files ([`crate::model::Model::open`], [`crate::lm::WordLm::open`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenModels;
 
 impl Models for OpenModels {
     fn model(&self, name: &str) -> Result<Arc<Model>> {
-        crate::model::open(name).map(Arc::new)
+        crate::model::Model::open(name).map(Arc::new)
     }
 
     fn word_model(&self, name: &str) -> Result<Arc<WordLm>> {
-        crate::lm::file::open(name).map(Arc::new)
+        crate::lm::WordLm::open(name).map(Arc::new)
     }
 }
 

@@ -84,7 +84,7 @@ impl SentenceFilter {
 
     /// The same filter scoring words another way; PyPlexity's formula needs a
     /// model with counts (trained by ncleaner), checked here.
-    pub fn with_smoothing(mut self, smoothing: Smoothing) -> Result<SentenceFilter> {
+    pub(crate) fn with_smoothing(mut self, smoothing: Smoothing) -> Result<SentenceFilter> {
         if smoothing == Smoothing::PyPlexity {
             self.lm.perplexity("a test", smoothing)?;
         }
@@ -93,7 +93,7 @@ impl SentenceFilter {
     }
 
     /// The same filter marking dropped sentences instead of removing them.
-    pub fn with_mark(mut self, mark: bool) -> SentenceFilter {
+    pub(crate) fn with_mark(mut self, mark: bool) -> SentenceFilter {
         self.mark = mark;
         self
     }
@@ -101,11 +101,6 @@ impl SentenceFilter {
     /// The cut-off.
     pub fn max_perplexity(&self) -> f64 {
         self.max_perplexity
-    }
-
-    /// Whether dropped sentences are marked rather than removed.
-    pub fn marks(&self) -> bool {
-        self.mark
     }
 
     /// The word model.

@@ -13,7 +13,7 @@ use crate::model::Model;
 use crate::perplexity::SentenceFilter;
 use crate::segment::{self, Segment};
 
-pub use crate::cleaned::{Cleaned, Cut, InputKind, OperatingPoint, ScoredSegment};
+use crate::cleaned::{Cleaned, Cut, InputKind, OperatingPoint, ScoredSegment};
 pub use decide::{Decide, Decided, PageContext};
 
 pub mod decide;
@@ -142,12 +142,12 @@ pub struct Route {
 }
 
 impl Route {
-    /// The model that `name` names ([`crate::model::open`]: `en`, `en-nonlex`
+    /// The model that `name` names ([`crate::model::Model::open`]: `en`, `en-nonlex`
     /// or a model file), reported under `name`.
     pub fn open(name: &str) -> crate::error::Result<Route> {
         Ok(Route {
             name: name.into(),
-            model: Arc::new(crate::model::open(name)?),
+            model: Arc::new(crate::model::Model::open(name)?),
         })
     }
 }
@@ -198,13 +198,13 @@ impl Routes {
         fallback: &str,
     ) -> crate::error::Result<Routes> {
         Routes::from_names_with(models, fallback, &|name| {
-            crate::model::open(name).map(Arc::new)
+            crate::model::Model::open(name).map(Arc::new)
         })
     }
 
     /// [`Routes::from_names`] with the models that `open` gives for each
     /// name (a server's loaded models, a cache).
-    pub fn from_names_with<S: AsRef<str> + Sync>(
+    pub(crate) fn from_names_with<S: AsRef<str> + Sync>(
         models: &[S],
         fallback: &str,
         open: &(dyn Fn(&str) -> crate::error::Result<Arc<Model>> + Sync),
@@ -289,11 +289,6 @@ impl Routes {
             .map_or(&self.fallback, |(_, r)| r)
     }
 
-    /// The languages with a model of their own, in the order added.
-    pub fn languages(&self) -> impl Iterator<Item = (&str, &Route)> {
-        self.by_language.iter().map(|(t, r)| (t.as_str(), r))
-    }
-
     /// The fallback model.
     pub fn fallback(&self) -> &Route {
         &self.fallback
@@ -364,11 +359,6 @@ impl Cleaner {
         c
     }
 
-    /// The routes, when the cleaner routes by language.
-    pub fn routes(&self) -> Option<&Routes> {
-        self.routes.as_deref()
-    }
-
     /// The same cleaner giving the classifier the site features of each
     /// page from this memory ([`crate::site`]; models trained with them only).
     pub fn with_site_memory(mut self, memory: Arc<crate::site::SiteMemory>) -> Cleaner {
@@ -409,7 +399,7 @@ impl Cleaner {
 
     /// The same cleaner filtering sentences by perplexity
     /// ([`Method::Perplexity`]) with this filter.
-    pub fn with_perplexity(self, filter: SentenceFilter) -> Cleaner {
+    pub(crate) fn with_perplexity(self, filter: SentenceFilter) -> Cleaner {
         self.with_decider(Arc::new(decide::ByPerplexity {
             filter: Some(filter),
         }))
@@ -425,11 +415,6 @@ impl Cleaner {
     pub fn with_decider(mut self, decider: Arc<dyn Decide>) -> Cleaner {
         self.decider = decider;
         self
-    }
-
-    /// The decide stage's decider.
-    pub fn decider(&self) -> &dyn Decide {
-        &*self.decider
     }
 
     /// The same cleaner with another decision threshold in bits of log-odds
@@ -461,7 +446,7 @@ impl Cleaner {
 
     /// The same cleaner keeping (`true`) or dropping (`false`, the default)
     /// the repeats of kept segments ([`crate::cleaned::drop_repeats`]).
-    pub fn with_repeats(mut self, keep: bool) -> Cleaner {
+    pub(crate) fn with_repeats(mut self, keep: bool) -> Cleaner {
         self.keep_repeats = keep;
         self
     }
@@ -475,7 +460,7 @@ impl Cleaner {
 
     /// The same cleaner recording links and/or images for Markdown output
     /// ([`html::inline`]; neither by default). They change no decision.
-    pub fn with_marks(mut self, marks: html::Marks) -> Cleaner {
+    pub(crate) fn with_marks(mut self, marks: html::Marks) -> Cleaner {
         self.marks = marks;
         self
     }
@@ -632,20 +617,6 @@ impl Cleaner {
                 )
             }
         }
-    }
-
-    /// Scores and decides the segments of one page with the model of its
-    /// language when the cleaner routes, else with its one model; returns
-    /// them with the detected language and the name of the model used
-    /// (both `None` without routing).
-    pub fn decide_routed(
-        &self,
-        segments: Vec<Segment>,
-        input: InputKind,
-    ) -> (Vec<ScoredSegment>, Option<String>, Option<Arc<str>>) {
-        let (model, language, name) = self.route(&segments);
-        let (decided, _) = uncancelled(self.decide_with(model, segments, None, input, &NEVER));
-        (decided.segments, language, name)
     }
 
     /// Sets a cleaned page's predicted quality and, below the least page

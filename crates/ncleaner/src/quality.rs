@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn features_of_a_page() {
         use crate::classify::{Decision, Reason};
-        use crate::pipeline::{InputKind, ScoredSegment};
+        use crate::cleaned::{InputKind, ScoredSegment};
         use crate::segment::{Kind, Segment};
         let seg = |t: &str, p: f64, keep: bool| ScoredSegment {
             segment: Segment::plain(Kind::P, t.to_string()),

@@ -109,7 +109,7 @@ impl Segment {
     /// Whether the segment is a user comment under a page's content: inside
     /// a comment section ([`Context::COMMENT`]) of a page whose content is
     /// not itself a thread ([`crate::html::Container::thread`]).
-    pub fn is_comment(&self) -> bool {
+    pub(crate) fn is_comment(&self) -> bool {
         self.context.has(Context::COMMENT) && !self.container.is_some_and(|c| c.thread)
     }
 
@@ -127,12 +127,6 @@ impl Segment {
     /// The text, taken out of the segment.
     pub fn into_text(self) -> String {
         self.text
-    }
-
-    /// Replaces the text (and its word count).
-    pub fn set_text(&mut self, text: String) {
-        self.words = words_u32(&text);
-        self.text = text;
     }
 }
 
@@ -774,11 +768,9 @@ mod tests {
     }
 
     #[test]
-    fn a_segment_counts_its_words_when_its_text_is_set() {
-        let mut s = Segment::plain(Kind::P, "three short words".into());
+    fn a_segment_counts_its_words() {
+        let s = Segment::plain(Kind::P, "three short words".into());
         assert_eq!(s.words(), 3);
-        s.set_text("now five words in it".into());
-        assert_eq!((s.text(), s.words()), ("now five words in it", 5));
         let page = crate::html::parse("<p>One two.</p><li>Three four five</li>");
         for s in from_page(page) {
             assert_eq!(s.words(), count_words(s.text()), "{:?}", s.text());

@@ -187,23 +187,24 @@ impl Crate {
                     continue;
                 }
                 Item::Impl(i) => {
-                    if i.trait_.is_none() && compiled(&i.attrs) {
-                        if let Some(ty) = type_name(&i.self_ty) {
-                            let assoc = i
-                                .items
-                                .iter()
-                                .filter_map(|a| match a {
-                                    ImplItem::Fn(f) if is_pub(&f.vis) && compiled(&f.attrs) => {
-                                        Some(("fn", f.sig.ident.to_string()))
-                                    }
-                                    ImplItem::Const(c) if is_pub(&c.vis) && compiled(&c.attrs) => {
-                                        Some(("const", c.ident.to_string()))
-                                    }
-                                    _ => None,
-                                })
-                                .collect();
-                            self.impls.push((path.clone(), ty, assoc));
-                        }
+                    if i.trait_.is_none()
+                        && compiled(&i.attrs)
+                        && let Some(ty) = type_name(&i.self_ty)
+                    {
+                        let assoc = i
+                            .items
+                            .iter()
+                            .filter_map(|a| match a {
+                                ImplItem::Fn(f) if is_pub(&f.vis) && compiled(&f.attrs) => {
+                                    Some(("fn", f.sig.ident.to_string()))
+                                }
+                                ImplItem::Const(c) if is_pub(&c.vis) && compiled(&c.attrs) => {
+                                    Some(("const", c.ident.to_string()))
+                                }
+                                _ => None,
+                            })
+                            .collect();
+                        self.impls.push((path.clone(), ty, assoc));
                     }
                     continue;
                 }
@@ -265,10 +266,10 @@ impl Crate {
         }
         // A name brought in by a (private) `use` resolves to its definition.
         let here = self.modules.get(&module)?;
-        if !here.defs.contains_key(last) {
-            if let Some((_, target, _)) = here.uses.iter().find(|(n, _, _)| n == last) {
-                return self.resolve(&module, target);
-            }
+        if !here.defs.contains_key(last)
+            && let Some((_, target, _)) = here.uses.iter().find(|(n, _, _)| n == last)
+        {
+            return self.resolve(&module, target);
         }
         Some((module, last.clone()))
     }

@@ -3,8 +3,9 @@
 //! threads (in a table and in `div`s) keep their posts, and
 //! `--comments drop` removes the comments under a blog post but not the post.
 
+use ncleaner::InputKind;
 use ncleaner::classify::Comments;
-use ncleaner::pipeline::{Cleaner, DEFAULT_FALLBACK, InputKind, Routes};
+use ncleaner::pipeline::{Cleaner, DEFAULT_FALLBACK, Routes};
 
 fn cleaner() -> Cleaner {
     Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models"))

@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
 #[cfg(feature = "serve")]
-use ncleaner::model::{self, Model};
+use ncleaner::Model;
 
 /// `--model`: an embedded model's name or a model file.
 #[derive(clap::Args, Clone)]
@@ -26,10 +26,10 @@ pub fn load_model(arg: &ModelArg) -> Result<Model> {
     load_model_named(&arg.model)
 }
 
-/// Loads a model by embedded name (`en`, `en-nonlex`) or file path ([`model::open`]).
+/// Loads a model by embedded name (`en`, `en-nonlex`) or file path ([`Model::open`]).
 #[cfg(feature = "serve")]
 pub fn load_model_named(name: &str) -> Result<Model> {
-    model::open(name).map_err(|e| match e {
+    Model::open(name).map_err(|e| match e {
         ncleaner::Error::Parameter(m) => anyhow::anyhow!("--{m}"),
         e => anyhow::Error::new(e).context(format!("loading --model {name}")),
     })
@@ -55,7 +55,7 @@ pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
 
 /// Loads a word model: `en-ppl` (embedded) or a file (binary or ARPA).
 pub fn load_word_model(name: &str) -> Result<ncleaner::lm::WordLm> {
-    ncleaner::lm::file::open(name).with_context(|| format!("loading word model {name}"))
+    ncleaner::WordLm::open(name).with_context(|| format!("loading word model {name}"))
 }
 
 /// `--smoothing`: how a word model scores.

@@ -21,7 +21,7 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
-use ncleaner::pipeline::InputKind;
+use ncleaner::InputKind;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::reader::ChunkReader;

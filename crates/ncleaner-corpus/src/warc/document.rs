@@ -1,7 +1,7 @@
 //! What a WARC record is to the cleaner: a document (the HTTP body,
 //! de-chunked and decoded), or a record to skip or fail, with why.
 
-use ncleaner::pipeline::InputKind;
+use ncleaner::InputKind;
 
 use std::borrow::Cow;
 

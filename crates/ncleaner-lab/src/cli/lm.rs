@@ -129,7 +129,7 @@ fn train(args: TrainArgs) -> Result<()> {
 }
 
 fn export(args: ExportArgs) -> Result<()> {
-    let model = ncleaner::lm::file::open(&args.model)
+    let model = ncleaner::WordLm::open(&args.model)
         .with_context(|| format!("loading word model {}", args.model))?;
     if args.arpa.as_os_str() == "-" {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());

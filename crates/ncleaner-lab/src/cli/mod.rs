@@ -20,9 +20,9 @@ use anyhow::Context as _;
 use ncleaner::classify::Preference;
 
 /// Loads a model by embedded name (`en`, `en-nonlex`) or file path
-/// ([`ncleaner::model::open`]), naming the option that gave it.
+/// ([`ncleaner::Model::open`]), naming the option that gave it.
 fn open_model(option: &str, name: &str) -> anyhow::Result<ncleaner::model::Model> {
-    ncleaner::model::open(name).with_context(|| format!("loading {option} {name}"))
+    ncleaner::Model::open(name).with_context(|| format!("loading {option} {name}"))
 }
 
 /// A clap value parser for `--prefer` built on [`Preference`]'s `FromStr`,

@@ -15,10 +15,11 @@ use rayon::prelude::*;
 
 use crate::crossval::{self, PoolCounts, PoolPage, SplitMix64};
 use crate::eval::{MeanSd, Prf};
+use ncleaner::InputKind;
 use ncleaner::error::{Error, Result};
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainOptions;
-use ncleaner::pipeline::{Cleaner, InputKind};
+use ncleaner::pipeline::Cleaner;
 
 /// The paper's training-set sizes, in pages, before "everything".
 pub const PAPER_SIZES: [usize; 8] = [1, 2, 5, 10, 20, 50, 100, 200];

@@ -52,7 +52,7 @@ pub fn cross_validate(
                     let c = crate::crossval::clean_segments(
                         &cleaner,
                         &pages[i],
-                        ncleaner::pipeline::InputKind::Html,
+                        ncleaner::InputKind::Html,
                     );
                     let (truth, counts) = Row::scored_with_counts(&c, &pages[i].gold);
                     let predicted = c.quality.unwrap_or(PageQuality {

@@ -16,11 +16,12 @@ use rayon::prelude::*;
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
 use crate::eval::{self, EvalOptions, Report};
 use crate::stats::{self, TTest};
+use ncleaner::InputKind;
 use ncleaner::classify::Method;
 use ncleaner::error::{Error, Result};
 use ncleaner::format;
 use ncleaner::model::{Alphabet, Model, TrainOptions};
-use ncleaner::pipeline::{Cleaner, InputKind};
+use ncleaner::pipeline::Cleaner;
 
 /// The paper's rows, for HTML input and then for text-dump input: the raw
 /// dump (baseline), the heuristics alone, NCleaner with the lexical model and

@@ -5,9 +5,9 @@
 use super::ngram::{FoldTables, Need};
 use super::*;
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
+use ncleaner::InputKind;
 use ncleaner::classify::Method;
 use ncleaner::model::{Alphabet, Estimates, TrainOptions, log2_prob};
-use ncleaner::pipeline::InputKind;
 
 const CLEAN: [&str; 8] = [
     "The quick brown fox jumps over the lazy dog, and then it rests in the shade.",

@@ -25,9 +25,9 @@ use rayon::prelude::*;
 use super::ngram::{FoldTables, Need};
 use crate::crossval::PoolPage;
 use crate::eval::{self, EvalOptions, FileScore, PairScore, Prf, Report};
+use ncleaner::InputKind;
 use ncleaner::error::Result;
 use ncleaner::model::{Alphabet, MAX_ORDER};
-use ncleaner::pipeline::InputKind;
 use ncleaner::segment::Segment;
 
 /// The grid of an end-to-end tuning run.

@@ -109,7 +109,7 @@ impl Roles {
     }
 
     /// Whether the text carries a kept segment of this role.
-    pub fn carries(self, role: Role) -> bool {
+    pub(crate) fn carries(self, role: Role) -> bool {
         match self {
             Roles::All => true,
             Roles::Content => !matches!(role, Role::Comment | Role::Furniture),
@@ -271,7 +271,7 @@ pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
 mod tests {
     use super::*;
     use crate::classify::{Decision, Reason};
-    use crate::pipeline::InputKind;
+    use crate::cleaned::InputKind;
 
     /// The segments of an HTML page, all kept, with their roles.
     fn roles_of(html: &str, page_type: Option<PageType>) -> Vec<(String, Role)> {

@@ -31,7 +31,7 @@ use std::io::Write;
 pub use markdown::{MAX_COLUMNS, markdown};
 pub use record::{CleanedRecord, SegmentRecord, SegmentRecords};
 
-use crate::pipeline::Cleaned;
+use crate::cleaned::Cleaned;
 use crate::segment::Kind;
 
 /// An output format.
@@ -182,11 +182,6 @@ pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The JSON record of one document; `id` names it (a file path, a record id).
-pub fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
-    serde_json::to_value(CleanedRecord::jsonl(doc, id, opts)).expect("a JSON record serialises")
-}
-
 /// Writes one document as a JSON line ([`CleanedRecord::jsonl`]).
 pub fn write_jsonl(
     w: &mut impl Write,
@@ -323,13 +318,18 @@ fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str) {
 }
 
 /// Collapses runs of whitespace to one space and trims.
-pub fn collapse(s: &str) -> String {
+pub(crate) fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON record of one document, as `write_jsonl` writes it.
+    fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
+        serde_json::to_value(CleanedRecord::jsonl(doc, id, opts)).unwrap()
+    }
 
     #[test]
     fn format_names_round_trip() {
@@ -340,7 +340,7 @@ mod tests {
         assert!("md".parse::<Format>().is_err());
     }
     use crate::classify::{Decision, Reason};
-    use crate::pipeline::{InputKind, ScoredSegment};
+    use crate::cleaned::{InputKind, ScoredSegment};
     use crate::segment::Segment;
 
     fn doc() -> Cleaned {

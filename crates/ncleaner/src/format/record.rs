@@ -16,9 +16,10 @@ use serde::Serialize;
 use super::JsonOptions;
 use crate::classify::Reason;
 use crate::classify::page::PagePrediction;
+use crate::cleaned::Cleaned;
 use crate::html::Metadata;
 use crate::perplexity::SentenceScore;
-use crate::pipeline::{Cancel, Cleaned};
+use crate::pipeline::Cancel;
 use crate::quality::PageQuality;
 
 /// The JSON record of one cleaned document, borrowed from it and written

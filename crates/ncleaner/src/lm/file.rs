@@ -37,21 +37,21 @@ pub fn embedded(name: &str) -> Result<WordLm> {
     WordLm::from_bytes(bytes, &format!("embedded word model {name}"))
 }
 
-/// Loads a word model by name: an embedded one (`en-ppl`), else a model
-/// file (binary or ARPA) at that path.
-pub fn open(name: &str) -> Result<WordLm> {
-    if EMBEDDED.iter().any(|(n, _)| *n == name) {
-        return embedded(name);
-    }
-    if !Path::new(name).exists() {
-        return Err(Error::Parameter(format!(
-            "word model {name}: no such file, and not an embedded model (en-ppl)"
-        )));
-    }
-    WordLm::load(Path::new(name))
-}
-
 impl WordLm {
+    /// Loads a word model by name: an embedded one (`en-ppl`), else a model
+    /// file (binary or ARPA) at that path.
+    pub fn open(name: &str) -> Result<WordLm> {
+        if EMBEDDED.iter().any(|(n, _)| *n == name) {
+            return embedded(name);
+        }
+        if !Path::new(name).exists() {
+            return Err(Error::Parameter(format!(
+                "word model {name}: no such file, and not an embedded model (en-ppl)"
+            )));
+        }
+        WordLm::load(Path::new(name))
+    }
+
     /// Reads a model file: our binary form, or ARPA text (recognised by its first bytes).
     pub fn load(path: &Path) -> Result<WordLm> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;

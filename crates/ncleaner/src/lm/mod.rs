@@ -250,7 +250,7 @@ impl WordLm {
 
     /// log10 p(w | ctx) by the backoff rule, and the length of the n-gram found.
     /// `ctx` is oldest first; only its last `order - 1` words are used.
-    pub fn log10_prob(&self, ctx: &[u32], w: u32) -> (f64, usize) {
+    pub(crate) fn log10_prob(&self, ctx: &[u32], w: u32) -> (f64, usize) {
         let ctx = &ctx[ctx.len().saturating_sub(self.order - 1)..];
         let mut backoff = 0.0f64;
         for start in 0..=ctx.len() {

@@ -79,24 +79,24 @@ pub fn embedded(name: &str) -> Result<Model> {
     })
 }
 
-/// Loads a model by name: an embedded one (`en`, `en-nonlex`), else a
-/// model file (text or binary form) at that path.
-pub fn open(name_or_path: &str) -> Result<Model> {
-    if EMBEDDED.iter().any(|(n, _)| *n == name_or_path) {
-        return embedded(name_or_path);
-    }
-    let path = Path::new(name_or_path);
-    if !path.exists() {
-        let names: Vec<&str> = EMBEDDED.iter().map(|(n, _)| *n).collect();
-        return Err(Error::Parameter(format!(
-            "model {name_or_path}: no such file, and not an embedded model ({})",
-            names.join(", ")
-        )));
-    }
-    Model::load(path)
-}
-
 impl Model {
+    /// Loads a model by name: an embedded one (`en`, `en-nonlex`), else a
+    /// model file (text or binary form) at that path.
+    pub fn open(name_or_path: &str) -> Result<Model> {
+        if EMBEDDED.iter().any(|(n, _)| *n == name_or_path) {
+            return embedded(name_or_path);
+        }
+        let path = Path::new(name_or_path);
+        if !path.exists() {
+            let names: Vec<&str> = EMBEDDED.iter().map(|(n, _)| *n).collect();
+            return Err(Error::Parameter(format!(
+                "model {name_or_path}: no such file, and not an embedded model ({})",
+                names.join(", ")
+            )));
+        }
+        Model::load(path)
+    }
+
     /// Reads a model file (text or binary form, recognised by its first bytes).
     pub fn load(path: &Path) -> Result<Model> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -576,15 +576,15 @@ mod tests {
     #[test]
     fn open_takes_a_name_or_a_path() {
         assert_eq!(
-            super::open("en").unwrap().meta.n,
+            Model::open("en").unwrap().meta.n,
             embedded("en").unwrap().meta.n
         );
-        let e = super::open("no/such/model.nclm").unwrap_err().to_string();
+        let e = Model::open("no/such/model.nclm").unwrap_err().to_string();
         assert!(e.contains("not an embedded model"), "{e}");
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("m.nclm");
         embedded("en-nonlex").unwrap().save(&p).unwrap();
-        let m = super::open(p.to_str().unwrap()).unwrap();
+        let m = Model::open(p.to_str().unwrap()).unwrap();
         assert_eq!(m.meta.alphabet, Alphabet::NonLexical);
     }
 

@@ -34,7 +34,7 @@
 mod file;
 mod scorer;
 
-pub use file::{EMBEDDED, embedded, open};
+pub use file::{EMBEDDED, embedded};
 pub use scorer::Scorer;
 pub use scorer::log2_prob;
 
@@ -519,7 +519,7 @@ impl Model {
 
     /// The per-order estimates P_k(c | h) of the clean and the dirty model,
     /// as dense or sparse tables (see [`Estimates`]).
-    pub fn estimates(&self) -> (Estimates, Estimates) {
+    pub(crate) fn estimates(&self) -> (Estimates, Estimates) {
         let v = self.meta.alphabet.size();
         let clean = Estimates::mle(self.clean(), v);
         let dirty = match self.meta.dirty {

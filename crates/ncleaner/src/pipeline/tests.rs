@@ -29,7 +29,7 @@ fn routes_from_names_as_the_cli_assembles_them() {
     assert_eq!(&*r.pick(None).name, "en-nonlex");
     // One model without a language cleans every page.
     let r = Routes::from_names(&["en-nonlex"], "en").unwrap();
-    assert_eq!(r.languages().count(), 0);
+    assert!(r.by_language.is_empty());
     assert_eq!(&*r.fallback().name, "en-nonlex");
     // A model without a tag cannot be routed to beside others.
     assert!(Routes::from_names(&["en", "en-nonlex"], DEFAULT_FALLBACK).is_err());
@@ -351,8 +351,8 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
     let model = Arc::new(crate::model::embedded("en").unwrap());
     for method in Method::ALL {
         let cleaner = Cleaner::from_shared(model.clone()).with_method(method);
-        assert_eq!(cleaner.decider().name(), method.as_str());
-        assert_eq!(cleaner.decider().uses_model(), method.uses_model());
+        assert_eq!(cleaner.decider.name(), method.as_str());
+        assert_eq!(cleaner.decider.uses_model(), method.uses_model());
     }
 
     /// Keeps the headings alone, and sees what the cleaner hands it.
