@@ -12,11 +12,11 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use crate::error::Result;
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
 use ncleaner::InputKind;
 use ncleaner::classify::{Method, Preference};
-use ncleaner::error::Result;
 use ncleaner::model::DirtyEstimate;
 use ncleaner::pipeline::Cleaner;
 

@@ -12,9 +12,9 @@
 
 use rayon::prelude::*;
 
+use crate::error::{Error, Result};
 use ncleaner::classify::Method;
 use ncleaner::classify::page::{PageFeatures, PageType};
-use ncleaner::error::{Error, Result};
 use ncleaner::format::{read_segments, text_dump};
 use ncleaner::model::{
     self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainOptions, TrainingPage,
@@ -271,7 +271,7 @@ impl PoolCounts {
         if n == self.n {
             Ok(m)
         } else {
-            m.with_parameters(n, q)
+            Ok(m.with_parameters(n, q)?)
         }
     }
 }

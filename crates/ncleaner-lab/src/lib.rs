@@ -16,6 +16,7 @@ pub mod align;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod crossval;
+pub mod error;
 pub mod eval;
 pub mod experiment;
 pub mod lm;

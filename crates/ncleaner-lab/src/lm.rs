@@ -5,7 +5,7 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 use ncleaner::format;
 use ncleaner::lm::Estimator;
 use ncleaner_corpus as corpus;

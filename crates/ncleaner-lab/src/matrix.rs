@@ -27,11 +27,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::crossval::{self, PoolPage};
+use crate::error::{Error, Result};
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{Pair, TrainConfig, Trainer};
 use ncleaner::InputKind;
 use ncleaner::classify::{Method, Preference};
-use ncleaner::error::{Error, Result};
 use ncleaner::format;
 use ncleaner::pipeline::Cleaner;
 

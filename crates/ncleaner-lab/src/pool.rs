@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 use ncleaner_corpus::walk;
 
 use crate::crossval::Pair;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::error::{Error, Result};
 use ncleaner::InputKind;
-use ncleaner::error::{Error, Result};
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainingPage;
 use ncleaner::pipeline::segments_of;
@@ -531,7 +531,7 @@ impl Trainer {
         let m = Model::from_parts(meta, clean, raw)?;
         match cfg.dirty {
             DirtyEstimate::Differential => Ok(m),
-            DirtyEstimate::Aligned => m.with_dirty(dirty),
+            DirtyEstimate::Aligned => Ok(m.with_dirty(dirty)?),
         }
     }
 

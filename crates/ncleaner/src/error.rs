@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 /// Everything that can go wrong in the library; each variant names its input.
+/// Non-exhaustive: a variant may be added (the `internals` feature adds one).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// An I/O error while reading or writing the named file.
     // The cause is part of the message and deliberately not a `#[source]`:
@@ -26,15 +28,13 @@ pub enum Error {
     /// A request for an embedded model that does not exist.
     #[error("no embedded model named {0:?} (embedded models: en, en-nonlex)")]
     UnknownModel(String),
-    /// Training data that cannot train a model.
+    /// Training data that cannot train a model: the training functions
+    /// (`model::train`, the word model's estimator) exist with the
+    /// `internals` feature only, and so does this variant. The lab's own
+    /// errors (gold directories, experiments) are `ncleaner_lab::error::Error`.
+    #[cfg(feature = "internals")]
     #[error("training data: {0}")]
     Training(String),
-    /// A path that should be a directory but is a file or something else.
-    #[error("{0}: not a directory")]
-    NotADirectory(PathBuf),
-    /// A gold directory without any `*.txt` file to score against.
-    #[error("{0}: no gold files (*.txt) under this directory")]
-    NoGoldFiles(PathBuf),
     /// Invalid parameters (n, q, threshold, …).
     #[error("invalid parameter: {0}")]
     Parameter(String),

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::tokens;
-use ncleaner::error::Result;
+use crate::error::Result;
 
 /// The words of a CleanEval-format text that the similarity compares.
 pub fn words(text: &str) -> Vec<String> {

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 
 /// How texts are tokenised and aligned; the reference scorer's flags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

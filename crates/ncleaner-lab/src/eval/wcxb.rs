@@ -24,7 +24,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The `\w+` tokens of the lower-cased text.
 pub fn tokens(text: &str) -> Vec<String> {
@@ -95,10 +95,7 @@ pub struct Page {
 
 /// Reads the benchmark's ground-truth files (`NNNN.json`) of a folder, in name order.
 pub fn load_ground_truth(dir: &Path) -> Result<Vec<Page>> {
-    let io = |error: std::io::Error| Error::Io {
-        path: dir.to_path_buf(),
-        error,
-    };
+    let io = |error: std::io::Error| Error::io(dir, error);
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .map_err(io)?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -114,10 +111,7 @@ pub fn load_ground_truth(dir: &Path) -> Result<Vec<Page>> {
     names
         .iter()
         .map(|p| {
-            let bytes = std::fs::read(p).map_err(|error| Error::Io {
-                path: p.clone(),
-                error,
-            })?;
+            let bytes = std::fs::read(p).map_err(|error| Error::io(p, error))?;
             let v: serde_json::Value = serde_json::from_slice(&bytes)
                 .map_err(|e| Error::Training(format!("{}: {e}", p.display())))?;
             let gt = &v["ground_truth"];

@@ -14,9 +14,9 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use crate::crossval::{self, PoolCounts, PoolPage, SplitMix64};
+use crate::error::{Error, Result};
 use crate::eval::{MeanSd, Prf};
 use ncleaner::InputKind;
-use ncleaner::error::{Error, Result};
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainOptions;
 use ncleaner::pipeline::Cleaner;

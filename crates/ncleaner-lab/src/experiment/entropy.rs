@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::ngram::{FoldTables, Need};
 use crate::crossval::PoolPage;
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 use ncleaner::model::{Alphabet, MAX_ORDER, check_parameters};
 
 /// Cross-validated cross-entropy over an (n, q) grid.

@@ -27,8 +27,8 @@ pub mod tune;
 
 use std::path::PathBuf;
 
+use crate::error::Result;
 use crate::train::Pair;
-use ncleaner::error::Result;
 
 /// Pairs pages with gold files for several (pages, gold) directory pairs,
 /// keyed as [`crate::pool`] describes (`dev/12`, `train/12` with more than one).

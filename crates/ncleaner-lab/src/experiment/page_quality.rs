@@ -34,14 +34,14 @@ pub fn cross_validate(
     k: usize,
     cfg: &crate::train::TrainConfig,
     inner: usize,
-) -> ncleaner::error::Result<Vec<Measured>> {
+) -> crate::error::Result<Vec<Measured>> {
     use rayon::prelude::*;
     let mut cfg = cfg.clone();
     if let Some(c) = cfg.classifier.as_mut() {
         c.page_quality = Some(inner);
     }
     let pages = trainer.pages();
-    let per_fold: Vec<ncleaner::error::Result<Vec<(usize, Measured)>>> = (0..k)
+    let per_fold: Vec<crate::error::Result<Vec<(usize, Measured)>>> = (0..k)
         .into_par_iter()
         .map(|f| {
             let train: Vec<usize> = (0..pages.len()).filter(|&i| fold[i] != f).collect();

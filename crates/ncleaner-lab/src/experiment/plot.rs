@@ -16,7 +16,7 @@ use super::curve::Curve;
 use super::entropy::EntropyGrid;
 use super::report::histogram;
 use super::tune::FGrid;
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The family name under which the embedded font is registered.
 const FONT: &str = "sans-serif";

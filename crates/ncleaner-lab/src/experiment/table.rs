@@ -14,11 +14,11 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
+use crate::error::{Error, Result};
 use crate::eval::{self, EvalOptions, Report};
 use crate::stats::{self, TTest};
 use ncleaner::InputKind;
 use ncleaner::classify::Method;
-use ncleaner::error::{Error, Result};
 use ncleaner::format;
 use ncleaner::model::{Alphabet, Model, TrainOptions};
 use ncleaner::pipeline::Cleaner;

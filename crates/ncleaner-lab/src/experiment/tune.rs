@@ -24,9 +24,9 @@ use rayon::prelude::*;
 
 use super::ngram::{FoldTables, Need};
 use crate::crossval::PoolPage;
+use crate::error::Result;
 use crate::eval::{self, EvalOptions, FileScore, PairScore, Prf, Report};
 use ncleaner::InputKind;
-use ncleaner::error::Result;
 use ncleaner::model::{Alphabet, MAX_ORDER};
 use ncleaner::segment::Segment;
 
@@ -177,7 +177,7 @@ pub fn f_grid(pool: &[PoolPage], fold: &[usize], k: usize, opts: &FGridOptions) 
     opts.thresholds.sort_by(f64::total_cmp);
     opts.thresholds.dedup();
     if opts.thresholds.is_empty() || opts.thresholds.iter().any(|t| !t.is_finite()) {
-        return Err(ncleaner::Error::Parameter(
+        return Err(crate::error::Error::Parameter(
             "thresholds must be finite, at least one".into(),
         ));
     }
@@ -356,7 +356,7 @@ pub fn confirm(
     use crate::crossval::Variant;
     use ncleaner::classify::Method;
     let best = grid.ranked(objective).into_iter().next().ok_or_else(|| {
-        ncleaner::Error::Parameter(format!("no grid point meets {}", objective.describe()))
+        crate::error::Error::Parameter(format!("no grid point meets {}", objective.describe()))
     })?;
     let input = grid.options.input;
     let tuned = ncleaner::model::TrainOptions {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use ncleaner::error::{Error, Result};
+use crate::error::{Error, Result};
 
 use ncleaner::classify::page::{PageFeatures, PagePrediction, PageType, PageTypeModel};
 use ncleaner::classify::trees::Boost;

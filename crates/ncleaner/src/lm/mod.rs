@@ -9,12 +9,14 @@
 //! modified Kneser–Ney; [`Smoothing::PyPlexity`] reproduces PyPlexity's own
 //! bigram formula from the raw counts that our model files keep.
 
+#[cfg(feature = "internals")]
 pub mod estimate;
 pub mod file;
 pub mod tokenize;
 
 use crate::error::{Error, Result};
 
+#[cfg(feature = "internals")]
 pub use estimate::{Estimator, TrainConfig};
 
 /// The id of `<unk>`, every word the model has not seen.

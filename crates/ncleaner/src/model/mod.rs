@@ -605,6 +605,7 @@ fn add_one(counts: &HashMap<u64, u64>, total: f64, v: usize) -> Vec<f64> {
     p
 }
 
+#[cfg(feature = "internals")]
 /// Training text of one page: the segments of its raw dump and of its gold text.
 #[derive(Debug, Clone, Default)]
 pub struct TrainingPage {
@@ -616,6 +617,7 @@ pub struct TrainingPage {
     pub clean: Vec<String>,
 }
 
+#[cfg(feature = "internals")]
 /// Parameters for [`train`].
 #[derive(Debug, Clone)]
 pub struct TrainOptions {
@@ -627,6 +629,7 @@ pub struct TrainOptions {
     pub alphabet: Alphabet,
 }
 
+#[cfg(feature = "internals")]
 impl TrainOptions {
     /// The paper's lexical model: n = 3, q = 0.5.
     pub fn lexical() -> TrainOptions {
@@ -647,6 +650,7 @@ impl TrainOptions {
     }
 }
 
+#[cfg(feature = "internals")]
 /// Counts the clean and raw text of the pages (in parallel over pages).
 pub fn count_pages(pages: &[TrainingPage], n: usize, alphabet: Alphabet) -> (Counts, Counts) {
     use rayon::prelude::*;
@@ -669,6 +673,7 @@ pub fn count_pages(pages: &[TrainingPage], n: usize, alphabet: Alphabet) -> (Cou
         )
 }
 
+#[cfg(feature = "internals")]
 /// Trains a model from pages: clean counts from the gold text, dirty counts
 /// by differential training (see the module documentation).
 pub fn train(pages: &[TrainingPage], opts: &TrainOptions, provenance: &str) -> Result<Model> {
