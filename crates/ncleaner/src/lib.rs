@@ -59,6 +59,22 @@
 // lab's training, the corpus crate's site memory) is unused here.
 #![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
+/// Emits an item (a method, mostly) `pub` with the `internals` feature and
+/// `pub(crate)` without: the front door's types (`Cleaner`, `Model`,
+/// `WordLm`, `SentenceFilter`) keep the methods that name a stage's types,
+/// which only the workspace's crates call, out of the default API.
+macro_rules! internal {
+    ($(#[$meta:meta])* pub $($item:tt)*) => {
+        $(#[$meta])*
+        #[cfg(feature = "internals")]
+        pub $($item)*
+
+        $(#[$meta])*
+        #[cfg(not(feature = "internals"))]
+        pub(crate) $($item)*
+    };
+}
+
 // The pipeline's stages: private unless the `internals` feature is on (see
 // the crate's doc above). `format` holds the writers and is the one public module.
 #[cfg(feature = "internals")]

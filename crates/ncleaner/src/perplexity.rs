@@ -138,44 +138,46 @@ impl SentenceFilter {
         (out.join("\n"), dropped)
     }
 
-    /// Scores the sentences of a segment's text and builds its output text.
-    pub fn filter(&self, text: &str) -> Filtered {
-        let sentences: Vec<SentenceScore> = tokenize::sentences(text)
-            .into_iter()
-            .map(|s| {
-                let perplexity = self.perplexity(s);
-                SentenceScore {
-                    text: s.to_string(),
-                    perplexity,
-                    keep: perplexity <= self.max_perplexity,
-                }
-            })
-            .collect();
-        let has_words = |s: &SentenceScore| s.text.chars().any(char::is_alphanumeric);
-        let any_kept = sentences.iter().any(|s| s.keep && has_words(s));
-        let text = if self.mark {
-            let parts: Vec<String> = sentences
-                .iter()
+    internal! {
+        /// Scores the sentences of a segment's text and builds its output text.
+        pub fn filter(&self, text: &str) -> Filtered {
+            let sentences: Vec<SentenceScore> = tokenize::sentences(text)
+                .into_iter()
                 .map(|s| {
-                    if s.keep {
-                        s.text.clone()
-                    } else {
-                        format!("<del>{}</del>", s.text)
+                    let perplexity = self.perplexity(s);
+                    SentenceScore {
+                        text: s.to_string(),
+                        perplexity,
+                        keep: perplexity <= self.max_perplexity,
                     }
                 })
                 .collect();
-            (!parts.is_empty()).then(|| parts.join(" "))
-        } else if any_kept {
-            let kept: Vec<&str> = sentences
-                .iter()
-                .filter(|s| s.keep)
-                .map(|s| s.text.as_str())
-                .collect();
-            Some(kept.join(" "))
-        } else {
-            None
-        };
-        Filtered { sentences, text }
+            let has_words = |s: &SentenceScore| s.text.chars().any(char::is_alphanumeric);
+            let any_kept = sentences.iter().any(|s| s.keep && has_words(s));
+            let text = if self.mark {
+                let parts: Vec<String> = sentences
+                    .iter()
+                    .map(|s| {
+                        if s.keep {
+                            s.text.clone()
+                        } else {
+                            format!("<del>{}</del>", s.text)
+                        }
+                    })
+                    .collect();
+                (!parts.is_empty()).then(|| parts.join(" "))
+            } else if any_kept {
+                let kept: Vec<&str> = sentences
+                    .iter()
+                    .filter(|s| s.keep)
+                    .map(|s| s.text.as_str())
+                    .collect();
+                Some(kept.join(" "))
+            } else {
+                None
+            };
+            Filtered { sentences, text }
+        }
     }
 }
 

@@ -359,11 +359,13 @@ impl Cleaner {
         c
     }
 
-    /// The same cleaner giving the classifier the site features of each
-    /// page from this memory ([`crate::site`]; models trained with them only).
-    pub fn with_site_memory(mut self, memory: Arc<crate::site::SiteMemory>) -> Cleaner {
-        self.site = Some(memory);
-        self
+    internal! {
+        /// The same cleaner giving the classifier the site features of each
+        /// page from this memory ([`crate::site`]; models trained with them only).
+        pub fn with_site_memory(mut self, memory: Arc<crate::site::SiteMemory>) -> Cleaner {
+            self.site = Some(memory);
+            self
+        }
     }
 
     /// Whether the model (the fallback model when routing) uses site
@@ -410,11 +412,13 @@ impl Cleaner {
         self.with_decider(decide::of_method(method))
     }
 
-    /// The same cleaner deciding with `decider`: one of [`decide`]'s, or a
-    /// decider of the caller's own.
-    pub fn with_decider(mut self, decider: Arc<dyn Decide>) -> Cleaner {
-        self.decider = decider;
-        self
+    internal! {
+        /// The same cleaner deciding with `decider`: one of [`decide`]'s, or a
+        /// decider of the caller's own.
+        pub fn with_decider(mut self, decider: Arc<dyn Decide>) -> Cleaner {
+            self.decider = decider;
+            self
+        }
     }
 
     /// The same cleaner with another decision threshold in bits of log-odds
@@ -523,82 +527,86 @@ impl Cleaner {
         self.clean_document(doc, input)
     }
 
-    /// Cleans an already decoded document.
-    pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
-        uncancelled(self.clean_document_cancellable(doc, input, &NEVER))
+    internal! {
+        /// Cleans an already decoded document.
+        pub fn clean_document(&self, doc: Document, input: InputKind) -> Cleaned {
+            uncancelled(self.clean_document_cancellable(doc, input, &NEVER))
+        }
     }
 
-    /// Cleans an already decoded document unless `cancel` asks it to stop
-    /// first (see [`Cancel`] for where it looks); the same result as
-    /// [`Cleaner::clean_document`] when it does not.
-    pub fn clean_document_cancellable(
-        &self,
-        doc: Document,
-        input: InputKind,
-        cancel: &Cancel,
-    ) -> Result<Cleaned, Cancelled> {
-        cancel.check()?;
-        let read = read_document_limited(&doc.text, input, self.marks);
-        let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
-        cancel.check()?;
-        let (model, language, name) = self.route(&segments);
-        if let Some(md) = &mut metadata {
-            // The detected language, else the page's `lang` when it is a tag.
-            md.language = language
-                .clone()
-                .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
-            md.canonical_url = md
-                .canonical_url
-                .take()
-                .and_then(|u| absolute_url(&u, doc.url.as_deref()));
-        }
-        // The page's features, from the page as it was read.
-        let features = read.signals.as_ref().map(|signals| {
-            PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
-        });
-        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
-            mem.annotate(doc.url.as_deref(), &mut segments);
-        }
-        cancel.check()?;
-        let (decided, page_type) =
-            self.decide_with(model, segments, features.as_ref(), input, cancel)?;
-        let cut = decided.threshold.map(|threshold| Cut {
-            point: self.operating_point(model, input),
-            threshold,
-        });
-        let segments = decided.segments;
-        cancel.check()?;
-        if let Some(md) = &mut metadata
-            && md.authors.is_empty()
-        {
-            md.authors = kept_byline(&segments);
-        }
-        if let Some(md) = &mut metadata {
-            if md.date_published.is_none() {
-                md.date_published = kept_date(&segments)
-                    .or_else(|| dateline(&segments, Dateline::Published))
-                    .or_else(|| published_line(&segments));
+    internal! {
+        /// Cleans an already decoded document unless `cancel` asks it to stop
+        /// first (see [`Cancel`] for where it looks); the same result as
+        /// [`Cleaner::clean_document`] when it does not.
+        pub fn clean_document_cancellable(
+            &self,
+            doc: Document,
+            input: InputKind,
+            cancel: &Cancel,
+        ) -> Result<Cleaned, Cancelled> {
+            cancel.check()?;
+            let read = read_document_limited(&doc.text, input, self.marks);
+            let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
+            cancel.check()?;
+            let (model, language, name) = self.route(&segments);
+            if let Some(md) = &mut metadata {
+                // The detected language, else the page's `lang` when it is a tag.
+                md.language = language
+                    .clone()
+                    .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
+                md.canonical_url = md
+                    .canonical_url
+                    .take()
+                    .and_then(|u| absolute_url(&u, doc.url.as_deref()));
             }
-            if md.date_modified.is_none() {
-                md.date_modified = dateline(&segments, Dateline::Updated);
+            // The page's features, from the page as it was read.
+            let features = read.signals.as_ref().map(|signals| {
+                PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
+            });
+            if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
+                mem.annotate(doc.url.as_deref(), &mut segments);
             }
+            cancel.check()?;
+            let (decided, page_type) =
+                self.decide_with(model, segments, features.as_ref(), input, cancel)?;
+            let cut = decided.threshold.map(|threshold| Cut {
+                point: self.operating_point(model, input),
+                threshold,
+            });
+            let segments = decided.segments;
+            cancel.check()?;
+            if let Some(md) = &mut metadata
+                && md.authors.is_empty()
+            {
+                md.authors = kept_byline(&segments);
+            }
+            if let Some(md) = &mut metadata {
+                if md.date_published.is_none() {
+                    md.date_published = kept_date(&segments)
+                        .or_else(|| dateline(&segments, Dateline::Published))
+                        .or_else(|| published_line(&segments));
+                }
+                if md.date_modified.is_none() {
+                    md.date_modified = dateline(&segments, Dateline::Updated);
+                }
+            }
+            let mut c = Cleaned {
+                url: doc.url,
+                input,
+                encoding: doc.encoding.name(),
+                had_decode_errors: doc.had_errors,
+                segments,
+                language,
+                model: name,
+                quality: None,
+                metadata,
+                truncated: read.truncated.map(html::Limit::describe),
+                cut,
+                page_type,
+            };
+            self.assess_with(model, &mut c);
+            Ok(c)
         }
-        let mut c = Cleaned {
-            url: doc.url,
-            input,
-            encoding: doc.encoding.name(),
-            had_decode_errors: doc.had_errors,
-            segments,
-            language,
-            model: name,
-            quality: None,
-            metadata,
-            truncated: read.truncated.map(html::Limit::describe),
-            cut,
-            page_type,
-        };
-        self.assess_with(model, &mut c);
-        Ok(c)
     }
 
     /// The model for a page's segments: the model of its language when the
@@ -666,18 +674,20 @@ impl Cleaner {
         self.decide_page(segments, None, input).0
     }
 
-    /// [`Cleaner::decide`] with the page's features ([`PageFeatures`], HTML
-    /// input), from which the model predicts the page's type before its
-    /// segments are decided; returns the decisions and the prediction.
-    pub fn decide_page(
-        &self,
-        segments: Vec<Segment>,
-        features: Option<&PageFeatures>,
-        input: InputKind,
-    ) -> (Vec<ScoredSegment>, Option<PagePrediction>) {
-        let (decided, page_type) =
-            uncancelled(self.decide_with(&self.model, segments, features, input, &NEVER));
-        (decided.segments, page_type)
+    internal! {
+        /// [`Cleaner::decide`] with the page's features ([`PageFeatures`], HTML
+        /// input), from which the model predicts the page's type before its
+        /// segments are decided; returns the decisions and the prediction.
+        pub fn decide_page(
+            &self,
+            segments: Vec<Segment>,
+            features: Option<&PageFeatures>,
+            input: InputKind,
+        ) -> (Vec<ScoredSegment>, Option<PagePrediction>) {
+            let (decided, page_type) =
+                uncancelled(self.decide_with(&self.model, segments, features, input, &NEVER));
+            (decided.segments, page_type)
+        }
     }
 
     /// The operating point of a page that `model` decides: the caller's

@@ -146,83 +146,85 @@ pub struct WordScore {
 }
 
 impl WordLm {
-    /// A model from its parts; checks the invariants that scoring relies on.
-    pub fn from_parts(
-        order: usize,
-        vocab: Vec<String>,
-        tables: Vec<Table>,
-        tokens: u64,
-        provenance: String,
-        what: &str,
-    ) -> Result<WordLm> {
-        let bad = |reason: String| Error::BadModel {
-            what: what.to_string(),
-            reason,
-        };
-        if !(1..=MAX_ORDER).contains(&order) || tables.len() != order {
-            return Err(bad(format!(
-                "order {order}: this build reads orders 1 to {MAX_ORDER}"
-            )));
-        }
-        if vocab.len() > MAX_VOCAB || vocab.len() < 3 {
-            return Err(bad(format!("vocabulary of {} words", vocab.len())));
-        }
-        if vocab[UNK as usize] != "<unk>"
-            || vocab[BOS as usize] != "<s>"
-            || vocab[EOS as usize] != "</s>"
-        {
-            return Err(bad("ids 0, 1, 2 must be <unk>, <s>, </s>".into()));
-        }
-        for (k, t) in tables.iter().enumerate() {
-            let n = t.keys.len();
-            if t.prob.len() != n || t.backoff.len() != n || t.count.len() != n {
+    internal! {
+        /// A model from its parts; checks the invariants that scoring relies on.
+        pub fn from_parts(
+            order: usize,
+            vocab: Vec<String>,
+            tables: Vec<Table>,
+            tokens: u64,
+            provenance: String,
+            what: &str,
+        ) -> Result<WordLm> {
+            let bad = |reason: String| Error::BadModel {
+                what: what.to_string(),
+                reason,
+            };
+            if !(1..=MAX_ORDER).contains(&order) || tables.len() != order {
                 return Err(bad(format!(
-                    "{}-gram table: columns of unequal length",
-                    k + 1
+                    "order {order}: this build reads orders 1 to {MAX_ORDER}"
                 )));
             }
-            if t.keys.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(bad(format!("{}-gram table: keys not ascending", k + 1)));
+            if vocab.len() > MAX_VOCAB || vocab.len() < 3 {
+                return Err(bad(format!("vocabulary of {} words", vocab.len())));
             }
-            let max = 1u64 << (BITS * (k as u32 + 1));
-            if t.keys.last().is_some_and(|&k| k >= max)
-                || t.keys.iter().any(|&key| !ids_ok(key, k + 1, vocab.len()))
+            if vocab[UNK as usize] != "<unk>"
+                || vocab[BOS as usize] != "<s>"
+                || vocab[EOS as usize] != "</s>"
             {
-                return Err(bad(format!("{}-gram table: word id out of range", k + 1)));
+                return Err(bad("ids 0, 1, 2 must be <unk>, <s>, </s>".into()));
             }
-        }
-        if tables[0].find(u64::from(UNK)).is_none() {
-            return Err(bad("no <unk> unigram".into()));
-        }
-        let index = vocab
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (w.clone(), i as u32))
-            .collect();
-        let starts = tables
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(k, t)| {
-                let mut starts = vec![0u32; vocab.len() + 1];
-                for &key in &t.keys {
-                    starts[(key >> (BITS * k as u32)) as usize + 1] += 1;
+            for (k, t) in tables.iter().enumerate() {
+                let n = t.keys.len();
+                if t.prob.len() != n || t.backoff.len() != n || t.count.len() != n {
+                    return Err(bad(format!(
+                        "{}-gram table: columns of unequal length",
+                        k + 1
+                    )));
                 }
-                for v in 1..starts.len() {
-                    starts[v] += starts[v - 1];
+                if t.keys.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err(bad(format!("{}-gram table: keys not ascending", k + 1)));
                 }
-                starts
+                let max = 1u64 << (BITS * (k as u32 + 1));
+                if t.keys.last().is_some_and(|&k| k >= max)
+                    || t.keys.iter().any(|&key| !ids_ok(key, k + 1, vocab.len()))
+                {
+                    return Err(bad(format!("{}-gram table: word id out of range", k + 1)));
+                }
+            }
+            if tables[0].find(u64::from(UNK)).is_none() {
+                return Err(bad("no <unk> unigram".into()));
+            }
+            let index = vocab
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (w.clone(), i as u32))
+                .collect();
+            let starts = tables
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(k, t)| {
+                    let mut starts = vec![0u32; vocab.len() + 1];
+                    for &key in &t.keys {
+                        starts[(key >> (BITS * k as u32)) as usize + 1] += 1;
+                    }
+                    for v in 1..starts.len() {
+                        starts[v] += starts[v - 1];
+                    }
+                    starts
+                })
+                .collect();
+            Ok(WordLm {
+                order,
+                vocab,
+                index,
+                tables,
+                tokens,
+                provenance,
+                starts,
             })
-            .collect();
-        Ok(WordLm {
-            order,
-            vocab,
-            index,
-            tables,
-            tokens,
-            provenance,
-            starts,
-        })
+        }
     }
 
     /// The model's order (2 for bigrams, 3 for trigrams).
@@ -235,9 +237,11 @@ impl WordLm {
         &self.vocab
     }
 
-    /// The k-gram table (`k` from 1).
-    pub fn table(&self, k: usize) -> &Table {
-        &self.tables[k - 1]
+    internal! {
+        /// The k-gram table (`k` from 1).
+        pub fn table(&self, k: usize) -> &Table {
+            &self.tables[k - 1]
+        }
     }
 
     /// What the model was trained on.
@@ -296,30 +300,32 @@ impl WordLm {
         t.keys[a..b].binary_search(&key).ok().map(|i| a + i)
     }
 
-    /// Scores a tokenized sentence: one entry per word and one for `</s>`.
-    pub fn score_tokens(&self, tokens: &[String], smoothing: Smoothing) -> Result<Vec<WordScore>> {
-        let ids: Vec<u32> = tokens.iter().map(|t| self.id(t)).collect();
-        let mut out = Vec::with_capacity(ids.len() + 1);
-        let mut ctx: Vec<u32> = vec![BOS];
-        for (i, &w) in ids.iter().chain(std::iter::once(&EOS)).enumerate() {
-            let (log10, ngram) = match smoothing {
-                Smoothing::Backoff => self.log10_prob(&ctx, w),
-                Smoothing::PyPlexity => {
-                    (self.pyplexity_log10(*ctx.last().expect("non-empty"), w)?, 0)
+    internal! {
+        /// Scores a tokenized sentence: one entry per word and one for `</s>`.
+        pub fn score_tokens(&self, tokens: &[String], smoothing: Smoothing) -> Result<Vec<WordScore>> {
+            let ids: Vec<u32> = tokens.iter().map(|t| self.id(t)).collect();
+            let mut out = Vec::with_capacity(ids.len() + 1);
+            let mut ctx: Vec<u32> = vec![BOS];
+            for (i, &w) in ids.iter().chain(std::iter::once(&EOS)).enumerate() {
+                let (log10, ngram) = match smoothing {
+                    Smoothing::Backoff => self.log10_prob(&ctx, w),
+                    Smoothing::PyPlexity => {
+                        (self.pyplexity_log10(*ctx.last().expect("non-empty"), w)?, 0)
+                    }
+                };
+                out.push(WordScore {
+                    word: tokens.get(i).cloned().unwrap_or_else(|| "</s>".into()),
+                    log10,
+                    ngram,
+                    oov: w == UNK,
+                });
+                ctx.push(w);
+                if ctx.len() >= self.order {
+                    ctx.remove(0);
                 }
-            };
-            out.push(WordScore {
-                word: tokens.get(i).cloned().unwrap_or_else(|| "</s>".into()),
-                log10,
-                ngram,
-                oov: w == UNK,
-            });
-            ctx.push(w);
-            if ctx.len() >= self.order {
-                ctx.remove(0);
             }
+            Ok(out)
         }
-        Ok(out)
     }
 
     fn pyplexity_log10(&self, v: u32, w: u32) -> Result<f64> {

@@ -342,9 +342,11 @@ pub fn check_parameters(n: usize, q: f64) -> Result<()> {
 }
 
 impl Model {
-    /// Assembles a model from its counts, checking that they fit the parameters.
-    pub fn from_parts(meta: ModelMeta, clean: Counts, raw: Counts) -> Result<Model> {
-        Model::assemble(meta, clean, raw, None)
+    internal! {
+        /// Assembles a model from its counts, checking that they fit the parameters.
+        pub fn from_parts(meta: ModelMeta, clean: Counts, raw: Counts) -> Result<Model> {
+            Model::assemble(meta, clean, raw, None)
+        }
     }
 
     /// Assembles a model; `dirty` must be given exactly for [`DirtyEstimate::Aligned`].
@@ -402,19 +404,25 @@ impl Model {
         })
     }
 
-    /// Counts of the clean (gold) text.
-    pub fn clean(&self) -> &Counts {
-        &self.counts().clean
+    internal! {
+        /// Counts of the clean (gold) text.
+        pub fn clean(&self) -> &Counts {
+            &self.counts().clean
+        }
     }
 
-    /// Counts of the raw dumps (for [`DirtyEstimate::Differential`]).
-    pub fn raw(&self) -> &Counts {
-        &self.counts().raw
+    internal! {
+        /// Counts of the raw dumps (for [`DirtyEstimate::Differential`]).
+        pub fn raw(&self) -> &Counts {
+            &self.counts().raw
+        }
     }
 
-    /// Counts of the dirty segments (for [`DirtyEstimate::Aligned`]).
-    pub fn dirty(&self) -> Option<&Counts> {
-        self.counts().dirty.as_ref()
+    internal! {
+        /// Counts of the dirty segments (for [`DirtyEstimate::Aligned`]).
+        pub fn dirty(&self) -> Option<&Counts> {
+            self.counts().dirty.as_ref()
+        }
     }
 
     /// Checks that a classifier read from a file fits the feature layout of
@@ -464,52 +472,60 @@ impl Model {
         Ok(())
     }
 
-    /// The same model with its dirty model estimated from these dirty-segment
-    /// counts ([`DirtyEstimate::Aligned`]) instead of differential counts.
-    pub fn with_dirty(self, dirty: Counts) -> Result<Model> {
-        self.counts();
-        let CountTables { clean, raw, .. } =
-            self.counts.into_inner().expect("the counts were just read");
-        let meta = ModelMeta {
-            dirty: DirtyEstimate::Aligned,
-            ..self.meta
-        };
-        Model::assemble(meta, clean, raw, Some(dirty))
-    }
-
-    /// The same counts with other n-gram parameters: q freely, n at most the counted order.
-    pub fn with_parameters(&self, n: usize, q: f64) -> Result<Model> {
-        check_parameters(n, q)?;
-        if n > self.meta.n {
-            return Err(Error::Parameter(format!(
-                "n = {n} exceeds the model's counted order {}",
-                self.meta.n
-            )));
+    internal! {
+        /// The same model with its dirty model estimated from these dirty-segment
+        /// counts ([`DirtyEstimate::Aligned`]) instead of differential counts.
+        pub fn with_dirty(self, dirty: Counts) -> Result<Model> {
+            self.counts();
+            let CountTables { clean, raw, .. } =
+                self.counts.into_inner().expect("the counts were just read");
+            let meta = ModelMeta {
+                dirty: DirtyEstimate::Aligned,
+                ..self.meta
+            };
+            Model::assemble(meta, clean, raw, Some(dirty))
         }
-        let cut = |c: &Counts| Counts {
-            orders: c.orders[..n].to_vec(),
-        };
-        let meta = ModelMeta {
-            n,
-            q,
-            ..self.meta.clone()
-        };
-        Model::assemble(
-            meta,
-            cut(self.clean()),
-            cut(self.raw()),
-            self.dirty().map(cut),
-        )
     }
 
-    /// The page-quality model for an input (`html` or text), if the model has one.
-    pub fn quality(&self, html: bool) -> Option<&crate::quality::QualityModel> {
-        self.quality.as_ref()?[usize::from(!html)].as_ref()
+    internal! {
+        /// The same counts with other n-gram parameters: q freely, n at most the counted order.
+        pub fn with_parameters(&self, n: usize, q: f64) -> Result<Model> {
+            check_parameters(n, q)?;
+            if n > self.meta.n {
+                return Err(Error::Parameter(format!(
+                    "n = {n} exceeds the model's counted order {}",
+                    self.meta.n
+                )));
+            }
+            let cut = |c: &Counts| Counts {
+                orders: c.orders[..n].to_vec(),
+            };
+            let meta = ModelMeta {
+                n,
+                q,
+                ..self.meta.clone()
+            };
+            Model::assemble(
+                meta,
+                cut(self.clean()),
+                cut(self.raw()),
+                self.dirty().map(cut),
+            )
+        }
     }
 
-    /// The fast scorer (built on first use, then shared).
-    pub fn scorer(&self) -> &Scorer {
-        self.scorer.get_or_init(|| Scorer::build(self))
+    internal! {
+        /// The page-quality model for an input (`html` or text), if the model has one.
+        pub fn quality(&self, html: bool) -> Option<&crate::quality::QualityModel> {
+            self.quality.as_ref()?[usize::from(!html)].as_ref()
+        }
+    }
+
+    internal! {
+        /// The fast scorer (built on first use, then shared).
+        pub fn scorer(&self) -> &Scorer {
+            self.scorer.get_or_init(|| Scorer::build(self))
+        }
     }
 
     /// The score of one segment: log2 P_clean − log2 P_dirty, in bits.
