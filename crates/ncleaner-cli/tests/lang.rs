@@ -375,7 +375,7 @@ fn pages_are_routed_to_the_model_of_their_language() {
         "-o",
         &s(&de_model),
     ]);
-    let m = ncleaner::model::Model::load(&de_model).unwrap();
+    let m = ncleaner::Model::load(&de_model).unwrap();
     assert_eq!(m.meta.language.as_deref(), Some("de"));
 
     // Routed: German pages to de.nclm, English to en, the rest to en-nonlex;

@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use ncleaner::error::{Error, Result};
+use ncleaner::{Error, Result};
 
 /// One input's origin.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -52,10 +52,10 @@ use std::sync::Arc;
 
 use compress::Compression;
 
+use ncleaner::Cleaner;
 use ncleaner::InputKind;
-use ncleaner::error::{Error, Result};
 use ncleaner::format::{self, Format, JsonOptions};
-use ncleaner::pipeline::Cleaner;
+use ncleaner::{Error, Result};
 
 /// The default limit on the size of one document (and of one WARC record's
 /// block, and of one JSON line, twice this): 64 MiB.

@@ -24,8 +24,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use ncleaner::error::{Error, Result};
 use ncleaner::format::Format;
+use ncleaner::{Error, Result};
 
 use crate::compress::Compression;
 use crate::run::Outcome;

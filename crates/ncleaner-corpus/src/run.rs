@@ -27,7 +27,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 
 use super::{Entry, Source, interrupt};
-use ncleaner::error::{Error, Result};
+use ncleaner::{Error, Result};
 
 /// A cleaned document, rendered for its sink.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -32,8 +32,8 @@ use super::compress::{self, Compression, Output};
 use super::run::{Outcome, Sink};
 use super::{Container, Entry, Input, warc};
 use ncleaner::InputKind;
-use ncleaner::error::{Error, Result};
 use ncleaner::format::{self, Format};
+use ncleaner::{Error, Result};
 
 /// Where the output of a run goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use ncleaner::InputKind;
-use ncleaner::error::{Error, Result};
+use ncleaner::{Error, Result};
 
 use crate::{
     CorpusOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,

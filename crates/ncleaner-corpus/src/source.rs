@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ncleaner::error::{Error, Result};
+use ncleaner::{Error, Result};
 
 use crate::compress::{self, Compression};
 use crate::identify::{Identified, IdentifyOptions, identify};

@@ -15,10 +15,10 @@ use std::time::Instant;
 use crate::error::Result;
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{CalibrationBin, ClassifierConfig, OperatingPoint, TrainConfig, Trainer};
+use ncleaner::Cleaner;
 use ncleaner::InputKind;
-use ncleaner::classify::{Method, Preference};
 use ncleaner::model::DirtyEstimate;
-use ncleaner::pipeline::Cleaner;
+use ncleaner::{Method, Preference};
 
 /// One row of the ablation: a name, what it adds, and its configuration.
 #[derive(Debug, Clone)]

@@ -13,13 +13,13 @@
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use ncleaner::classify::Method;
+use ncleaner::Cleaner;
+use ncleaner::Method;
 use ncleaner::classify::page::{PageFeatures, PageType};
 use ncleaner::format::{read_segments, text_dump};
 use ncleaner::model::{
     self, Alphabet, Counts, DirtyEstimate, Model, ModelMeta, TrainOptions, TrainingPage,
 };
-use ncleaner::pipeline::Cleaner;
 use ncleaner::segment::{self, Segment};
 use ncleaner::{Cleaned, InputKind};
 

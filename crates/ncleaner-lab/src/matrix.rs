@@ -30,10 +30,10 @@ use crate::crossval::{self, PoolPage};
 use crate::error::{Error, Result};
 use crate::eval::{EvalOptions, Report, score_texts};
 use crate::train::{Pair, TrainConfig, Trainer};
+use ncleaner::Cleaner;
 use ncleaner::InputKind;
-use ncleaner::classify::{Method, Preference};
 use ncleaner::format;
-use ncleaner::pipeline::Cleaner;
+use ncleaner::{Method, Preference};
 
 /// [`Pools::pool_of`] of a page that only trains (`matrix --train-pool`):
 /// it joins the training of the sets that take them ([`TrainSet::extra`])

@@ -4,7 +4,7 @@
 //! precision and recall, their nested cross-validation, correlations and the
 //! precision/yield curve.
 
-use ncleaner::cleaned::Cleaned;
+use ncleaner::Cleaned;
 pub use ncleaner::quality::*;
 
 /// One training row: a page's features and its true quality (`None` where

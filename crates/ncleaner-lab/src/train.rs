@@ -145,12 +145,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::crossval::{PoolPage, folds};
+use ncleaner::Segment;
 use ncleaner::classify::attrs::AttrModel;
 use ncleaner::classify::hmm::Chain;
 use ncleaner::classify::logistic::Logistic;
 use ncleaner::classify::{Calibration, Classifier, log2_odds};
 use ncleaner::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
-use ncleaner::segment::Segment;
 
 mod pagetype;
 mod points;
@@ -547,7 +547,7 @@ impl Trainer {
 
     /// A word trigram model of the gold text of a subset of the pages (as
     /// `en-ppl` is trained: `--min-count 2`), for the perplexity features.
-    fn word_model(&self, subset: &[usize]) -> Result<std::sync::Arc<ncleaner::lm::WordLm>> {
+    fn word_model(&self, subset: &[usize]) -> Result<std::sync::Arc<ncleaner::WordLm>> {
         let mut est = ncleaner::lm::Estimator::new(ncleaner::lm::TrainConfig {
             order: 3,
             min_count: 2,
@@ -801,8 +801,7 @@ impl Trainer {
                 if train.is_empty() {
                     return Ok(Vec::new());
                 }
-                let cleaner =
-                    ncleaner::pipeline::Cleaner::from_model(self.fit(&train, &inner_cfg)?);
+                let cleaner = ncleaner::Cleaner::from_model(self.fit(&train, &inner_cfg)?);
                 Ok((0..subset.len())
                     .filter(|&j| fold[j] == g)
                     .map(|j| {
@@ -864,14 +863,7 @@ impl Trainer {
             ));
         }
         let bins = bins.max(1);
-        let outs = self.cross_validate(
-            fold,
-            k,
-            cfg,
-            input,
-            ncleaner::classify::Method::NCleaner,
-            None,
-        )?;
+        let outs = self.cross_validate(fold, k, cfg, input, ncleaner::Method::NCleaner, None)?;
         let ii = input_index(input);
         let mut acc = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); bins]; // (segments, weight, Σ w·p, Σ matched-share·w)
         for (i, cleaned) in outs.iter().enumerate() {
@@ -918,11 +910,11 @@ impl Trainer {
         k: usize,
         cfg: &TrainConfig,
         input: InputKind,
-        method: ncleaner::classify::Method,
+        method: ncleaner::Method,
         threshold: Option<f64>,
     ) -> Result<Vec<ncleaner::Cleaned>> {
         self.cross_validate_by(fold, k, cfg, input, |model| {
-            ncleaner::pipeline::Cleaner::from_model(model)
+            ncleaner::Cleaner::from_model(model)
                 .with_method(method)
                 .with_threshold_option(threshold)
         })
@@ -937,7 +929,7 @@ impl Trainer {
         k: usize,
         cfg: &TrainConfig,
         input: InputKind,
-        cleaner: impl Fn(ncleaner::model::Model) -> ncleaner::pipeline::Cleaner + Sync,
+        cleaner: impl Fn(ncleaner::Model) -> ncleaner::Cleaner + Sync,
     ) -> Result<Vec<ncleaner::Cleaned>> {
         let results: Vec<Result<Vec<(usize, ncleaner::Cleaned)>>> = (0..k)
             .into_par_iter()

@@ -6,9 +6,9 @@
 #[path = "../../ncleaner/tests/common/mod.rs"]
 mod common;
 
-use ncleaner::classify::{Method, Preference};
 use ncleaner::model::{DirtyEstimate, Model};
 use ncleaner::{Cleaner, InputKind};
+use ncleaner::{Method, Preference};
 use ncleaner_lab::crossval::{folds, load_pool};
 use ncleaner_lab::train::{ClassifierConfig, TrainConfig, Trainer, pair};
 
@@ -79,7 +79,7 @@ fn classifier_model_operating_points_and_files() {
             assert!((0.0..=1.0).contains(&p));
             // A short cell of a data table's row with a kept cell is kept
             // whatever its own probability (`cleaned::keep_table_rows`).
-            if s.decision.reason == ncleaner::classify::Reason::TableRow {
+            if s.decision.reason == ncleaner::Reason::TableRow {
                 assert!(s.decision.keep && s.segment.words() <= ncleaner::cleaned::ROW_CELL_WORDS);
                 continue;
             }

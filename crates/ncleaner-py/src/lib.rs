@@ -20,12 +20,12 @@
 
 use std::sync::Arc;
 
-use ncleaner::classify::Reason;
+use ncleaner::Reason;
 use ncleaner::format::{CleanedRecord, JsonOptions};
 use ncleaner::model::{self, Model};
-use ncleaner::options::{Models, OptionValue};
-use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{CleanOptions, Cleaned, InputKind};
+use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
+use ncleaner::{Models, OptionValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -404,7 +404,7 @@ fn parse_input(input: &str) -> PyResult<InputKind> {
 struct PyModels;
 
 impl Models for PyModels {
-    fn model(&self, name: &str) -> ncleaner::error::Result<Arc<Model>> {
+    fn model(&self, name: &str) -> ncleaner::Result<Arc<Model>> {
         use std::collections::HashMap;
         use std::sync::{Mutex, OnceLock};
         static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<Model>>>> = OnceLock::new();
@@ -422,7 +422,7 @@ impl Models for PyModels {
         Ok(m)
     }
 
-    fn word_model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::lm::WordLm>> {
+    fn word_model(&self, name: &str) -> ncleaner::Result<Arc<ncleaner::WordLm>> {
         load_word_model(name).map_err(|e| ncleaner::Error::Parameter(e.to_string()))
     }
 }
@@ -737,16 +737,16 @@ fn extract(
 /// loaded once; immutable and safe to share between threads.
 #[pyclass(frozen, module = "ncleaner")]
 struct WordModel {
-    lm: Arc<ncleaner::lm::WordLm>,
+    lm: Arc<ncleaner::WordLm>,
     name: String,
 }
 
 /// Loads a word model by name (`en-ppl`) or path (ours or ARPA), the
 /// embedded ones once per process.
-fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::lm::WordLm>> {
+fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::WordLm>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<ncleaner::lm::WordLm>>>> = OnceLock::new();
+    static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<ncleaner::WordLm>>>> = OnceLock::new();
     if ncleaner::lm::file::EMBEDDED.iter().any(|(n, _)| *n == name) {
         let map = EMBEDDED.get_or_init(Default::default);
         let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
@@ -765,10 +765,7 @@ fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::lm::WordLm>> {
         .map_err(|e| NCleanerError::new_err(e.to_string()))
 }
 
-fn sentence_filter(
-    lm: &Arc<ncleaner::lm::WordLm>,
-    max_perplexity: f64,
-) -> PyResult<SentenceFilter> {
+fn sentence_filter(lm: &Arc<ncleaner::WordLm>, max_perplexity: f64) -> PyResult<SentenceFilter> {
     SentenceFilter::new(lm.clone())
         .with_max_perplexity(max_perplexity)
         .map_err(|e| PyValueError::new_err(format!("max_perplexity={max_perplexity}: {e}")))

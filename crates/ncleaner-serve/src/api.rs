@@ -10,9 +10,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use ncleaner::format::CleanedRecord;
-use ncleaner::options::{Models, OptionValue};
-use ncleaner::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Cancel, CleanOptions, Cleaner, InputKind};
+use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
+use ncleaner::{Models, OptionValue};
 use ncleaner_corpus::identify::{Identified, IdentifyOptions, identify};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -109,7 +109,7 @@ impl CleanRequest {
 struct Served<'a>(&'a AppState);
 
 impl Models for Served<'_> {
-    fn model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::model::Model>> {
+    fn model(&self, name: &str) -> ncleaner::Result<Arc<ncleaner::Model>> {
         if let Some(m) = self.0.models.get(name) {
             return Ok(m.clone());
         }
@@ -131,7 +131,7 @@ impl Models for Served<'_> {
         )))
     }
 
-    fn word_model(&self, name: &str) -> ncleaner::error::Result<Arc<ncleaner::lm::WordLm>> {
+    fn word_model(&self, name: &str) -> ncleaner::Result<Arc<ncleaner::WordLm>> {
         self.0.word_models.get(name).cloned().ok_or_else(|| {
             ncleaner::Error::Parameter(format!(
                 "unknown word model {name:?}; the word models are {}",
@@ -153,7 +153,7 @@ fn cleaner_of(st: &AppState, options: &CleanOptions) -> Result<Cleaner, ApiError
     let mut options = options.clone();
     if options.model.is_empty() && options.route {
         options.model = st.default_models.0.clone();
-        if options.fallback_model == ncleaner::pipeline::DEFAULT_FALLBACK {
+        if options.fallback_model == ncleaner::DEFAULT_FALLBACK {
             options.fallback_model = st.default_models.1.clone();
         }
     }

@@ -47,8 +47,8 @@ use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use ncleaner::lm::WordLm;
-use ncleaner::model::Model;
+use ncleaner::Model;
+use ncleaner::WordLm;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -175,10 +175,7 @@ pub fn default_models(models: &[(String, Arc<Model>)]) -> (Vec<String>, String) 
     let fallback = models
         .iter()
         .find(|(_, m)| m.meta.language.is_none())
-        .map_or(
-            ncleaner::pipeline::DEFAULT_FALLBACK.to_string(),
-            |(n, _)| n.clone(),
-        );
+        .map_or(ncleaner::DEFAULT_FALLBACK.to_string(), |(n, _)| n.clone());
     match &tagged[..] {
         // No model with a language: the first served cleans every page it
         // can route to, as one untagged `--model` does.

@@ -492,7 +492,7 @@ async fn a_german_page_is_routed_as_the_cli_routes_it() {
     assert_eq!(v["model"], "en-nonlex");
     // The same decisions as the CLI's routing (`Routes::from_names` with its defaults).
     let cli = ncleaner::Cleaner::routed(
-        ncleaner::Routes::from_names::<&str>(&[], ncleaner::pipeline::DEFAULT_FALLBACK).unwrap(),
+        ncleaner::Routes::from_names::<&str>(&[], ncleaner::DEFAULT_FALLBACK).unwrap(),
     )
     .clean(page.as_bytes(), ncleaner::InputKind::Html, None);
     assert_eq!(cli.model.as_deref(), Some("en-nonlex"));

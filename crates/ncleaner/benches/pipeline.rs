@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ncleaner::classify::Method;
+use ncleaner::Method;
 use ncleaner::{Cleaner, InputKind, decode, html, model, segment};
 
 fn pages() -> Vec<Vec<u8>> {

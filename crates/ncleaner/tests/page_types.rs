@@ -9,11 +9,11 @@
 //! byline, a caption and a share bar carry their roles through the whole
 //! pipeline, and `--roles body` leaves them out.
 
+use ncleaner::Comments;
 use ncleaner::InputKind;
-use ncleaner::classify::Comments;
-use ncleaner::classify::page::PageType;
-use ncleaner::cleaned::{Role, Roles};
-use ncleaner::pipeline::{Cleaner, DEFAULT_FALLBACK, Routes};
+use ncleaner::PageType;
+use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
+use ncleaner::{Role, Roles};
 
 fn cleaner() -> Cleaner {
     Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models"))

@@ -3,9 +3,9 @@
 //! threads (in a table and in `div`s) keep their posts, and
 //! `--comments drop` removes the comments under a blog post but not the post.
 
+use ncleaner::Comments;
 use ncleaner::InputKind;
-use ncleaner::classify::Comments;
-use ncleaner::pipeline::{Cleaner, DEFAULT_FALLBACK, Routes};
+use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
 
 fn cleaner() -> Cleaner {
     Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models"))
@@ -216,7 +216,7 @@ fn comments_drop_removes_the_comments_under_a_blog_post_and_keeps_the_post() {
         cleaned
             .segments
             .iter()
-            .any(|s| s.decision.reason == ncleaner::classify::Reason::Comment),
+            .any(|s| s.decision.reason == ncleaner::Reason::Comment),
         "dropped comments say why"
     );
 }

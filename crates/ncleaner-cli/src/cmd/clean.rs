@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
+use ncleaner::Roles;
+use ncleaner::Smoothing;
 use ncleaner::classify::{self, Method, Preference};
-use ncleaner::cleaned::Roles;
 use ncleaner::format::{Format, JsonOptions};
-use ncleaner::lm::Smoothing;
 use ncleaner::{CleanOptions, Cleaner, InputKind};
 use ncleaner_corpus::{self as corpus, Destination, Entry, Observer, Stats};
 
@@ -392,7 +392,7 @@ pub struct PerplexityArgs {
     ///
     /// Drop each sentence whose perplexity under the word model is above this
     /// (PyPlexity's default; its paper tries 1,000–14,000).
-    /// Default: 8000 (`ncleaner::perplexity::DEFAULT_MAX_PERPLEXITY`).
+    /// Default: 8000 (`ncleaner::DEFAULT_MAX_PERPLEXITY`).
     #[arg(long, value_name = "PPL")]
     pub max_perplexity: Option<f64>,
 

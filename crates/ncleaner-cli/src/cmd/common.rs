@@ -54,26 +54,8 @@ pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
 }
 
 /// Loads a word model: `en-ppl` (embedded) or a file (binary or ARPA).
-pub fn load_word_model(name: &str) -> Result<ncleaner::lm::WordLm> {
+pub fn load_word_model(name: &str) -> Result<ncleaner::WordLm> {
     ncleaner::WordLm::open(name).with_context(|| format!("loading word model {name}"))
-}
-
-/// `--smoothing`: how a word model scores.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum SmoothingArg {
-    /// The model's backoff probabilities (interpolated modified Kneser–Ney for ours).
-    KneserNey,
-    /// PyPlexity's bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6 (models trained by ncleaner).
-    Pyplexity,
-}
-
-impl From<SmoothingArg> for ncleaner::lm::Smoothing {
-    fn from(a: SmoothingArg) -> Self {
-        match a {
-            SmoothingArg::KneserNey => ncleaner::lm::Smoothing::Backoff,
-            SmoothingArg::Pyplexity => ncleaner::lm::Smoothing::PyPlexity,
-        }
-    }
 }
 
 /// A clap value parser for a library enum, built on its `as_str` names and
@@ -144,7 +126,7 @@ pub fn check_clean_options(
 mod tests {
     use super::*;
     use ncleaner::InputKind;
-    use ncleaner::classify::Method;
+    use ncleaner::Method;
     use ncleaner::format::Format;
 
     #[test]

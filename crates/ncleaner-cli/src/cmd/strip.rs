@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use ncleaner::classify::Method;
+use ncleaner::Method;
 use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 use ncleaner_corpus::CorpusOptions;

@@ -72,7 +72,7 @@ impl Source {
         _head: impl std::io::Read,
     ) -> Option<crate::Entry> {
         let name = input.name();
-        let e = ncleaner::error::Error::document(
+        let e = ncleaner::Error::document(
             name.clone(),
             "a Parquet file, and this ncleaner was built without Parquet support \
              (the default feature `parquet`)",

@@ -67,7 +67,7 @@ pub const METADATA_FIELD_MAX: usize = 1024;
 /// nobody stated is left out. Values are one line (control characters
 /// become spaces, runs of whitespace one space) of at most
 /// [`METADATA_FIELD_MAX`] bytes.
-pub fn metadata_fields(m: &ncleaner::html::Metadata) -> Vec<(String, String)> {
+pub fn metadata_fields(m: &ncleaner::Metadata) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut add = |name: &str, value: &str| {
         let mut v: String = value

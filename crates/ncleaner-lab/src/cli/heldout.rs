@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<()> {
     let pages = crate::crossval::load_pool(&experiment::pairs(&dirs)?)?;
     let lex = Arc::new(open_model("--model", &args.model)?);
     let nonlex = Arc::new(open_model("--nonlex-model", &args.nonlex_model)?);
-    let params = |m: &ncleaner::model::Model| TrainOptions {
+    let params = |m: &ncleaner::Model| TrainOptions {
         n: m.meta.n,
         q: m.meta.q,
         alphabet: m.meta.alphabet,
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> Result<()> {
             if let Some(c) = &m.classifier {
                 v.threshold = c.operating_threshold(
                     v.input != ncleaner::InputKind::Text,
-                    ncleaner::classify::Preference::default(),
+                    ncleaner::Preference::default(),
                 );
             }
         }

@@ -6,7 +6,7 @@ use crate::matrix::{self, Pools};
 use crate::pool;
 use crate::train::{OperatingPoint, TrainConfig, Trainer};
 use anyhow::Result;
-use ncleaner::classify::Preference;
+use ncleaner::Preference;
 
 use super::preference_parser;
 

@@ -17,11 +17,11 @@ pub mod train;
 pub mod tune;
 
 use anyhow::Context as _;
-use ncleaner::classify::Preference;
+use ncleaner::Preference;
 
 /// Loads a model by embedded name (`en`, `en-nonlex`) or file path
 /// ([`ncleaner::Model::open`]), naming the option that gave it.
-fn open_model(option: &str, name: &str) -> anyhow::Result<ncleaner::model::Model> {
+fn open_model(option: &str, name: &str) -> anyhow::Result<ncleaner::Model> {
     ncleaner::Model::open(name).with_context(|| format!("loading {option} {name}"))
 }
 

@@ -16,10 +16,10 @@ use rayon::prelude::*;
 use crate::crossval::{self, PoolCounts, PoolPage, SplitMix64};
 use crate::error::{Error, Result};
 use crate::eval::{MeanSd, Prf};
+use ncleaner::Cleaner;
 use ncleaner::InputKind;
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainOptions;
-use ncleaner::pipeline::Cleaner;
 
 /// The paper's training-set sizes, in pages, before "everything".
 pub const PAPER_SIZES: [usize; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
@@ -230,7 +230,7 @@ pub fn learning_curve(pool: &[PoolPage], opts: &CurveOptions) -> Result<Curve> {
         })
         .collect::<Result<_>>()?;
     let keep_all = Cleaner::from_model(counts.model(1, 0.5, |_| true, "unused")?)
-        .with_method(ncleaner::classify::Method::KeepAll);
+        .with_method(ncleaner::Method::KeepAll);
     let baseline = score(&keep_all).micro();
     Ok(Curve {
         options: opts.clone(),

@@ -45,7 +45,7 @@ pub fn cross_validate(
         .into_par_iter()
         .map(|f| {
             let train: Vec<usize> = (0..pages.len()).filter(|&i| fold[i] != f).collect();
-            let cleaner = ncleaner::pipeline::Cleaner::from_model(trainer.fit(&train, &cfg)?);
+            let cleaner = ncleaner::Cleaner::from_model(trainer.fit(&train, &cfg)?);
             Ok((0..pages.len())
                 .filter(|&i| fold[i] == f)
                 .map(|i| {

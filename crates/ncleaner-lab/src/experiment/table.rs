@@ -17,11 +17,11 @@ use crate::crossval::{self, PoolCounts, PoolPage, Variant};
 use crate::error::{Error, Result};
 use crate::eval::{self, EvalOptions, Report};
 use crate::stats::{self, TTest};
+use ncleaner::Cleaner;
 use ncleaner::InputKind;
-use ncleaner::classify::Method;
+use ncleaner::Method;
 use ncleaner::format;
 use ncleaner::model::{Alphabet, Model, TrainOptions};
-use ncleaner::pipeline::Cleaner;
 
 /// The paper's rows, for HTML input and then for text-dump input: the raw
 /// dump (baseline), the heuristics alone, NCleaner with the lexical model and

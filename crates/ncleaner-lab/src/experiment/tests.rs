@@ -6,7 +6,7 @@ use super::ngram::{FoldTables, Need};
 use super::*;
 use crate::crossval::{self, PoolCounts, PoolPage, Variant};
 use ncleaner::InputKind;
-use ncleaner::classify::Method;
+use ncleaner::Method;
 use ncleaner::model::{Alphabet, Estimates, TrainOptions, log2_prob};
 
 const CLEAN: [&str; 8] = [

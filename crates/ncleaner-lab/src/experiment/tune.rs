@@ -27,8 +27,8 @@ use crate::crossval::PoolPage;
 use crate::error::Result;
 use crate::eval::{self, EvalOptions, FileScore, PairScore, Prf, Report};
 use ncleaner::InputKind;
+use ncleaner::Segment;
 use ncleaner::model::{Alphabet, MAX_ORDER};
-use ncleaner::segment::Segment;
 
 /// The grid of an end-to-end tuning run.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -354,7 +354,7 @@ pub fn confirm(
     defaults: &ncleaner::model::TrainOptions,
 ) -> Result<Confirmation> {
     use crate::crossval::Variant;
-    use ncleaner::classify::Method;
+    use ncleaner::Method;
     let best = grid.ranked(objective).into_iter().next().ok_or_else(|| {
         crate::error::Error::Parameter(format!("no grid point meets {}", objective.describe()))
     })?;
