@@ -27,7 +27,7 @@ pub enum InputKind {
     Html,
     /// A plain-text dump of a page.
     Text,
-    /// Decide by looking at the document ([`looks_like_html`](crate::pipeline::looks_like_html)).
+    /// Decide by looking at the document (`pipeline::looks_like_html`).
     Auto,
 }
 
@@ -134,20 +134,20 @@ pub struct Cleaned {
     pub had_decode_errors: bool,
     /// All segments in page order, kept and dropped.
     pub segments: Vec<ScoredSegment>,
-    /// The page's detected language ([`crate::lang`]'s tag), when the
+    /// The page's detected language (`crate::lang`'s tag), when the
     /// cleaner routes by language and the language was identified.
     pub language: Option<String>,
     /// The name of the model that decided, when the cleaner routes by
     /// language ([`crate::pipeline::Routes`]); `None` for a cleaner with one model.
     pub model: Option<Arc<str>>,
     /// The predicted quality of this page's cleaning (models trained with
-    /// a page-quality model only; see [`crate::quality`]).
+    /// a page-quality model only; see `crate::quality`).
     pub quality: Option<PageQuality>,
     /// The page's metadata ([`crate::html::Metadata`]; HTML input only),
     /// its `language` the detected one when there is one.
     pub metadata: Option<crate::html::Metadata>,
     /// Why the document was not read whole, when it was not: a limit of
-    /// the pass ([`crate::html::Limit`]: the segments are those read up to
+    /// the pass (`crate::html::Limit`: the segments are those read up to
     /// it), or, set by the caller that read the bytes, a body cut short (a
     /// truncated WARC record, gzip stream or chunked body: the part that
     /// decoded was cleaned).
@@ -157,7 +157,7 @@ pub struct Cleaned {
     /// heuristics`, `keep-all`, `perplexity`, a caller's own decider).
     pub cut: Option<Cut>,
     /// The page's predicted type (HTML input, models with a page-type
-    /// classifier; [`crate::classify::page`]).
+    /// classifier; `crate::classify::page`).
     pub page_type: Option<crate::classify::page::PagePrediction>,
 }
 
@@ -165,7 +165,7 @@ pub struct Cleaned {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OperatingPoint {
-    /// The page's own expected-F cut ([`crate::classify::expected_f_cut`]):
+    /// The page's own expected-F cut (`crate::classify::expected_f_cut`):
     /// the default (`--prefer f`) with a calibrated classifier.
     PageF,
     /// The model's stored F point (`--prefer f`, a model whose classifier

@@ -30,7 +30,7 @@
 //! # The public API
 //!
 //! With the default features the crate's API is its front door, every item
-//! at the crate root except the writers ([`format`]):
+//! at the crate root except the writers (`format`):
 //!
 //! - [`Cleaner::new`] from [`CleanOptions`] (and the options' field types:
 //!   [`InputKind`], [`Method`], [`Preference`], [`Comments`], [`Roles`],

@@ -47,7 +47,7 @@ pub fn looks_like_html(text: &str) -> bool {
 }
 
 /// Asks cleaning in progress to stop: a flag another thread sets, and an
-/// optional deadline. [`Cleaner::clean_document_cancellable`] looks at it
+/// optional deadline. `Cleaner::clean_document_cancellable` looks at it
 /// between the pipeline's stages and every [`Cancel::EVERY`] segments within
 /// the stages that go segment by segment, and returns [`Cancelled`] once it is
 /// set (or the deadline has passed), dropping what it had made. Scoring a
@@ -159,11 +159,11 @@ pub const DEFAULT_MODELS: [&str; 1] = ["en"];
 pub const DEFAULT_FALLBACK: &str = "en-nonlex";
 
 /// Language routing: models keyed by their language tag
-/// ([`crate::model::ModelMeta::language`]) and a fallback model for pages
+/// (`crate::model::ModelMeta::language`) and a fallback model for pages
 /// of any other language, or whose language is not identified.
 ///
 /// Each page's language is identified from a bounded sample of its segments
-/// ([`crate::lang::detect_segments`]: a few µs for an English page, about
+/// (`crate::lang::detect_segments`: a few µs for an English page, about
 /// 0.1 ms for others), after
 /// segmentation and before scoring, so a page is read once whichever model
 /// cleans it.
@@ -379,7 +379,7 @@ impl Cleaner {
     }
 
     /// The same cleaner dropping every page whose predicted precision
-    /// ([`crate::quality`]) is below `p` (0–1): all its segments are then
+    /// (`crate::quality`) is below `p` (0–1): all its segments are then
     /// dropped ([`classify::Reason::PageQuality`]) and [`Cleaned::quality`]
     /// says why. Fails when the model (the fallback model when routing) has
     /// no page-quality model; pages routed to a model without one are kept.
@@ -407,7 +407,7 @@ impl Cleaner {
         }))
     }
 
-    /// The same cleaner with another method ([`decide::of_method`]).
+    /// The same cleaner with another method (`decide::of_method`).
     pub fn with_method(self, method: Method) -> Cleaner {
         self.with_decider(decide::of_method(method))
     }
@@ -422,7 +422,7 @@ impl Cleaner {
     }
 
     /// The same cleaner with another decision threshold in bits of log-odds
-    /// (of the n-gram models, or of the classifier's probability; see [`crate::classify`]).
+    /// (of the n-gram models, or of the classifier's probability; see `crate::classify`).
     pub fn with_threshold(mut self, threshold: f64) -> Cleaner {
         self.threshold = Some(threshold);
         self
@@ -654,7 +654,7 @@ impl Cleaner {
     }
 
     /// The predicted quality of a page this cleaner cleaned with its own
-    /// model ([`crate::quality`]), if the model has a page-quality model for
+    /// model (`crate::quality`), if the model has a page-quality model for
     /// the page's input kind and the method is the model's.
     pub fn page_quality(&self, c: &Cleaned) -> Option<crate::quality::PageQuality> {
         self.page_quality_with(&self.model, c)

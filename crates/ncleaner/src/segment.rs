@@ -68,12 +68,12 @@ pub struct Segment {
     pub heuristic: Option<Heuristic>,
     /// Hashed `class`/`id`/`role` words of enclosing elements (HTML input only).
     pub attrs: Vec<u32>,
-    /// How much of the segment the page's metadata repeats ([`meta_overlap`]):
+    /// How much of the segment the page's metadata repeats (`meta_overlap`):
     /// its share of the title's and of the summary's words; `None` when the
     /// page has no metadata (and for text input).
     pub meta: Option<[f32; 2]>,
     /// The share of the site's other pages that hold this segment
-    /// ([`crate::site`]); `None` without a site memory that knows the host.
+    /// (`crate::site`); `None` without a site memory that knows the host.
     pub site: Option<f32>,
     /// What the page's tree of containers says about the segment (HTML input only).
     pub container: Option<crate::html::Container>,
@@ -81,7 +81,7 @@ pub struct Segment {
     /// (HTML input only).
     pub structure: Option<crate::html::Structure>,
     /// Links, images and `pre` line breaks in the text, for Markdown
-    /// ([`crate::html::inline`]; HTML input only, `None` when none).
+    /// (`crate::html::inline`; HTML input only, `None` when none).
     pub inline: Option<Box<crate::html::Inline>>,
 }
 

@@ -58,10 +58,10 @@ pub enum Preference {
 /// What happens to user comments and replies under an article.
 ///
 /// A segment is a comment when an enclosing element's `class`, `id` or
-/// `role` names a comment section ([`crate::html::Context::COMMENT`]). On
+/// `role` names a comment section (`crate::html::Context::COMMENT`). On
 /// pages whose main content is itself such a section (the best prose
 /// container sits inside it: a forum thread, a Q&A page;
-/// [`crate::html::Container::thread`]) the posts are the content and are
+/// `crate::html::Container::thread`) the posts are the content and are
 /// never dropped as comments.
 ///
 /// The default is [`Comments::Keep`]: the model decides comments like any
@@ -546,7 +546,7 @@ pub enum Method {
     #[serde(rename = "ncleaner")]
     NCleaner,
     /// Sentences above a word-model perplexity cut-off removed, nothing else
-    /// (PyPlexity; see [`crate::perplexity`]).
+    /// (PyPlexity; see `crate::perplexity`).
     Perplexity,
 }
 
@@ -619,13 +619,13 @@ pub enum Reason {
     PageQuality,
     /// A user comment, dropped as asked ([`Comments::Drop`]).
     Comment,
-    /// The same text was kept earlier on the page ([`crate::cleaned::drop_repeats`]).
+    /// The same text was kept earlier on the page (`crate::cleaned::drop_repeats`).
     Repeat,
     /// Kept as a short cell of a data table's row whose other cell is kept
-    /// ([`crate::cleaned::keep_table_rows`]).
+    /// (`crate::cleaned::keep_table_rows`).
     TableRow,
     /// A block of code inside the page's content, kept though the model
-    /// dropped it ([`crate::cleaned::keep_code_blocks`]).
+    /// dropped it (`crate::cleaned::keep_code_blocks`).
     Code,
     /// Kept by the model, but its role is one the text does not carry
     /// ([`crate::cleaned::Roles`]).

@@ -50,7 +50,7 @@ pub enum Format {
     /// record holding its text.
     Warc,
     /// Parquet: the JSON Lines record's fields as columns. This crate
-    /// renders each document's record ([`write`] writes it as JSON Lines
+    /// renders each document's record (`write` writes it as JSON Lines
     /// does); the corpus crate's Parquet sink turns the records into columns.
     Parquet,
 }

@@ -65,7 +65,7 @@ pub struct CleanedRecord<'a> {
     pub page_quality: Option<Option<PageQuality>>,
     /// The page's predicted type and its probability,
     /// `{"confidence": 0.93, "type": "article"}` (HTML input, models with a
-    /// page-type classifier; [`crate::classify::page`]).
+    /// page-type classifier; `crate::classify::page`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<Option<PagePrediction>>,
     /// Every segment, kept and dropped, in page order, when asked for.

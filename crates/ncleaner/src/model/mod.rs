@@ -320,7 +320,7 @@ pub struct Model {
     /// The segment classifier trained with the model, if any.
     pub classifier: Option<crate::classify::Classifier>,
     /// The page-quality models (HTML, text), fitted on the training pages'
-    /// out-of-fold cleaning ([`crate::quality`]); absent in older files. In
+    /// out-of-fold cleaning (`crate::quality`); absent in older files. In
     /// the model file they sit in the classifier's JSON, under `quality`.
     pub quality: Option<[Option<crate::quality::QualityModel>; 2]>,
     scorer: OnceLock<Scorer>,
