@@ -58,24 +58,6 @@ pub fn load_word_model(name: &str) -> Result<ncleaner::lm::WordLm> {
     ncleaner::lm::file::open(name).with_context(|| format!("loading word model {name}"))
 }
 
-/// `--smoothing`: how a word model scores.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum SmoothingArg {
-    /// The model's backoff probabilities (interpolated modified Kneser–Ney for ours).
-    KneserNey,
-    /// PyPlexity's bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6 (models trained by ncleaner).
-    Pyplexity,
-}
-
-impl From<SmoothingArg> for ncleaner::lm::Smoothing {
-    fn from(a: SmoothingArg) -> Self {
-        match a {
-            SmoothingArg::KneserNey => ncleaner::lm::Smoothing::Backoff,
-            SmoothingArg::Pyplexity => ncleaner::lm::Smoothing::PyPlexity,
-        }
-    }
-}
-
 /// A clap value parser for a library enum, built on its `as_str` names and
 /// its `FromStr`, so that the names live once in the library (for
 /// `value_parser = names::<Method>(Method::ALL.map(Method::as_str))`).

@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, Result};
 use ncleaner::lm::{self, Smoothing, tokenize};
 
-use super::common::{SmoothingArg, load_word_model};
+use super::common::{load_word_model, names};
 
 /// Arguments of `ncleaner perplexity`.
 #[derive(clap::Args)]
@@ -21,9 +21,11 @@ pub struct Args {
     #[arg(long, short = 'm', default_value = "en-ppl")]
     pub model: String,
 
-    /// How words are scored.
-    #[arg(long, value_enum, default_value = "kneser-ney")]
-    pub smoothing: SmoothingArg,
+    /// How words are scored: `kneser-ney` (the model's backoff probabilities,
+    /// interpolated modified Kneser–Ney for ours) or `pyplexity` (PyPlexity's
+    /// bigram formula 0.8·P(w|v) + 0.2·P(v) + 1e-6; models trained by ncleaner).
+    #[arg(long, value_parser = names::<Smoothing>(["kneser-ney", "pyplexity"]), default_value = "kneser-ney")]
+    pub smoothing: Smoothing,
 
     /// One JSON object per sentence with its per-token log10 probabilities.
     #[arg(long)]
@@ -33,7 +35,7 @@ pub struct Args {
 /// Runs `ncleaner perplexity`.
 pub fn run(args: Args) -> Result<()> {
     let model = load_word_model(&args.model)?;
-    let smoothing: Smoothing = args.smoothing.into();
+    let smoothing = args.smoothing;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let one = |s: &str, out: &mut dyn Write| -> Result<()> {
         let scores = model.score_tokens(&tokenize::tokens(s), smoothing)?;
