@@ -35,7 +35,7 @@ pub struct Step {
 
 /// How a row's cleaner cuts each page: the operating-point rows differ from
 /// the default in where they cut, which the default's cut per page never
-/// reads (earlier, these rows gave the default's very figures).
+/// reads, so each row names its own.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cut {
     /// The default cleaner: each page at its own expected F

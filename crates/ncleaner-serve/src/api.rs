@@ -360,11 +360,9 @@ const RELEASE_AFTER: usize = 1 << 20;
 
 /// Gives the memory freed by a large request back to the system: glibc's
 /// allocator keeps freed memory in its per-thread arenas otherwise, and
-/// the server's resident memory stayed near its peak after a burst of
-/// large pages (six concurrent 10 MB pages: 458 MB two seconds after, 160
-/// MB with a trim after each request, BENCHMARKS.md has the figure with
-/// the trim half a second after the answer). Costs about a millisecond,
-/// and only after large requests.
+/// the server's resident memory stays near its peak after a burst of large
+/// pages (BENCHMARKS.md, "Crawl safety", has the figures with and without
+/// the trim). Costs about a millisecond, and only after large requests.
 fn release_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes no pointer and only returns free memory to

@@ -61,7 +61,7 @@ fn oversized_bodies_get_413() {
 }
 
 /// Deep nesting is cleaned; binary garbage is refused as no document (415,
-/// issue 35: it was "cleaned" into text); the server lives on.
+/// issue 35: not "cleaned" into text); the server lives on.
 #[test]
 fn deep_nesting_is_cleaned_and_binary_garbage_refused() {
     let s = start(default_config());

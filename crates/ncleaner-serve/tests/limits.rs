@@ -1,4 +1,4 @@
-//! The server's resource limits (issue items 11-15): each test failed before its fix.
+//! The server's resource limits (issue items 11-15): each test fails without its limit.
 
 mod common;
 

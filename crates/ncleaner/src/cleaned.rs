@@ -247,14 +247,16 @@ pub const REPEAT_MIN_WORDS: usize = 3;
 /// for looping, a mobile and a desktop copy of the same section, a
 /// disclaimer under every tab. A reader sees each once, the gold texts
 /// (CleanEval, Dragnet, WCXB) hold each once, and for a corpus a repeat is
-/// noise. On WCXB's development pages (cross-validated by domain) dropping
-/// repeats of 3+ words raised the mean page F from 0.848 to 0.852, products
-/// most (0.627 to 0.643; 1, 5 and 10 words: 0.852, 0.852, 0.852).
+/// noise. On WCXB's development pages (cross-validated by domain) the mean
+/// page F is 0.852 with repeats of 3+ words dropped and 0.848 with them
+/// kept, products gaining most (0.643 against 0.627; 1, 5 and 10 words:
+/// 0.852, 0.852, 0.852).
 ///
 /// Table cells are left alone: in a table the same value ("41% / 46%",
 /// "Yes", "Not included") stands in many rows, and each row needs it. On
-/// the same pages this raised the Markdown table rows found from 0.686
-/// recall / 0.587 precision to 0.749 / 0.635 (with [`keep_table_rows`]).
+/// the same pages the Markdown table rows found are 0.749 recall / 0.635
+/// precision with cells left alone and 0.686 / 0.587 without (with
+/// [`keep_table_rows`]).
 pub fn drop_repeats(segments: &mut [ScoredSegment]) {
     use std::hash::BuildHasher;
     // Kept texts by their hash; a hash that matches is checked text by text,
@@ -355,9 +357,9 @@ pub const ROW_CELL_WORDS: usize = 12;
 ///
 /// A cell of links is kept like any other: in the tables of modern pages
 /// it is most often a value (a name, a product, a team), and on WCXB's pages
-/// (below) leaving out cells that are mostly link text found fewer gold rows
+/// (below) leaving out cells that are mostly link text finds fewer gold rows
 /// (0.749 recall / 0.635 precision against 0.767 / 0.649). A header row
-/// whose cells are all dropped stays dropped: keeping it as well found a
+/// whose cells are all dropped stays dropped: keeping it as well finds a
 /// few more rows at lower precision (0.776 / 0.647).
 ///
 /// A cell is the run of segments with the same table, row and column; a
@@ -365,11 +367,11 @@ pub const ROW_CELL_WORDS: usize = 12;
 /// longest cell, one more each row's runs: linear in the page.
 ///
 /// On WCXB's development pages, cross-validated by domain (the fold models
-/// of `scripts/wcxb-crossval`), the Markdown table rows found went from
-/// 0.405 recall / 0.350 precision to 0.767 / 0.649 (with table cells left
-/// out of [`drop_repeats`]), and the mean page F1 from 0.852 to 0.854; see
-/// EVALUATION.md for every set. A longer bound (30 words) changed nothing
-/// there (0.766 / 0.649).
+/// of `scripts/wcxb-crossval`), the Markdown table rows found are 0.767
+/// recall / 0.649 precision with this rule and 0.405 / 0.350 without (with
+/// table cells left out of [`drop_repeats`]), and the mean page F1 0.854
+/// against 0.852; see EVALUATION.md for every set. A longer bound (30
+/// words) changes nothing there (0.766 / 0.649).
 pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
     use crate::html::Cell;
     fn cell(s: &ScoredSegment) -> Option<Cell> {
@@ -417,14 +419,14 @@ pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
 /// preformatted text (`pre`) inside the page's best prose container is
 /// kept ([`crate::classify::Reason::Code`]) when the page keeps another
 /// segment. Code scores badly under n-gram models of prose, and the older
-/// pools have little of it to learn from, so the classifier dropped most
-/// code of documentation and forum pages (p 0.1–0.4); code outside the
+/// pools have little of it to learn from, so the classifier alone drops
+/// most code of documentation and forum pages (p 0.1–0.4); code outside the
 /// content's container (a site's install banner) is left to the model.
 ///
 /// On WCXB's development pages (the fold models of `scripts/wcxb-crossval`,
-/// first fold, cleaned again with the rule) it lifted documentation pages
-/// from 0.911 to 0.920 and forums from 0.843 to 0.850, the others within
-/// 0.001; EVALUATION.md has every set.
+/// first fold, cleaned with and without the rule) documentation pages score
+/// 0.920 with it and 0.911 without, forums 0.850 and 0.843, the others
+/// within 0.001; EVALUATION.md has every set.
 pub fn keep_code_blocks(segments: &mut [ScoredSegment], drop_comments: bool) {
     if !segments.iter().any(|s| s.decision.keep) {
         return;
@@ -568,7 +570,7 @@ mod tests {
         let mut s = vec![
             cell("41% / 46%", true, (1, 1, 2)),
             cell("41% / 46%", true, (1, 2, 2)),
-            // Outside tables, repeats are dropped as before.
+            // Outside tables, repeats are dropped.
             scored("41% / 46%", true),
             scored("41% / 46%", true),
         ];

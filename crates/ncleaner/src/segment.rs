@@ -55,8 +55,8 @@ pub struct Segment {
     /// The words of `text` ([`count_words`]), counted once when the text is
     /// set: six stages read them (the features, the expected-F cut, the
     /// word counts of the output, table rows, repeats, page quality), and
-    /// counting them each time was 4 % of `clean`'s time. Private, as the
-    /// text is, so that the two cannot disagree.
+    /// counting them in each would cost each a pass over the text. Private,
+    /// as the text is, so that the two cannot disagree.
     words: u32,
     /// Characters inside links (HTML input only).
     pub link_chars: u32,
@@ -140,9 +140,9 @@ fn words_u32(text: &str) -> u32 {
 /// line feed, form feed, carriage return) in `text`: the count of
 /// `text.split_ascii_whitespace()`. A word starts at a byte that is not
 /// whitespace after one that is (or at the start): counted over pairs of
-/// neighbouring bytes in 64-byte blocks that the compiler vectorises (a
-/// byte at a time, this was 7 % of `clean`'s instructions: several stages
-/// count each segment's words).
+/// neighbouring bytes in 64-byte blocks that the compiler vectorises:
+/// several stages count words, and a loop over one byte at a time is a
+/// profile's visible share of `clean`.
 pub fn count_words(text: &str) -> usize {
     fn space(b: u8) -> bool {
         matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
@@ -217,7 +217,7 @@ pub struct MetaWords {
     summary: rustc_hash::FxHashSet<u64>,
     /// A 2,048-bit filter of both sets: most of a page's words are in
     /// neither, and one bit test spares them two set look-ups (the
-    /// look-ups were most of [`meta_overlap`]'s time). A title and a
+    /// look-ups would be most of [`meta_overlap`]'s time). A title and a
     /// summary hold a few hundred words and pairs, which would set most
     /// bits of a smaller filter.
     filter: [u64; 32],
@@ -337,8 +337,8 @@ pub fn meta_overlap(text: &str, meta: &MetaWords) -> [f32; 2] {
         return [0.0, 0.0];
     }
     // Counted as the words and pairs go by: no list of hashes per segment
-    // (this function was 4 % of `clean` in a profile). A segment without
-    // pairs has one word at most: only the first word is looked up.
+    // (this runs on every segment of every page). A segment without pairs
+    // has one word at most: only the first word is looked up.
     let (mut pairs, mut n_pairs) = ([0usize; 2], 0usize);
     let mut first_word: Option<[bool; 2]> = None;
     pairs_of(text, |pair, h| {
@@ -583,8 +583,8 @@ pub fn heuristic(text: &str) -> Option<Heuristic> {
 
 #[cfg(test)]
 mod tests {
-    /// The wrap width as it was computed from a list of every line's
-    /// length: the counting by value must give the same on every text.
+    /// The wrap width computed from a list of every line's length, the
+    /// reference: the counting by value must give the same on every text.
     fn wrap_width_listed(text: &str) -> Option<usize> {
         let mut lens: Vec<usize> = text
             .lines()

@@ -25,10 +25,9 @@ pub struct AttrModel {
     /// Word hash → smoothed log-odds relative to the prior. Written in key
     /// order, so that model files are the same bytes for the same training;
     /// held in a hash map, in which every segment's words are looked up.
-    /// A `BTreeMap` here cost 2.5 % of `clean`'s instructions
-    /// (`scripts/profile callgrind`: 2.794 G with it, 2.725 G without):
-    /// building it from the two embedded models' 34,000 words at start, and
-    /// searching it for every segment.
+    /// A `BTreeMap` here costs about 2.5 % more of `clean`'s instructions
+    /// (`scripts/profile callgrind`): building it from the two embedded
+    /// models' 34,000 words at start, and searching it for every segment.
     #[serde(serialize_with = "in_key_order")]
     pub log_odds: rustc_hash::FxHashMap<u32, f32>,
 }

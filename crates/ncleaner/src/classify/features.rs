@@ -290,9 +290,9 @@ fn char_class(c: char) -> u8 {
 }
 
 /// Counts `text`'s characters by class in one pass over its bytes: ASCII
-/// bytes by table, other characters by their Unicode properties. (The
-/// per-character `char` predicates were a sixth of the text-dump pipeline's
-/// time in a profile.)
+/// bytes by table, other characters by their Unicode properties.
+/// (Per-character `char` predicates would be a sixth of the text-dump
+/// pipeline's time.)
 fn char_stats(text: &str) -> CharStats {
     let bytes = text.as_bytes();
     let mut counts = [0usize; 6];

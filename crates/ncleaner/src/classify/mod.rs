@@ -35,8 +35,8 @@ use self::page::{PagePrediction, PageTypeModel};
 /// explicit threshold is given.
 ///
 /// The default is [`Preference::F`]: the precision-oriented point, chosen on
-/// pooled word counts that long articles rule, cut short pages' prose
-/// (81–91 % of the words missed on modern pages had p of 0.40–0.69), and a
+/// pooled word counts that long articles rule, cuts short pages' prose
+/// (81–91 % of the words it misses on modern pages have p of 0.40–0.69), and a
 /// page's reader, like WCXB's metric, weighs every page the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -291,7 +291,7 @@ impl Classifier {
             })
             .collect();
         // Room for the columns appended below, so that no row grows twice
-        // (growing them was most of a 10 MB page's peak memory).
+        // (growing them would be most of a 10 MB page's peak memory).
         let types = if self.page_type.is_some() {
             page::COLUMNS
         } else {
@@ -484,7 +484,7 @@ impl Calibration {
 /// it, a page of boilerplate alone (gold text empty: error pages, bare
 /// listings) would keep its likeliest segment however unlikely. Chosen by
 /// the cross-validation on WCXB's development pages (folds by domain) among
-/// 0, 0.05, 0.1, 0.2 and 0.3; 0.1 and 0.2 were within 0.001 of each other.
+/// 0, 0.05, 0.1, 0.2 and 0.3; 0.1 and 0.2 are within 0.001 of each other.
 pub const EXPECTED_F_FLOOR: f64 = 0.1;
 
 /// The per-page decision of [`Preference::F`] in calibrated models: the

@@ -98,9 +98,9 @@ pub struct Forest {
     /// The leaf values, tree after tree.
     pub leaves: Vec<f32>,
     /// The splits packed for [`Forest::margins`], built at its first call
-    /// from the fields above (packing them for every page was 8 % of
-    /// cleaning 1 KB pages). A forest changed after its first `margins`
-    /// must be cloned first: a clone packs afresh.
+    /// from the fields above (once per forest, not per page: packing is a
+    /// visible share of cleaning a small page). A forest changed after its
+    /// first `margins` must be cloned first: a clone packs afresh.
     #[serde(skip)]
     packed: std::sync::OnceLock<Packed>,
 }
@@ -177,22 +177,20 @@ impl Forest {
     /// row's trees are summed in the same order), computed tree by tree
     /// over groups of `LANES` rows: a tree's walk is a chain of dependent
     /// loads, and walking several rows at once lets them overlap while the
-    /// tree stays in cache. In a profile of `clean -j 1` on CleanEval pages,
-    /// `margin` row by row took 14 % of the time.
+    /// tree stays in cache. Row by row, `margin` is one of the largest
+    /// costs of `clean -j 1`.
     ///
     /// The splits are first packed as (threshold, feature) pairs, 2^D slots
     /// a tree (one unused), so that a step is one load; the walk is compiled
     /// for each tree size (`walk`), so that its indices need no bounds
     /// checks; and the rows are regrouped feature-major. With four lanes
     /// rather than eight the lanes' state stays in registers. Together these
-    /// took the walk from 853 M to 370 M instructions on CleanEval's 398
-    /// dev and train pages (callgrind), and `clean -j 1` 13 % less time.
+    /// spare the walk its bounds checks and register spills.
     ///
     /// Where the CPU has AVX-512F or AVX2 and the trees have at most 32
     /// slots, the rows go down sixteen or eight at a time in vector
     /// registers instead, every split tested for all of them (`simd`, the
-    /// same sums bit for bit): `clean -j 1` 0.97 s → 0.85–0.87 s (AVX-512),
-    /// 0.90 s (AVX2) on BENCHMARKS.md's pages.
+    /// same sums bit for bit, and faster than the scalar walk).
     pub fn margins<R: AsRef<[f32]>>(&self, rows: &[R]) -> Vec<f32> {
         let depth = self.depth as usize;
         if !(1..=MAX_DEPTH).contains(&depth) {
@@ -408,9 +406,9 @@ fn by_chunks<const L: usize, R: AsRef<[f32]>>(
 /// The scalar walk of [`Forest::margins`], [`LANES`] rows at a time.
 ///
 /// The rows a chunk at a time through every tree, so that the chunk stays
-/// in cache while the trees go by (all rows tree after tree swept a 10 MB
-/// page's 12 MB of rows 200 times: the walk was 44 % of cleaning such a
-/// page). In a chunk, the rows are in groups of LANES, each group
+/// in cache while the trees go by (all rows tree after tree would sweep a
+/// 10 MB page's 12 MB of rows 200 times, once a tree). In a chunk, the rows
+/// are in groups of LANES, each group
 /// feature-major: a step reads `group[feature][lane]`, one bounds check
 /// and no row pointer to load per lane.
 fn scalar_margins<R: AsRef<[f32]>>(

@@ -405,7 +405,7 @@ mod tests {
         assert_eq!(v["segments"][2]["kind"], "l");
         assert_eq!(v["words_in"], 4);
         assert_eq!(v["words_out"], 3);
-        // One model, no routing: no language fields (the record as before routing existed).
+        // One model, no routing: no language fields.
         assert!(v.get("language").is_none() && v.get("model").is_none());
     }
 

@@ -157,8 +157,8 @@ pub(super) fn names_comments(words: &[u32]) -> bool {
 mod tests {
     use super::*;
 
-    /// The rule as it was first written: the style without whitespace,
-    /// lower-cased, holds one of the two declarations.
+    /// The rule written plainly, the reference: the style without
+    /// whitespace, lower-cased, holds one of the two declarations.
     fn compact_rule(style: &[u8]) -> bool {
         let compact: Vec<u8> = style
             .iter()
@@ -196,7 +196,7 @@ mod tests {
         }
     }
 
-    /// The words of a value, as the rule was first written: split into
+    /// The words of a value by the plain rule, the reference: split into
     /// words, each lower-cased in a buffer and hashed whole.
     fn words_rule(value: &[u8]) -> Vec<u32> {
         let mut out = Vec::new();

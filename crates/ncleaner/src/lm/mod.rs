@@ -115,8 +115,8 @@ impl Table {
 pub struct WordLm {
     order: usize,
     vocab: Vec<String>,
-    /// Word → id; Fx-hashed (SipHash on every scored word was 3 % of
-    /// `clean` in a callgrind profile). Pages only look words up; the keys
+    /// Word → id; Fx-hashed (SipHash on every scored word shows in a
+    /// callgrind profile of `clean`). Pages only look words up; the keys
     /// inserted are the model's vocabulary, so no page can flood it.
     index: rustc_hash::FxHashMap<String, u32>,
     /// `tables[k - 1]` holds the k-grams.
@@ -127,8 +127,8 @@ pub struct WordLm {
     /// For each order k ≥ 2, `starts[k - 2][v]`: the index of the first
     /// k-gram whose oldest word is `v` (and the table's length at
     /// `v = vocab.len()`), so that a look-up binary-searches only the
-    /// k-grams of one word (a whole-table binary search was half of the
-    /// filter's time).
+    /// k-grams of one word (a whole-table binary search would be half of
+    /// the filter's time).
     starts: Vec<Vec<u32>>,
 }
 

@@ -146,7 +146,7 @@ impl Model {
         let m = &self.meta;
         // The language line only when there is a tag, and before
         // `provenance` (where readers stop): a model without one is written
-        // byte for byte as before, and readers older than the line ignore it.
+        // without the line, and readers that do not know the line ignore it.
         let language = m
             .language
             .as_deref()
@@ -766,10 +766,9 @@ mod tests {
 }
 
 /// The classifier's JSON in a model file: the classifier's own fields, then
-/// the page-quality models under `quality`. The quality models were a field
-/// of the classifier until the pipeline came to own them (so that the
-/// classifier knows nothing of page quality); the JSON keeps their old place,
-/// so files are byte for byte as before.
+/// the page-quality models under `quality`. The pipeline owns the quality
+/// models (the classifier knows nothing of page quality), but the file keeps
+/// them inside the classifier's JSON object, where model files have them.
 #[derive(serde::Serialize)]
 struct ClassifierOut<'a> {
     #[serde(flatten)]
@@ -782,8 +781,8 @@ struct ClassifierOut<'a> {
 /// ignores the rest): serde's `flatten` would buffer the classifier and
 /// cannot then read its maps' integer keys. The second pass reads from the
 /// `quality` key on, which [`ClassifierOut`] writes last, and the whole JSON
-/// only when that fails: skipping the classifier's 730 KB again was a
-/// quarter of the JSON's cost at start-up (0.86 of 3.4 ms a model).
+/// only when that fails: reading the classifier's 730 KB a second time would
+/// add about a quarter to the JSON's cost at start-up.
 struct ClassifierIn {
     classifier: crate::classify::Classifier,
     quality: Option<[Option<crate::quality::QualityModel>; 2]>,

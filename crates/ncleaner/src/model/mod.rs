@@ -293,8 +293,8 @@ pub(crate) struct CountTables {
 
 /// The count section of an embedded model, read when the counts are first
 /// asked for ([`Model::clean`]): cleaning needs only the scorer's tables,
-/// which the file stores, and reading the counts into hash maps was half of
-/// what was left of `clean`'s start-up (107 M of 216 M instructions).
+/// which the file stores, and reading the counts into hash maps would be
+/// about half of `clean`'s start-up.
 /// Embedded models only: their bytes are part of the build and a test reads
 /// their counts; a file's counts are read, and checked, when it is loaded.
 #[derive(Clone, Copy)]

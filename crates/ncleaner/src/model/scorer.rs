@@ -97,8 +97,8 @@ impl Scorer {
                 };
                 let (a, b) = (c.s(key, k), dd.s(key, k));
                 if k < n {
-                    // Only higher orders read S_k (the top order's were a
-                    // third of building the non-lexical model's tables).
+                    // Only higher orders read S_k (keeping the top order's
+                    // would add a third to building the non-lexical model's tables).
                     cur_c.insert(key, a);
                     cur_d.insert(key, b);
                 }
@@ -148,12 +148,12 @@ impl Scorer {
         // The symbols (and the closing boundary) are read a chunk at a
         // time into a buffer on the stack, and the chunk is then scored in
         // a loop of its own: the same sums in the same order, bit for bit.
-        // Read and scored in one loop, the scorer alone took 94 ms over the
-        // 21 MB of text of `scripts/bench-throughput` against 48 ms so (in
-        // `clean`, where it shares the cache, `clean -j 1` 0.73 → 0.71 s).
+        // Split so, each loop stays small enough for the compiler to keep
+        // its state in registers; reading and scoring in one loop takes
+        // about twice the time of the two.
         // The next dense index drops the oldest symbol by subtraction (it
         // sits in `key`, d symbols back; 0 while fewer than d are in), not
-        // by a `%` per character: a division was most of the loop's time.
+        // by a `%` per character: a division would be most of the loop's time.
         let mut chunk: [Sym; SCORE_CHUNK] = [b; SCORE_CHUNK];
         loop {
             let mut len = 0;
@@ -180,9 +180,9 @@ impl Scorer {
     }
 
     /// The tables as the binary model file stores them (format 3,
-    /// [`super::file`]), so that loading a model does not rebuild them (for
-    /// the two embedded models that was half of `clean`'s start-up, about
-    /// 35 ms): n, d and V as varints; the dense table as one base row of
+    /// [`super::file`]), so that loading a model does not rebuild them
+    /// (rebuilding them for the two embedded models would double `clean`'s
+    /// start-up): n, d and V as varints; the dense table as one base row of
     /// V^(d−1) values (for each suffix, the value most of its V entries
     /// hold: the log-odds of the d-grams neither model saw) and the entries
     /// that differ from it, by ascending index (varint delta, f32 bits);
@@ -336,8 +336,8 @@ impl Scorer {
 /// by either model get their own, S = q·S_{d−1} + P_d. These are the very
 /// sums and log2s of building each model's table of S_d and taking the
 /// log-odds entry by entry, bit for bit, without the two tables of f64
-/// (14 MB for the lexical trigram model: building them and their log-odds
-/// was 17 ms of every start).
+/// (14 MB for the lexical trigram model, built and read for nothing at
+/// every start).
 fn dense_log_odds(clean: &Estimates, dirty: &Estimates, d: usize, v: usize, q: f64) -> Vec<f32> {
     if d < 2 {
         let (sc, sd) = (dense_s(clean, d, v, q), dense_s(dirty, d, v, q));
@@ -574,8 +574,8 @@ mod tests {
         }
     }
 
-    /// The scorer's loop as it was before it read its symbols a chunk at a
-    /// time: one loop over the symbols.
+    /// The reference for the scorer's loop: one loop that reads and scores
+    /// each symbol, without the chunks.
     fn one_loop(s: &Scorer, text: &str) -> (f64, usize) {
         let b = s.alphabet.boundary();
         let (v, d) = (s.v, s.d);

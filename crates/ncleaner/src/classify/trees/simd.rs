@@ -18,16 +18,13 @@
 //! With AVX2 the same splits, bits and path take eight rows, and the leaf
 //! is looked up among four registers of eight by permutes and blends.
 //!
-//! Measured (`clean -j 1` on BENCHMARKS.md's 53 MB of pages, `perf stat -r
-//! 4`, one session, each walk forced in turn): scalar 0.97 s, AVX2 0.90 s,
-//! AVX-512 0.85–0.87 s. A first AVX-512 walk that followed each lane's path
-//! with a gather of the rows' values a level (the nodes looked up by
-//! permutes) gave 0.945 s against the scalar walk's 0.997 s in an earlier
-//! run. Left out: that path walk with AVX2, eight lanes and three gathers a
-//! level, slower than the scalar walk on this project's machine (AMD EPYC:
-//! gathers are slow there). valgrind emulates no AVX-512 and reports AVX2
-//! (so callgrind runs the AVX2 walk: `scripts/profile callgrind` counts its
-//! instructions).
+//! Testing every split beats following each lane's path with a gather of
+//! the rows' values a level, which gathers make slow on some CPUs (AMD
+//! EPYC among them); the path walk is not used. The AVX-512 walk is the
+//! fastest where the CPU has it, then AVX2, then the scalar walk
+//! (docs/benchmarks-log.md has the timings). valgrind emulates no AVX-512
+//! and reports AVX2, so callgrind runs the AVX2 walk: `scripts/profile
+//! callgrind` counts its instructions.
 //!
 //! The sums are the scalar walk's bit for bit: each split is the same
 //! compare, `x >= threshold` (false for NaN, as `>=` is), so each row

@@ -23,12 +23,13 @@ pub(super) fn holds_data(cells: &[&ScoredSegment]) -> bool {
 /// Whether kept cells span two rows or more and two columns or more. A
 /// table of one column is a list laid out in cells (a menu, a column of
 /// links or of notes), and a table of one row a header without data or a
-/// bar of buttons: written as a pipe table, they made rows the WCXB gold
+/// bar of buttons: written as a pipe table, they make rows the WCXB gold
 /// writes as text (WCXB's development pages, cross-validated by domain with
-/// the fold models of `scripts/wcxb-crossval`: 136 of the 3,727 rows we
-/// wrote, 8 of them rows of the gold's tables). Their cells are written as
-/// blocks, as a layout table's are. The rule was chosen on these pages;
-/// table rows went from 0.767 / 0.649 to 0.764 / 0.672 (recall / precision).
+/// the fold models of `scripts/wcxb-crossval`: 136 of the 3,727 rows a
+/// pipe table would write, 8 of them rows of the gold's tables). Their
+/// cells are written as blocks, as a layout table's are. The rule is chosen
+/// on these pages; table rows are 0.764 / 0.672 (recall / precision) with
+/// it and 0.767 / 0.649 without.
 fn is_grid(cells: &[&ScoredSegment]) -> bool {
     let mut rows = 0;
     let mut last_row = None;

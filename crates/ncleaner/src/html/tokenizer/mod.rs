@@ -27,21 +27,21 @@
 //! foreign content: `<![CDATA[` is a bogus comment everywhere, and a
 //! `title` or `style` inside `svg` is raw text as in HTML.
 //!
-//! It gives the tokens html5gum 0.9 gave the pass (compared on every shared
+//! It gives the tokens html5gum 0.9 gives (compared on every shared
 //! page by `tests/tokenizer_differential.rs`, and on generated markup by the
 //! fuzz target `tokenizer`), with these deliberate differences:
 //!
 //! - `noframes` is raw text, as the standard's tree builder has it;
-//!   html5gum's list has `noframe`, which is no element, and read
+//!   html5gum's list has `noframe`, which is no element, and reads
 //!   `noframes` as markup (its content is hidden either way);
 //! - no recursion: html5gum's states call each other, and a tag of some
-//!   7,000 double-quoted attributes overflowed its stack.
+//!   7,000 double-quoted attributes overflows its stack.
 //!
 //! One difference from the standard is kept, because the models were
 //! trained with it: a repeated attribute (`class="a" class="b"`) is handed
 //! on as often as it is written, as html5gum's callback emitter does,
 //! where the standard keeps the first (§ 13.2.5.33). [`StartTag::attr`]
-//! gives the first; the pass reads every copy, as before. Keeping only the
+//! gives the first; the pass reads every copy. Keeping only the
 //! first changes the outputs of 56 of the 2,996 shared pages (the
 //! probabilities of 943 segments and 4 decisions).
 //!

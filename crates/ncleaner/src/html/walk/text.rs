@@ -22,8 +22,8 @@ impl<C: Consumer> Walker<C> {
             // them: the space it would be written as is the one it is, and
             // once a word is written nothing waits for the next (no owed
             // line break, image or link start), so "a b c" is appended
-            // whole, counted as its visible characters. Word by word,
-            // `visible` was called once a word.
+            // whole, counted as its visible characters, rather than with
+            // one `visible` call a word.
             if bytes[i].is_ascii_graphic() {
                 let start = i;
                 let mut spaces = 0;
