@@ -88,6 +88,21 @@ pub struct ScoredSegment {
 }
 
 impl ScoredSegment {
+    /// A segment with its decision and nothing else known of it yet: no
+    /// score, probability, sentences, output or role (each decider fills in
+    /// what it has).
+    pub(crate) fn new(segment: Segment, decision: Decision) -> Self {
+        ScoredSegment {
+            segment,
+            score: None,
+            probability: None,
+            decision,
+            sentences: None,
+            output: None,
+            role: None,
+        }
+    }
+
     /// Whether the segment is kept.
     pub fn keep(&self) -> bool {
         self.decision.keep

@@ -279,17 +279,14 @@ mod tests {
             crate::pipeline::read_document_with(html, InputKind::Html, Default::default());
         let mut scored: Vec<ScoredSegment> = segments
             .into_iter()
-            .map(|segment| ScoredSegment {
-                segment,
-                score: None,
-                probability: None,
-                decision: Decision {
-                    keep: true,
-                    reason: Reason::KeepAll,
-                },
-                sentences: None,
-                output: None,
-                role: None,
+            .map(|segment| {
+                ScoredSegment::new(
+                    segment,
+                    Decision {
+                        keep: true,
+                        reason: Reason::KeepAll,
+                    },
+                )
             })
             .collect();
         let prediction = page_type.map(|t| {
@@ -392,17 +389,14 @@ mod tests {
             crate::pipeline::read_document_with(&html, InputKind::Html, Default::default());
         let mut scored: Vec<ScoredSegment> = segments
             .into_iter()
-            .map(|segment| ScoredSegment {
-                segment,
-                score: None,
-                probability: None,
-                decision: Decision {
-                    keep: true,
-                    reason: Reason::Score,
-                },
-                sentences: None,
-                output: None,
-                role: None,
+            .map(|segment| {
+                ScoredSegment::new(
+                    segment,
+                    Decision {
+                        keep: true,
+                        reason: Reason::Score,
+                    },
+                )
             })
             .collect();
         assign_roles(&mut scored, None);

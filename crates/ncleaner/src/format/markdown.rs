@@ -406,17 +406,14 @@ mod tests {
             had_decode_errors: false,
             segments: segments
                 .into_iter()
-                .map(|segment| ScoredSegment {
-                    segment,
-                    score: None,
-                    probability: None,
-                    decision: Decision {
-                        keep: true,
-                        reason: Reason::KeepAll,
-                    },
-                    sentences: None,
-                    output: None,
-                    role: None,
+                .map(|segment| {
+                    ScoredSegment::new(
+                        segment,
+                        Decision {
+                            keep: true,
+                            reason: Reason::KeepAll,
+                        },
+                    )
                 })
                 .collect(),
             language: None,

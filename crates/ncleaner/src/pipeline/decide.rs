@@ -283,17 +283,14 @@ impl Decide for ByPerplexity {
                 let f = filter.filter(segment.text());
                 let keep = f.text.is_some();
                 let output = f.text.filter(|t| *t != segment.text());
+                let decision = Decision {
+                    keep,
+                    reason: classify::Reason::Perplexity,
+                };
                 Ok(ScoredSegment {
-                    decision: Decision {
-                        keep,
-                        reason: classify::Reason::Perplexity,
-                    },
                     output,
                     sentences: Some(f.sentences),
-                    segment,
-                    score: None,
-                    probability: None,
-                    role: None,
+                    ..ScoredSegment::new(segment, decision)
                 })
             })
             .collect::<Result<_, _>>()
@@ -342,13 +339,9 @@ fn decide_each(
                 };
             }
             Ok(ScoredSegment {
-                segment,
                 score,
                 probability,
-                decision,
-                sentences: None,
-                output: None,
-                role: None,
+                ..ScoredSegment::new(segment, decision)
             })
         })
         .collect()

@@ -373,17 +373,12 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
             Ok(Decided::without_threshold(
                 segments
                     .into_iter()
-                    .map(|segment| ScoredSegment {
-                        decision: Decision {
+                    .map(|segment| {
+                        let decision = Decision {
                             keep: segment.kind == segment::Kind::H,
                             reason: classify::Reason::NoHeuristic,
-                        },
-                        segment,
-                        score: None,
-                        probability: None,
-                        sentences: None,
-                        output: None,
-                        role: None,
+                        };
+                        ScoredSegment::new(segment, decision)
                     })
                     .collect(),
             ))
