@@ -305,16 +305,15 @@ fn word_table() -> &'static WordTable {
 }
 
 impl Signals {
-    /// Counts one start tag: its name, its hashed `class`/`id`/`role`
-    /// words, its `itemprop` (lower-cased), and for a `<meta>` its keys
-    /// (lower-cased) and content. Kept out of line, as the two functions
-    /// below, so that a profile shows what the page type costs.
+    /// Counts one start tag: its name, its `itemprop` (lower-cased), and for
+    /// a `<meta>` its keys (lower-cased) and content. Its `class`/`id`/`role`
+    /// words are counted apart ([`Signals::words`]). Kept out of line, as
+    /// the functions below, so that a profile shows what the page type costs.
     #[inline(never)]
     pub(super) fn start_tag(
         &mut self,
         tag: Tag,
         name: &[u8],
-        words: &[u32],
         itemprop: &str,
         meta_keys: &[String],
         content: &str,
@@ -349,20 +348,6 @@ impl Signals {
         if let Some(i) = element {
             self.elements[i] = self.elements[i].saturating_add(1);
         }
-        if !words.is_empty() {
-            let table = word_table();
-            let mut seen = 0u32;
-            for &w in words {
-                if let Some(g) = table.group(w) {
-                    seen |= 1 << g;
-                }
-            }
-            while seen != 0 {
-                let g = seen.trailing_zeros() as usize;
-                self.words[g] = self.words[g].saturating_add(1);
-                seen &= seen - 1;
-            }
-        }
         if !itemprop.is_empty() {
             for p in itemprop.split_ascii_whitespace() {
                 if let Some(i) = ITEMPROPS.iter().position(|&x| x == p) {
@@ -380,6 +365,27 @@ impl Signals {
                 "website" => 3,
                 _ => 4,
             };
+        }
+    }
+
+    /// Counts one element's hashed `class`/`id`/`role` words: each group of
+    /// [`WORD_GROUPS`] that holds one of them counts the element once.
+    #[inline]
+    pub(super) fn words(&mut self, words: &[u32]) {
+        if words.is_empty() {
+            return;
+        }
+        let table = word_table();
+        let mut seen = 0u32;
+        for &w in words {
+            if let Some(g) = table.group(w) {
+                seen |= 1 << g;
+            }
+        }
+        while seen != 0 {
+            let g = seen.trailing_zeros() as usize;
+            self.words[g] = self.words[g].saturating_add(1);
+            seen &= seen - 1;
         }
     }
 
@@ -422,18 +428,28 @@ impl Signals {
     }
 }
 
-/// The consumer that counts the [`Signals`] of the tag stream: it reads
-/// every start tag's `class`, `id` and `role` words, its `itemprop` and a
-/// `<meta>`'s keys and content itself (the metadata reader reads some of
-/// the same attributes, but keeping the two apart lets either change), and
-/// every strictly parsed JSON-LD value (the classifier's inputs stay those
-/// its models were trained on, as for `Meta`).
+/// The consumer that counts the [`Signals`] of the tag stream.
+///
+/// An element's `class`/`id`/`role` words are read from the tree when it
+/// opens ([`Tree::top_words`]): the tree hashes each distinct string of a
+/// page once (its word cache), where a page repeats its class lists on
+/// every card and row, and the other consumers read the same words. The
+/// elements that never open (void elements such as `img`, `input`, `meta`;
+/// `br`, `hr`) have their words hashed here as their start tag comes. Its
+/// `itemprop`, a `<meta>`'s keys and content, and every strictly parsed
+/// JSON-LD value are read from the start tag (the metadata reader reads
+/// some of the same attributes, but keeping the two apart lets either
+/// change; the classifier's inputs stay those its models were trained on,
+/// as for `Meta`).
+///
+/// The consumer's methods are kept out of line so that a profile (and
+/// `scripts/bench-pagetype`) counts everything the signals cost.
 #[derive(Default)]
 pub(super) struct Reader {
     signals: Signals,
-    /// The start tag's attribute words.
+    /// A void element's attribute words.
     words: Vec<u32>,
-    /// Its `itemprop`, lower-cased.
+    /// The start tag's `itemprop`, lower-cased.
     itemprop: String,
     /// A `<meta>`'s `name`, `property` and `itemprop`, lower-cased.
     meta_keys: Vec<String>,
@@ -444,8 +460,10 @@ pub(super) struct Reader {
 }
 
 impl Reader {
-    /// Reads the attributes of `start` that the signals count.
-    fn read(&mut self, start: &StartTag<'_>) {
+    /// Reads the attributes of `start` that the signals count; the
+    /// `class`/`id`/`role` words only when `words` (an element that does
+    /// not open).
+    fn read(&mut self, start: &StartTag<'_>, words: bool) {
         self.words.clear();
         self.itemprop.clear();
         self.meta_keys.clear();
@@ -453,7 +471,7 @@ impl Reader {
         let meta = start.name == b"meta";
         for (attr, value) in start.attrs() {
             match attr {
-                b"class" | b"id" | b"role" => {}
+                b"class" | b"id" | b"role" if words => {}
                 b"name" | b"property" | b"itemprop" if meta => {}
                 b"content" if meta => {}
                 b"itemprop" => {}
@@ -489,20 +507,31 @@ impl Reader {
 }
 
 impl Consumer for Reader {
-    const WANTS: u32 = wants::START_TAG | wants::JSON_LD;
+    const WANTS: u32 = wants::START_TAG | wants::OPEN | wants::JSON_LD;
 
+    #[inline(never)]
     fn start_tag(&mut self, el: &Element<'_, '_>, _tree: &mut Tree) {
-        self.read(el.start);
+        // The elements the walker does not open (`Walker::start_tag`).
+        let never_opens = matches!(el.tag, Tag::Void | Tag::Br | Tag::Hr);
+        self.read(el.start, never_opens);
         self.signals.start_tag(
             el.tag,
             el.start.name,
-            &self.words,
             &self.itemprop,
             &self.meta_keys,
             &self.content,
         );
+        if never_opens {
+            self.signals.words(&self.words);
+        }
     }
 
+    #[inline(never)]
+    fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
+        self.signals.words(tree.top_words());
+    }
+
+    #[inline(never)]
     fn json_ld(&mut self, value: &serde_json::Value, strict: bool) {
         if strict {
             self.signals.json_ld(value);
