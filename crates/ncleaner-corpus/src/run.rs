@@ -13,10 +13,10 @@
 //! With more than one thread and more than one input file, the reader
 //! thread's [`Source`] reads up to `threads` files at once, one reader
 //! thread per file ([`Source::readers`]), and takes their entries in input
-//! order: decompression and parsing, a quarter of a WARC.gz run's work,
-//! then scale with the workers instead of capping them. Each file's reader
-//! holds at most two chunks (a batch's size) ahead, so `2 × threads + 1`
-//! more batches' worth can be in memory.
+//! order: decompression and parsing, a fifth of a WARC.gz run's work, then
+//! scale with the workers instead of capping them. Each file's reader holds
+//! at most one chunk (a batch's size) ahead, so `threads + 1` more batches'
+//! worth can be in memory.
 //!
 //! The reader groups entries into batches of at most
 //! [`RunOptions::batch_docs`] documents or [`RunOptions::batch_bytes`] bytes
@@ -24,7 +24,7 @@
 //! a task per batch but never has more than `2 × threads + 1` batches
 //! started and not yet written; it waits for results when it has, keeping
 //! the results that come early in a re-order buffer of that size. So at any
-//! time at most `3 × threads + 2` batches are in memory (`5 × threads + 3`
+//! time at most `3 × threads + 2` batches are in memory (`4 × threads + 3`
 //! with several files read at once), whatever the size of the corpus; a
 //! document larger than a batch is a batch of its own.
 //!

@@ -24,9 +24,10 @@
 //!   taken (no deadlock).
 //! - **Bounded read-ahead.** A reader groups items in chunks of at most
 //!   `chunk_items` items or `chunk_bytes` bytes (an item larger than that
-//!   is a chunk of its own) and its channel holds one chunk: a reader
-//!   ahead of the caller blocks with one chunk waiting and one being
-//!   filled. So at most `2 × width + 1` chunks are held here, whatever the
+//!   is a chunk of its own) and hands each over only when the caller takes
+//!   it (a channel of no capacity): a reader ahead of the caller blocks
+//!   holding one chunk. So at most `width + 1` chunks are held here (one
+//!   per reader, and the one the caller is handing out), whatever the
 //!   number and size of the inputs.
 //! - **Some inputs are read in place.** Those `parallel` says no to
 //!   (standard input; a walk's problem or skipped entry, which reads
@@ -149,7 +150,7 @@ impl<W: Send + 'static, T: Send + 'static> ReadAhead<W, T> {
                 self.window.push_back(Slot::InPlace(w));
                 continue;
             }
-            let (tx, rx) = sync_channel(1);
+            let (tx, rx) = sync_channel(0);
             let jobs = self
                 .jobs
                 .get_or_insert_with(|| spawn_readers(self.limits, self.size, self.read.clone()));
