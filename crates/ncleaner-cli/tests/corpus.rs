@@ -473,3 +473,98 @@ fn missing_input_is_named() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/page.html"));
 }
+
+/// A crawl's many files, read several at once (one reader per file up to
+/// `-j`), give the bytes one reader gives: the same records in input order,
+/// file by file, with the same failures (a WARC.gz cut short, a broken JSON
+/// line) and the same messages in the same order.
+#[test]
+fn many_files_give_the_same_output_on_one_thread_and_four() {
+    let dir = tempdir();
+    let page = |i: usize| {
+        format!(
+            "<html><head><title>Page {i}</title></head><body><ul><li>Home</li><li>News</li></ul>\
+             <p>Page {i} holds a paragraph of ordinary prose, long enough to be kept, about \
+             the {i}th thing a crawl found.</p></body></html>"
+        )
+    };
+    let warc = |from: usize, n: usize| -> Vec<u8> {
+        (from..from + n)
+            .flat_map(|i| {
+                gzip_member(
+                    &response(
+                        &format!("r{i}"),
+                        &format!("http://e.org/{i}"),
+                        page(i).as_bytes(),
+                    ),
+                    6,
+                )
+            })
+            .collect()
+    };
+    let jsonl = |from: usize, n: usize| -> String {
+        (from..from + n)
+            .map(|i| match i % 40 {
+                3 => "{\"id\": not json\n".to_string(),
+                _ => format!(
+                    "{}\n",
+                    serde_json::json!({"id": format!("j{i}"), "html": page(i)})
+                ),
+            })
+            .collect()
+    };
+    let mut cut = warc(3000, 30);
+    cut.truncate(cut.len() - 50);
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("0.warc.gz", warc(0, 200)),
+        ("1.jsonl", jsonl(1000, 150).into_bytes()),
+        ("2.warc.gz", cut),
+        ("3.jsonl.gz", gzip_member(jsonl(4000, 120).as_bytes(), 6)),
+        ("4.html", page(5000).into_bytes()),
+        ("5.warc.gz", warc(6000, 70)),
+    ];
+    let mut inputs = Vec::new();
+    for (name, bytes) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        inputs.push(path.to_str().unwrap().to_string());
+    }
+    for (format, ext) in [("jsonl", "jsonl"), ("text", "txt")] {
+        let mut runs = Vec::new();
+        for jobs in ["1", "4"] {
+            let out = dir.path().join(format!("out-{jobs}.{ext}"));
+            let mut args = vec!["-j", jobs, "--format", format, "-o", out.to_str().unwrap()];
+            args.extend(inputs.iter().map(String::as_str));
+            let o = run_clean(&args);
+            let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+            assert!(
+                stderr.contains("2.warc.gz") && stderr.contains("1.jsonl:"),
+                "{stderr}"
+            );
+            // The failures' messages, in input order (the summary's timing left out).
+            let failures: Vec<String> = stderr
+                .lines()
+                .filter(|l| !l.contains("complete in") && !l.contains("MB/s"))
+                .map(str::to_string)
+                .collect();
+            assert!(failures.len() >= 9, "{stderr}");
+            runs.push((std::fs::read(&out).unwrap(), failures));
+        }
+        assert_eq!(
+            runs[0].0, runs[1].0,
+            "{format}: -j 1 and -j 4 write the same bytes"
+        );
+        assert_eq!(runs[0].1, runs[1].1, "{format}: the same messages");
+        if format == "jsonl" {
+            let lines = json_lines(&dir.path().join("out-1.jsonl"));
+            let ids: Vec<&str> = lines.iter().filter_map(|l| l["id"].as_str()).collect();
+            // Every file's records, in input order, the broken ones among them.
+            let at = |id: &str| ids.iter().position(|x| *x == id).unwrap_or(usize::MAX);
+            assert!(at("<urn:uuid:r199>") < at("j1000") && at("j1149") < at("<urn:uuid:r3000>"));
+            assert!(
+                at("j4119") < at("<urn:uuid:r6000>") && at("<urn:uuid:r6069>") == ids.len() - 1
+            );
+            assert!(lines.iter().any(|l| l.get("error").is_some()));
+        }
+    }
+}

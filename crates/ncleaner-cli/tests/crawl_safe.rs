@@ -447,6 +447,182 @@ fn d6_an_interrupted_output_is_not_under_its_final_name() {
     assert!(got.iter().enumerate().all(|(i, id)| *id == format!("d{i}")));
 }
 
+/// Files of JSON Lines (`f{k}-{i}` ids) and one WARC.gz, written in `dir`:
+/// a crawl's many files, which a run with `-j` above 1 reads several at once.
+fn many_files(dir: &Path) -> Vec<String> {
+    let mut paths = Vec::new();
+    for (k, n) in [(0, 150), (1, 90), (2, 200)] {
+        let lines: String = (0..n)
+            .map(|i| {
+                format!(
+                    "{}\n",
+                    serde_json::json!({"id": format!("f{k}-{i}"), "html": page(&format!("F{k}D{i}"))})
+                )
+            })
+            .collect();
+        let (name, bytes) = match k {
+            1 => (format!("f{k}.jsonl.gz"), gzip(lines.as_bytes())),
+            _ => (format!("f{k}.jsonl"), lines.into_bytes()),
+        };
+        std::fs::write(dir.join(&name), bytes).unwrap();
+        paths.push(dir.join(name).to_str().unwrap().to_string());
+    }
+    let warc: Vec<u8> = (0..120)
+        .flat_map(|i| {
+            let block = http(
+                "Content-Type: text/html\r\n",
+                page(&format!("W{i}")).as_bytes(),
+            );
+            gzip(&warc_response(
+                &format!("w{i}"),
+                "http://e.org/",
+                &block,
+                &[],
+            ))
+        })
+        .collect();
+    std::fs::write(dir.join("w.warc.gz"), warc).unwrap();
+    paths.push(dir.join("w.warc.gz").to_str().unwrap().to_string());
+    paths
+}
+
+/// D3 over many files read at once: an output cut anywhere (inside a file,
+/// at a file's end) resumes, on four threads, to what one whole run writes.
+#[test]
+fn d3_resume_over_many_files_read_at_once() {
+    let dir = tempdir();
+    let inputs = many_files(dir.path());
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let out = dir.path().join("out.jsonl");
+    let run = |jobs: &str, resume: bool| {
+        let mut args = vec![
+            "--method",
+            "keep-all",
+            "-j",
+            jobs,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        args.extend_from_slice(&inputs);
+        run_clean(&args)
+    };
+    assert!(run("1", false).status.success());
+    let full = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(full.lines().count(), 150 + 90 + 200 + 120);
+    assert!(run("4", false).status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full, "-j 4 as -j 1");
+    let partial = dir.path().join(".out.jsonl.partial");
+    for cut in [1, 149, 150, 151, 239, 240, 300, 440, 559] {
+        let kept: String = full.lines().take(cut).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&partial, kept).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        let o = run("4", true);
+        let e = stderr(&o);
+        assert!(o.status.success(), "{cut}: {e}");
+        assert!(
+            e.contains(&format!("resumed: {cut} document(s)")),
+            "{cut}: {e}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            full,
+            "cut after {cut}"
+        );
+        assert!(!partial.exists());
+    }
+}
+
+/// D6 over many files read at once: SIGTERM while later files are read
+/// ahead (standard input, among the inputs, held open) leaves a prefix of
+/// the output under the temporary name, and `--resume` completes it to what
+/// one whole run writes.
+#[cfg(unix)]
+#[test]
+fn d6_an_interrupted_run_over_many_files_resumes() {
+    let dir = tempdir();
+    let files = many_files(dir.path());
+    let mut inputs: Vec<&str> = files.iter().map(String::as_str).collect();
+    inputs.insert(1, "-");
+    let stdin_lines: String = (0..40)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": format!("s{i}"), "html": page(&format!("S{i}"))})
+            )
+        })
+        .collect();
+    let out = dir.path().join("out.jsonl");
+    let partial = dir.path().join(".out.jsonl.partial");
+    let start = |jobs: &str, resume: bool| {
+        let mut args = vec!["clean", "-j", jobs, "--method", "keep-all", "-o"];
+        args.push(out.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        args.extend_from_slice(&inputs);
+        common::bin()
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let whole = |jobs: &str, resume: bool| {
+        let mut child = start(jobs, resume);
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin_lines.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    whole("1", false);
+    let full = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    // Half of standard input given, the rest never comes: the run waits.
+    let mut child = start("4", false);
+    let mut stdin = child.stdin.take().unwrap();
+    let half: String = stdin_lines
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    stdin.write_all(half.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    while !partial.exists() {
+        assert!(started.elapsed().as_secs() < 30, "no temporary output");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    drop(stdin);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(143), "{e}");
+    assert!(!out.exists() && partial.exists(), "{e}");
+    let written = std::fs::read_to_string(&partial).unwrap();
+    assert!(
+        full.starts_with(&written),
+        "the interrupted output is a prefix"
+    );
+    assert!(
+        written.lines().count() <= 150 + 20,
+        "nothing past standard input"
+    );
+    whole("4", true);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+}
+
 // ---- D2, D11, D12, D14: bytes identified before they are cleaned ----
 
 /// A WARC response record's block and its extra header fields.

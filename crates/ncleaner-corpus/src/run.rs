@@ -10,14 +10,23 @@
 //!  WARC parsing)                                          the Sink)
 //! ```
 //!
+//! With more than one thread and more than one input file, the reader
+//! thread's [`Source`] reads up to `threads` files at once, one reader
+//! thread per file ([`Source::readers`]), and takes their entries in input
+//! order: decompression and parsing, a fifth of a WARC.gz run's work, then
+//! scale with the workers instead of capping them. Each file's reader holds
+//! at most one chunk (a batch's size) ahead, so `threads + 1` more batches'
+//! worth can be in memory.
+//!
 //! The reader groups entries into batches of at most
 //! [`RunOptions::batch_docs`] documents or [`RunOptions::batch_bytes`] bytes
 //! and blocks when `threads` batches are waiting. The caller's thread starts
 //! a task per batch but never has more than `2 × threads + 1` batches
 //! started and not yet written; it waits for results when it has, keeping
 //! the results that come early in a re-order buffer of that size. So at any
-//! time at most `3 × threads + 2` batches are in memory, whatever the size of
-//! the corpus; a document larger than a batch is a batch of its own.
+//! time at most `3 × threads + 2` batches are in memory (`4 × threads + 3`
+//! with several files read at once), whatever the size of the corpus; a
+//! document larger than a batch is a batch of its own.
 //!
 //! A panic while cleaning one document (a bug) fails that document and
 //! nothing else.
@@ -216,7 +225,9 @@ type Batch = Vec<Entry>;
 type Done = Vec<(Entry, Outcome)>;
 
 /// Runs `work` on every document of `source` on the threads of `pool`, and
-/// writes every entry's outcome to `sink` in input order. Returns the counts.
+/// writes every entry's outcome to `sink` in input order, reading as many
+/// files at once as the pool has threads ([`Source::readers`]). Returns the
+/// counts.
 /// Fails only when the sink fails (a document that fails is counted and
 /// passed to the sink and the observer).
 pub fn run<F>(
@@ -237,6 +248,7 @@ where
         let (batch_tx, batch_rx) = mpsc::sync_channel::<Batch>(threads);
         // Not scoped: after SIGINT/SIGTERM the run ends without waiting for
         // a reader blocked on a pipe; it stops at its next entry otherwise.
+        let source = source.readers(threads);
         std::thread::spawn(move || read_batches(source, opts, batch_tx));
         let (done_tx, done_rx) = mpsc::channel::<(u64, Done)>();
         pool.in_place_scope(|scope| -> Result<()> {

@@ -20,6 +20,9 @@ use crate::{
 };
 
 mod parquet_input;
+mod read_ahead;
+
+use read_ahead::{Limits, Next, ReadAhead};
 
 /// The compression of a file: by its bytes (magic number and header), and
 /// for brotli, which has none, by its `.br` name. A name that promises a
@@ -79,12 +82,23 @@ enum Current {
     Parquet(Arc<Input>, Box<crate::parquet::Reader>),
 }
 
-/// All inputs as one stream of entries, in order. Files are opened one at a
-/// time, and containers read record by record, so the source holds at most
-/// one document (or WARC record) at a time.
+/// All inputs as one stream of entries, in order. By default files are
+/// opened one at a time, and containers read record by record, so the
+/// source holds at most one document (or WARC record) at a time; with
+/// [`Source::readers`], several files are read at once on threads of their
+/// own, each a bounded chunk ahead, and their entries still come in input
+/// order.
 pub struct Source {
     origins: Box<dyn Iterator<Item = Found> + Send>,
     current: Current,
+    /// Files read at once ([`Source::readers`]).
+    readers: usize,
+    /// The files being read on reader threads, once more than one file is
+    /// found and `readers` is above one.
+    ahead: Option<ReadAhead<Found, Entry>>,
+    /// Whether the first inputs were looked at to choose between one reader
+    /// and several.
+    started: bool,
     opts: SourceOptions,
     seq: u64,
     /// Skip files whose bytes are neither HTML nor text ([`kind`]).
@@ -110,6 +124,9 @@ impl Source {
         Source {
             origins: Box::new(found),
             current: Current::None,
+            readers: 1,
+            ahead: None,
+            started: false,
             opts,
             seq: 0,
             detect_kinds: true,
@@ -135,6 +152,19 @@ impl Source {
     /// caller forces `--input html|text`).
     pub fn detect_non_documents(mut self, yes: bool) -> Source {
         self.detect_kinds = yes;
+        self
+    }
+
+    /// Reads up to `n` files at once, each on a reader thread of its own
+    /// (one per file; at most `n` files open), so that decompressing and
+    /// parsing many WARC.gz or JSON Lines files uses more than one core. The
+    /// entries, their `seq` and everything else about them are what one
+    /// reader gives, in the same order ([`read_ahead`] says how). One
+    /// reader (`n` ≤ 1, the default) reads in the caller's thread; so do
+    /// standard input and a source of a single file whatever `n` is, and a
+    /// resumed run matches entries in input order as ever.
+    pub fn readers(mut self, n: usize) -> Source {
+        self.readers = n.max(1);
         self
     }
 
@@ -565,13 +595,19 @@ impl Source {
                         return Some(e);
                     }
                 }
-                Current::None => match self.origins.next()? {
-                    Found::Origin(origin) => {
+                Current::None => match self.next_found()? {
+                    Next::Item(mut e) => {
+                        // Numbered here, in input order: a reader numbers its file's entries from 0.
+                        e.seq = self.seq;
+                        self.seq += 1;
+                        return Some(e);
+                    }
+                    Next::InPlace(Found::Origin(origin)) => {
                         if let Some(e) = self.open(origin) {
                             return Some(e);
                         }
                     }
-                    Found::Problem { path, reason } => {
+                    Next::InPlace(Found::Problem { path, reason }) => {
                         let input = Arc::new(Self::walk_input(&path));
                         let name = path.display().to_string();
                         return Some(self.failed(
@@ -580,7 +616,7 @@ impl Source {
                             Error::document(name, reason),
                         ));
                     }
-                    Found::Skipped { path, reason } => {
+                    Next::InPlace(Found::Skipped { path, reason }) => {
                         let input = Arc::new(Self::walk_input(&path));
                         let mut e = self.entry(&input, path.display().to_string(), None);
                         e.early = Some(Outcome::Skipped(reason));
@@ -589,5 +625,64 @@ impl Source {
                 },
             }
         }
+    }
+}
+
+impl Source {
+    /// The next input to read here, or the next entry of a file read on a
+    /// reader thread, in input order.
+    fn next_found(&mut self) -> Option<Next<Found, Entry>> {
+        if !self.started {
+            self.started = true;
+            self.start_readers();
+        }
+        match &mut self.ahead {
+            Some(ahead) => ahead.next(),
+            None => self.origins.next().map(Next::InPlace),
+        }
+    }
+
+    /// With more than one reader wanted and at least two inputs found, hands
+    /// the inputs to reader threads; a single input (a file, standard
+    /// input) is read here, as with one reader.
+    fn start_readers(&mut self) {
+        if self.readers < 2 {
+            return;
+        }
+        let head: Vec<Found> = self.origins.by_ref().take(2).collect();
+        let several = head.len() == 2;
+        let rest = std::mem::replace(&mut self.origins, Box::new(std::iter::empty()));
+        let inputs = Box::new(head.into_iter().chain(rest));
+        if !several {
+            self.origins = inputs;
+            return;
+        }
+        let (opts, detect_kinds) = (self.opts, self.detect_kinds);
+        // A file's entries as one reader gives them; an interrupt stops
+        // each file after the entry being read, as it stops one reader.
+        let read = move |found: Found, emit: &mut dyn FnMut(Entry) -> bool| {
+            let one =
+                Source::streaming(std::iter::once(found), opts).detect_non_documents(detect_kinds);
+            for e in one {
+                let stop = crate::interrupt::stopped().is_some();
+                if !emit(e) || stop {
+                    return;
+                }
+            }
+        };
+        let batch = crate::run::RunOptions::default();
+        self.ahead = Some(ReadAhead::new(
+            inputs,
+            Limits {
+                width: self.readers,
+                chunk_items: batch.batch_docs,
+                chunk_bytes: batch.batch_bytes,
+            },
+            // Standard input is read here; a walk's problems and skipped
+            // files read nothing.
+            |f| matches!(f, Found::Origin(o) if !matches!(o, Origin::Stdin)),
+            Entry::size,
+            Arc::new(read),
+        ));
     }
 }

@@ -111,3 +111,103 @@ fn containers_by_name_and_content() {
         (Container::Document, Compression::Gzip)
     );
 }
+
+/// Files of every kind a crawl run meets, some broken: WARC.gz (one cut
+/// short), JSON Lines (one line broken), a page, a missing file.
+fn mixed_inputs(dir: &Path) -> Vec<Origin> {
+    let page = |i: usize| {
+        format!("<html><body><p>Page {i} of the crawl, a paragraph of prose.</p></body></html>")
+    };
+    let warc = |from: usize, n: usize| -> Vec<u8> {
+        (from..from + n)
+            .flat_map(|i| {
+                let http = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{}",
+                    page(i)
+                );
+                let record = crate::torture::warc_response(
+                    &i.to_string(),
+                    &format!("http://example.com/{i}"),
+                    http.as_bytes(),
+                    &[],
+                );
+                compress::gzip_member(&record, 6)
+            })
+            .collect()
+    };
+    let jsonl = |from: usize, n: usize| -> String {
+        (from..from + n)
+            .map(|i| match i % 50 {
+                7 => "{\"id\": broken\n".to_string(),
+                _ => format!("{{\"id\":\"j{i}\",\"html\":\"{}\"}}\n", page(i)),
+            })
+            .collect()
+    };
+    let mut files = vec![
+        ("a.warc.gz", warc(0, 150)),
+        ("b.jsonl", jsonl(0, 300).into_bytes()),
+        ("c.warc.gz", {
+            let mut w = warc(1000, 20);
+            w.truncate(w.len() - 40);
+            w
+        }),
+        ("d.html", page(7).into_bytes()),
+        (
+            "e.jsonl.gz",
+            compress::gzip_member(jsonl(500, 90).as_bytes(), 6),
+        ),
+    ];
+    files.push(("f.warc.gz", warc(2000, 3)));
+    let mut origins: Vec<Origin> = files
+        .iter()
+        .map(|(name, bytes)| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            Origin::File {
+                path,
+                rel: PathBuf::from(name),
+            }
+        })
+        .collect();
+    origins.insert(
+        3,
+        Origin::File {
+            path: dir.join("missing.warc.gz"),
+            rel: PathBuf::from("missing.warc.gz"),
+        },
+    );
+    origins
+}
+
+#[test]
+fn several_readers_give_what_one_reader_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let origins = mixed_inputs(dir.path());
+    for keep_records in [false, true] {
+        let opts = SourceOptions {
+            keep_records,
+            ..SourceOptions::default()
+        };
+        let entries = |readers: usize| -> Vec<String> {
+            Source::new(origins.clone(), opts)
+                .readers(readers)
+                .map(|e| format!("{e:?}"))
+                .collect()
+        };
+        let one = entries(1);
+        // Every file's entries, the failures among them: a cut record, a
+        // broken line, a missing file.
+        assert!(one.len() > 500, "{}", one.len());
+        assert!(
+            one.iter()
+                .any(|e| e.contains("missing.warc.gz") && e.contains("Failed"))
+        );
+        assert!(
+            one.iter()
+                .any(|e| e.contains("c.warc.gz") && e.contains("Failed"))
+        );
+        for readers in [2, 3, 8] {
+            assert_eq!(entries(readers), one, "{readers} readers");
+        }
+    }
+}
