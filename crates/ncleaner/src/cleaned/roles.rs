@@ -270,7 +270,7 @@ pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::{Decision, Reason};
+    use crate::classify::{Decision, Method, Reason, decide};
     use crate::cleaned::InputKind;
 
     /// The segments of an HTML page, all kept, with their roles.
@@ -280,13 +280,8 @@ mod tests {
         let mut scored: Vec<ScoredSegment> = segments
             .into_iter()
             .map(|segment| {
-                ScoredSegment::new(
-                    segment,
-                    Decision {
-                        keep: true,
-                        reason: Reason::KeepAll,
-                    },
-                )
+                let keep = decide(Method::KeepAll, &segment, None, 0.0);
+                ScoredSegment::new(segment, keep)
             })
             .collect();
         let prediction = page_type.map(|t| {

@@ -351,7 +351,7 @@ fn escaped_paragraph(out: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    use crate::classify::{Decision, Reason};
+    use crate::classify::{Method, decide};
     use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
     use crate::html::Marks;
 
@@ -407,13 +407,8 @@ mod tests {
             segments: segments
                 .into_iter()
                 .map(|segment| {
-                    ScoredSegment::new(
-                        segment,
-                        Decision {
-                            keep: true,
-                            reason: Reason::KeepAll,
-                        },
-                    )
+                    let keep = decide(Method::KeepAll, &segment, None, 0.0);
+                    ScoredSegment::new(segment, keep)
                 })
                 .collect(),
             language: None,
