@@ -402,17 +402,7 @@ fn d6_an_interrupted_output_is_not_under_its_final_name() {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(lines.as_bytes()).unwrap();
     stdin.flush().unwrap();
-    let start = std::time::Instant::now();
-    while !partial.exists() {
-        assert!(start.elapsed().as_secs() < 30, "no temporary output");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    sigterm_once_written(&child, &partial);
     drop(stdin);
     let o = child.wait_with_output().unwrap();
     let e = stderr(&o);
@@ -535,6 +525,24 @@ fn d3_resume_over_many_files_read_at_once() {
     }
 }
 
+/// Waits for a running `clean` to have written its temporary output
+/// `partial` (30 s at most), lets it run half a second more, and sends it
+/// SIGTERM.
+#[cfg(unix)]
+fn sigterm_once_written(child: &std::process::Child, partial: &std::path::Path) {
+    let started = std::time::Instant::now();
+    while !partial.exists() {
+        assert!(started.elapsed().as_secs() < 30, "no temporary output");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+}
+
 /// D6 over many files read at once: SIGTERM while later files are read
 /// ahead (standard input, among the inputs, held open) leaves a prefix of
 /// the output under the temporary name, and `--resume` completes it to what
@@ -594,17 +602,7 @@ fn d6_an_interrupted_run_over_many_files_resumes() {
         .collect();
     stdin.write_all(half.as_bytes()).unwrap();
     stdin.flush().unwrap();
-    let started = std::time::Instant::now();
-    while !partial.exists() {
-        assert!(started.elapsed().as_secs() < 30, "no temporary output");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    sigterm_once_written(&child, &partial);
     let o = child.wait_with_output().unwrap();
     drop(stdin);
     let e = stderr(&o);
