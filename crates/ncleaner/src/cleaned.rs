@@ -348,77 +348,126 @@ pub(crate) fn layout_tables<'a>(
 }
 
 /// The most words a dropped cell may have for [`keep_table_rows`] to keep it
-/// in a data table of which another cell is kept: labels, units and values,
-/// not a cell of prose that the classifier judged on its own.
+/// beside a kept cell of its row or in a table kept whole: labels, units and
+/// values, not a cell of prose that the classifier judged on its own.
 pub const ROW_CELL_WORDS: usize = 12;
 
-/// Keeps the short cells of a data table of which some cell is kept
-/// ([`crate::classify::Reason::TableRow`]).
+/// Keeps the short cells of a data table's rows, and of the whole table
+/// when the table is content ([`crate::classify::Reason::TableRow`]).
 ///
 /// The classifier judges each block alone, and in a table a block is a
 /// cell: the value of a row of specifications ("1920 × 1080") reads like
 /// content and is kept, while its label ("Resolution", "Lens Shift") is two
 /// words, p 0.3, and dropped; in a table of figures the header row
-/// ("Month", "Rainfall (mm)") and a row of month names and numbers are
+/// ("Month", "Rainfall (mm)") and a row of a month and two numbers are
 /// dropped while the rows around them are kept. What comes out is half a
 /// table: half facts in the text, and in Markdown a table whose first kept
-/// row is read as its header. A data table is one whole, so a dropped cell
-/// is kept when all of these hold:
+/// row is read as its header. So a dropped cell is kept when
 ///
-/// - another cell of its table is kept;
+/// - its row has cells in two columns or more and another cell of the row
+///   is kept (a row is one fact); or its table is kept whole: some cell of
+///   the table is kept and either such a kept cell lies in the page's best
+///   prose container ([`crate::html::Container::in_best`]: the table is
+///   part of the article) or more than half of the table's rows (two or
+///   more) have a kept cell (the table is mostly content wherever it is);
+///   the header row and the rows the classifier dropped entirely then
+///   follow the table;
 /// - no cell of its table holds more than [`DATA_CELL_WORDS`] words (the
 ///   table holds data; it does not lay out the page);
 /// - the classifier dropped it (not a heuristic rule, a comment filter or a
 ///   repeat) and it has at most [`ROW_CELL_WORDS`] words;
 /// - with `drop_comments`, it is not a user comment.
 ///
-/// The header row and the rows of which every cell was dropped follow the
-/// table like any other row. A cell of links is kept like any other: in
-/// the tables of modern pages it is most often a value (a name, a product,
-/// a team).
+/// A cell of links is kept like any other: in the tables of modern pages
+/// it is most often a value (a name, a product, a team).
 ///
 /// Measured on WCXB's development pages, cross-validated by domain (the
-/// fold models of `scripts/wcxb-crossval`, cleaned with each rule): the
-/// Markdown table rows found are 0.805 recall / 0.631 precision with the
-/// whole table kept, 0.622 / 0.615 when it is kept only if more than half
-/// of its rows have a kept cell, 0.610 / 0.603 when only the header row
-/// (`th` cells or the first row) joins the rows with a kept cell, and
-/// 0.584 / 0.610 when only the rows with a kept cell are completed; the
-/// mean page F1 is 0.862 against 0.861 (65 pages gain, 31 lose). One page
-/// (a table of 469 gold rows of which the classifier keeps a few) carries
-/// much of the recall; without it the whole table still leads (0.783 /
-/// 0.586 against 0.695 / 0.603 for more than half, 0.657 / 0.600 for rows).
-/// Two kept rows or more instead of one find fewer rows at lower precision.
-/// See EVALUATION.md for every set.
+/// fold models of `scripts/wcxb-crossval`, each rule cleaning the same
+/// pages), Markdown table rows found, recall / precision, and mean page F1:
 ///
-/// A cell is the run of segments with the same table, row and column. One
-/// pass finds each table's longest cell, one more the tables with a kept
-/// cell, one more keeps their cells: linear in the page.
+/// | a data table kept whole when | table rows | page F1 |
+/// | --- | --- | --- |
+/// | never (rows with a kept cell completed) | 0.584 / 0.610 | 0.861 |
+/// | never, but its header row joins a kept row | 0.610 / 0.603 | 0.861 |
+/// | more than half of its rows have a kept cell | 0.622 / 0.615 | 0.861 |
+/// | a kept cell is in the best container, or more than half (this rule) | 0.800 / 0.637 | 0.862 |
+/// | any cell of it is kept | 0.805 / 0.631 | 0.862 |
+///
+/// The last rule costs the paper's models on CleanEval's training pool
+/// (`ncleaner crossval`, 10 folds) 0.24 word F (93.06 → 92.82, lexical,
+/// HTML): on pages of 2007 a stray kept cell of a menu laid out in a table
+/// would keep the whole menu. This rule costs 0.09 there (92.97), the
+/// majority alone 0.01. One WCXB page (a table of 469 gold rows of which
+/// the classifier keeps a few, in the article) carries much of the recall;
+/// without it this rule finds 0.778 / 0.592 against 0.657 / 0.600 for rows
+/// alone. EVALUATION.md has every set.
+///
+/// A cell is the run of segments with the same table, row and column; a
+/// row, the run with the same table and row. One pass finds each table's
+/// longest cell, one more each table's rows with a kept cell, one more
+/// each row's runs: linear in the page.
 pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
-    fn table(s: &ScoredSegment) -> Option<u32> {
-        s.segment.structure.and_then(|t| t.cell).map(|c| c.table)
+    use crate::html::Cell;
+    fn cell(s: &ScoredSegment) -> Option<Cell> {
+        s.segment.structure.and_then(|t| t.cell)
     }
     let layout = layout_tables(segments.iter(), |s| s.segment.words());
-    let kept: rustc_hash::FxHashSet<u32> = segments
-        .iter()
-        .filter(|s| s.decision.keep)
-        .filter_map(table)
-        .filter(|t| !layout.contains(t))
-        .collect();
-    if kept.is_empty() {
-        return;
+    // Each data table's rows, whether each has a kept cell, and whether a
+    // kept cell lies in the page's best prose container.
+    let mut tables: rustc_hash::FxHashMap<u32, (rustc_hash::FxHashMap<u32, bool>, bool)> =
+        Default::default();
+    for s in segments.iter() {
+        let Some(c) = cell(s).filter(|c| !layout.contains(&c.table)) else {
+            continue;
+        };
+        let (rows, in_best) = tables.entry(c.table).or_default();
+        *rows.entry(c.row).or_default() |= s.decision.keep;
+        *in_best |= s.decision.keep && s.segment.container.is_some_and(|c| c.in_best);
     }
-    for s in segments.iter_mut().filter(|s| {
+    let whole: rustc_hash::FxHashSet<u32> = tables
+        .iter()
+        .filter(|(_, (rows, in_best))| {
+            let kept = rows.values().filter(|&&k| k).count();
+            kept > 0 && (*in_best || (rows.len() >= 2 && 2 * kept > rows.len()))
+        })
+        .map(|(&t, _)| t)
+        .collect();
+    let keepable = |s: &ScoredSegment| {
         !s.decision.keep
             && s.decision.reason == crate::classify::Reason::Score
-            && table(s).is_some_and(|t| kept.contains(&t))
             && !(drop_comments && s.segment.is_comment())
             && s.segment.words() <= ROW_CELL_WORDS
-    }) {
-        s.decision = Decision {
-            keep: true,
-            reason: crate::classify::Reason::TableRow,
+    };
+    let mut start = 0;
+    while start < segments.len() {
+        let Some(first) = cell(&segments[start]) else {
+            start += 1;
+            continue;
         };
+        let end = start
+            + segments[start..]
+                .iter()
+                .take_while(|s| {
+                    cell(s).is_some_and(|c| (c.table, c.row) == (first.table, first.row))
+                })
+                .count();
+        let row = &mut segments[start..end];
+        start = end;
+        let completed = whole.contains(&first.table)
+            || (!layout.contains(&first.table)
+                && row.iter().any(|s| s.decision.keep)
+                && row
+                    .iter()
+                    .any(|s| cell(s).map(|c| c.column) != Some(first.column)));
+        if !completed {
+            continue;
+        }
+        for s in row.iter_mut().filter(|s| keepable(s)) {
+            s.decision = Decision {
+                keep: true,
+                reason: crate::classify::Reason::TableRow,
+            };
+        }
     }
 }
 
@@ -526,51 +575,84 @@ mod tests {
             // A table of which nothing is kept stays dropped.
             cell("Weight", false, (2, 1, 1)),
             cell("3.2 kg", false, (2, 1, 2)),
+            // A row of one column is no row of facts (outside the best
+            // container, in a table of one row).
+            cell("Alone", false, (3, 1, 1)),
+            cell("Also alone", true, (3, 1, 1)),
         ];
         keep_table_rows(&mut s, false);
-        assert_eq!(kept(&s), [true, true, false, true, false, false, false]);
+        assert_eq!(
+            kept(&s),
+            [true, true, false, true, false, false, false, false, true]
+        );
         assert_eq!(s[0].decision.reason, Reason::TableRow);
         assert_eq!(s[1].decision.reason, Reason::Score);
         assert_eq!(s[2].decision.reason, Reason::Score);
     }
 
-    #[test]
-    fn a_data_table_with_a_kept_cell_is_kept_whole() {
-        // A table of figures: the classifier dropped the header row and
-        // one data row (every cell of both) and kept the other rows.
+    /// A table of figures: a header row of `th` cells, then one row per
+    /// month; `kept` says which months the classifier kept.
+    fn figures(kept: [bool; 4], in_best: bool) -> Vec<ScoredSegment> {
         let mut s = vec![
             cell("Month", false, (1, 1, 1)),
             cell("Rainfall (mm)", false, (1, 1, 2)),
-            cell("January", true, (1, 2, 1)),
-            cell("112", true, (1, 2, 2)),
-            cell("February", false, (1, 3, 1)),
-            cell("41", false, (1, 3, 2)),
-            cell("March", true, (1, 4, 1)),
-            cell("130", false, (1, 4, 2)),
-            // A one-cell row (a section's name over a `colspan`) follows too.
-            cell("Spring", false, (1, 5, 1)),
         ];
-        s[0].segment
-            .structure
-            .as_mut()
-            .unwrap()
-            .cell
-            .as_mut()
-            .unwrap()
-            .header = true;
-        s[1].segment
-            .structure
-            .as_mut()
-            .unwrap()
-            .cell
-            .as_mut()
-            .unwrap()
-            .header = true;
+        for (i, (month, keep)) in ["January", "February", "March", "April"]
+            .into_iter()
+            .zip(kept)
+            .enumerate()
+        {
+            s.push(cell(month, keep, (1, i as u32 + 2, 1)));
+            s.push(cell("112", keep, (1, i as u32 + 2, 2)));
+        }
+        for (i, x) in s.iter_mut().enumerate() {
+            let c = x.segment.structure.as_mut().and_then(|t| t.cell.as_mut());
+            c.expect("a cell").header = i < 2;
+            x.segment.container = Some(crate::html::Container {
+                in_best,
+                ..Default::default()
+            });
+        }
+        s
+    }
+
+    #[test]
+    fn a_data_table_mostly_kept_is_kept_whole() {
+        // The header row and one data row dropped (every cell of both),
+        // the other rows kept: 3 rows of 5 have a kept cell.
+        let mut s = figures([true, false, true, true], false);
         keep_table_rows(&mut s, false);
         assert!(s.iter().all(|x| x.decision.keep));
-        for i in [0, 1, 4, 5, 7, 8] {
+        for i in [0, 1, 4, 5] {
             assert_eq!(s[i].decision.reason, Reason::TableRow);
         }
+        // In the page's best prose container, one kept row is enough.
+        let mut s = figures([false, false, true, false], true);
+        keep_table_rows(&mut s, false);
+        assert!(s.iter().all(|x| x.decision.keep));
+    }
+
+    #[test]
+    fn a_table_with_few_kept_rows_outside_the_content_is_left_alone() {
+        // 2 rows of 5 kept, outside the best container: nothing changes
+        // (the kept rows' cells are all kept already).
+        let mut s = figures([true, false, true, false], false);
+        keep_table_rows(&mut s, false);
+        assert_eq!(
+            kept(&s),
+            [
+                false, false, true, true, false, false, true, true, false, false
+            ]
+        );
+        // A kept cell in the best container, but one long dropped cell:
+        // it is judged on its own.
+        let mut s = figures([true, false, false, false], true);
+        let long = "word ".repeat(ROW_CELL_WORDS + 1);
+        s[4].segment = Segment::plain(segment::Kind::P, long);
+        s[4].segment.structure = s[5].segment.structure;
+        keep_table_rows(&mut s, false);
+        assert!(!s[4].decision.keep);
+        assert!(s.iter().enumerate().all(|(i, x)| i == 4 || x.decision.keep));
     }
 
     #[test]
