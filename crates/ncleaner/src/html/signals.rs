@@ -610,7 +610,10 @@ impl Consumer for Reader {
         // The elements the walker does not open (`Walker::start_tag`).
         let never_opens = matches!(el.tag, Tag::Void | Tag::Br | Tag::Hr);
         let meta = el.tag == Tag::Void && el.start.name == b"meta";
-        self.read(el.start, meta, never_opens);
+        // Of an element that opens, only an `itemprop` counts, and most have none.
+        if never_opens || el.start.has_attr(b"itemprop") {
+            self.read(el.start, meta, never_opens);
+        }
         if never_opens {
             let mask = self.masks.mask(&self.names);
             self.signals.words(mask);
