@@ -595,7 +595,17 @@ mod tests {
 
     #[test]
     fn chars_and_digits_count_as_the_plain_loops() {
-        for text in ["", "abc 123", "Ünïcødé 2024 — €5", &"x9é".repeat(400)] {
+        // Lengths below, at and past a block, and past the lanes' 255 blocks
+        // of digits alone.
+        for text in [
+            "",
+            "abc 123",
+            "Ünïcødé 2024 — €5",
+            "0123456789abcdef",
+            "0123456789abcdef9",
+            &"x9é".repeat(400),
+            &"9".repeat(16 * 255 * 2 + 7),
+        ] {
             let b = text.as_bytes();
             assert_eq!(
                 chars_and_digits(b),
