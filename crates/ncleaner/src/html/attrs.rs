@@ -32,19 +32,53 @@ pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
         }
         t
     };
+    // Whether a word breaks before a byte of class `c` after one of class
+    // `prev` (index `prev << 3 | c`): at anything not a letter or digit, at
+    // a lower-case letter followed by a capital, and between letters and
+    // digits. One load a byte, where the tests are several branches.
+    const SPLIT: [bool; 64] = {
+        let mut t = [false; 64];
+        let mut p = 0;
+        while p < 8 {
+            let mut c = 0;
+            while c < 8 {
+                let (pc, cc) = (p as u8, c as u8);
+                t[p << 3 | c] = cc == SEP
+                    || (pc == LOWER && cc == UPPER)
+                    || ((pc == LOWER || pc == UPPER) && cc == DIGIT)
+                    || (pc == DIGIT && (cc == LOWER || cc == UPPER));
+                c += 1;
+            }
+            p += 1;
+        }
+        t
+    };
     let mut h = FNV_OFFSET;
     let mut len = 0usize;
     let mut digits = true;
     let mut prev = SEP;
-    for &b in value {
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
         let c = CLASS[b as usize];
-        // Words break at anything not a letter or digit, at a lower-case
-        // letter followed by a capital, and between letters and digits.
-        let split = c == SEP
-            || (prev == LOWER && c == UPPER)
-            || (matches!(prev, LOWER | UPPER) && c == DIGIT)
-            || (prev == DIGIT && matches!(c, LOWER | UPPER));
-        if split {
+        i += 1;
+        if c == LOWER && prev != DIGIT {
+            // A run of lower-case letters (most of a class list) continues
+            // the word: no test but the class of the next byte.
+            h = (h ^ u32::from(b)).wrapping_mul(FNV_PRIME);
+            len += 1;
+            while let Some(&b) = value.get(i)
+                && CLASS[b as usize] == LOWER
+            {
+                h = (h ^ u32::from(b)).wrapping_mul(FNV_PRIME);
+                len += 1;
+                i += 1;
+            }
+            digits = false;
+            prev = LOWER;
+            continue;
+        }
+        if SPLIT[usize::from(prev << 3 | c) & 63] {
             if len >= 2 && !digits {
                 out.push(h);
             }
@@ -224,6 +258,15 @@ mod tests {
         }
         flush(&mut word, &mut out);
         out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn words_are_hashed_as_the_rule_says(value in "[a-zA-Z0-9 _:-]{0,24}|\\PC{0,12}") {
+            let mut got = Vec::new();
+            attribute_words(value.as_bytes(), &mut got);
+            proptest::prop_assert_eq!(got, words_rule(value.as_bytes()));
+        }
     }
 
     #[test]

@@ -258,21 +258,39 @@ pub struct Signals {
 }
 
 /// The hashes of [`WORD_GROUPS`]' words, each with its group, sorted, and
-/// a 1,024-bit filter of them: most attribute words are none of them, and
-/// one look at the filter turns most away before the search.
+/// the same laid out for look-ups: open addressing by a hash's low bits in
+/// a table ten times their number, so that most attribute words, which are
+/// none of them, cost one load.
 struct WordTable {
     words: Vec<(u32, u8)>,
-    filter: [u64; 16],
+    /// (hash, its group + 1) by the hash's low bits, then the next free
+    /// slot; 0 marks a free slot.
+    slots: Vec<(u32, u8)>,
 }
 
 impl WordTable {
+    /// Slots of the look-up table (a power of two).
+    const SLOTS: usize = 1024;
+
     /// The group of word `h`, if it is one of the table's.
     #[inline]
     fn group(&self, h: u32) -> Option<u8> {
-        let bit = h as usize & 1023;
-        if self.filter[bit >> 6] & (1 << (bit & 63)) == 0 {
-            return None;
+        let mut i = h as usize & (Self::SLOTS - 1);
+        loop {
+            let (k, g) = self.slots[i];
+            if g == 0 {
+                return None;
+            }
+            if k == h {
+                return Some(g - 1);
+            }
+            i = (i + 1) & (Self::SLOTS - 1);
         }
+    }
+
+    /// The group of word `h` by a search of the sorted words: of a word of
+    /// two groups, the one the search finds (the table gives the same).
+    fn searched(&self, h: u32) -> Option<u8> {
         let i = self.words.binary_search_by(|&(w, _)| w.cmp(&h)).ok()?;
         Some(self.words[i].1)
     }
@@ -295,29 +313,97 @@ fn word_table() -> &'static WordTable {
             .collect();
         t.sort_unstable();
         t.dedup();
-        let mut filter = [0u64; 16];
-        for &(h, _) in &t {
-            let bit = h as usize & 1023;
-            filter[bit >> 6] |= 1 << (bit & 63);
+        let mut table = WordTable {
+            words: t,
+            slots: vec![(0, 0); WordTable::SLOTS],
+        };
+        let mut hashes: Vec<u32> = table.words.iter().map(|&(h, _)| h).collect();
+        hashes.dedup();
+        for h in hashes {
+            let g = table.searched(h).expect("a word of the table");
+            let mut i = h as usize & (WordTable::SLOTS - 1);
+            while table.slots[i].1 != 0 {
+                i = (i + 1) & (WordTable::SLOTS - 1);
+            }
+            table.slots[i] = (h, g + 1);
         }
-        WordTable { words: t, filter }
+        table
     })
 }
 
+/// The groups of [`WORD_GROUPS`] that hashed attribute words hold, as a
+/// mask (bit g: group g).
+fn group_mask(words: &[u32]) -> u32 {
+    let table = word_table();
+    words
+        .iter()
+        .filter_map(|&w| table.group(w))
+        .fold(0, |m, g| m | 1 << g)
+}
+
+/// The [`group_mask`] of each distinct `class`/`id`/`role` string of a
+/// page, found once: a page repeats its class lists on every card, row and
+/// post, and looking a string up costs a fraction of splitting, hashing and
+/// looking up its words again. The strings are those the tree keeps for
+/// its open elements ([`Tree::top_names`]): each value, non-empty ones
+/// joined by a space (which splits words as hashing the values one after
+/// the other does). Bounded: past [`MaskCache::MAX_BYTES`] bytes of strings
+/// it is emptied and starts over.
+#[derive(Default)]
+struct MaskCache {
+    /// A hash of the string → (its start in `names`, its length, its mask).
+    index: rustc_hash::FxHashMap<u64, (u32, u32, u32)>,
+    names: Vec<u8>,
+    /// A buffer for a string's words.
+    words: Vec<u32>,
+}
+
+impl MaskCache {
+    /// Most bytes of strings held.
+    const MAX_BYTES: usize = 1 << 20;
+    /// Strings shorter than this are split as they come.
+    const MIN_LEN: usize = 8;
+
+    /// The mask of the words of `names`.
+    fn mask(&mut self, names: &[u8]) -> u32 {
+        if names.is_empty() {
+            return 0;
+        }
+        if names.len() < Self::MIN_LEN {
+            self.words.clear();
+            attribute_words(names, &mut self.words);
+            return group_mask(&self.words);
+        }
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            names.hash(&mut h);
+            h.finish()
+        };
+        if let Some(&(at, len, mask)) = self.index.get(&key)
+            && &self.names[at as usize..(at + len) as usize] == names
+        {
+            return mask;
+        }
+        self.words.clear();
+        attribute_words(names, &mut self.words);
+        let mask = group_mask(&self.words);
+        if self.names.len() + names.len() > Self::MAX_BYTES {
+            self.index.clear();
+            self.names.clear();
+        }
+        let entry = (self.names.len() as u32, names.len() as u32, mask);
+        self.names.extend_from_slice(names);
+        self.index.insert(key, entry);
+        mask
+    }
+}
+
 impl Signals {
-    /// Counts one start tag: its name, its `itemprop` (lower-cased), and for
-    /// a `<meta>` its keys (lower-cased) and content. Its `class`/`id`/`role`
-    /// words are counted apart ([`Signals::words`]). Kept out of line, as
-    /// the functions below, so that a profile shows what the page type costs.
-    #[inline(never)]
-    pub(super) fn start_tag(
-        &mut self,
-        tag: Tag,
-        name: &[u8],
-        itemprop: &str,
-        meta_keys: &[String],
-        content: &str,
-    ) {
+    /// Counts one start tag by its element (`name` is lower-cased, as the
+    /// tokenizer gives it).
+    #[inline]
+    fn start_tag(&mut self, tag: Tag, name: &[u8]) {
         self.tags = self.tags.saturating_add(1);
         let element = match tag {
             Tag::A => Some(1),
@@ -329,63 +415,57 @@ impl Signals {
             Tag::Article => Some(9),
             Tag::Section => Some(10),
             Tag::Iframe => Some(13),
-            // The names below are 3 to 5 letters long.
-            _ if (3..=5).contains(&name.len()) => {
-                const NAMES: [(&[u8], usize); 5] = [
-                    (b"img", 0),
-                    (b"input", 3),
-                    (b"code", 8),
-                    (b"time", 11),
-                    (b"video", 12),
-                ];
-                NAMES
-                    .iter()
-                    .find(|(n, _)| name.eq_ignore_ascii_case(n))
-                    .map(|&(_, i)| i)
-            }
+            Tag::Void => match name {
+                b"img" => Some(0),
+                b"input" => Some(3),
+                _ => None,
+            },
+            Tag::Other => match name {
+                b"code" => Some(8),
+                b"time" => Some(11),
+                b"video" => Some(12),
+                _ => None,
+            },
             _ => None,
         };
         if let Some(i) = element {
             self.elements[i] = self.elements[i].saturating_add(1);
         }
-        if !itemprop.is_empty() {
-            for p in itemprop.split_ascii_whitespace() {
-                if let Some(i) = ITEMPROPS.iter().position(|&x| x == p) {
-                    self.itemprops[i] = self.itemprops[i].saturating_add(1);
-                }
+    }
+
+    /// Counts an element's `itemprop` (as written, decoded): each of its
+    /// words that is one of [`ITEMPROPS`], ASCII case ignored.
+    #[inline]
+    fn itemprop(&mut self, itemprop: &str) {
+        for p in itemprop.trim().split_ascii_whitespace() {
+            if let Some(i) = ITEMPROPS.iter().position(|x| p.eq_ignore_ascii_case(x)) {
+                self.itemprops[i] = self.itemprops[i].saturating_add(1);
             }
-        }
-        if meta_keys.iter().any(|k| k == "og:type") {
-            let v = content.trim().to_ascii_lowercase();
-            let v = v.strip_prefix("og:").unwrap_or(&v);
-            self.og_type = match v.split(['.', ':']).next().unwrap_or("") {
-                "" => 0,
-                "article" | "blog" | "news" => 1,
-                "product" => 2,
-                "website" => 3,
-                _ => 4,
-            };
         }
     }
 
-    /// Counts one element's hashed `class`/`id`/`role` words: each group of
-    /// [`WORD_GROUPS`] that holds one of them counts the element once.
+    /// Reads the `og:type` from its `<meta>`'s content.
+    fn og_type(&mut self, content: &str) {
+        let v = content.trim().to_ascii_lowercase();
+        let v = v.strip_prefix("og:").unwrap_or(&v);
+        self.og_type = match v.split(['.', ':']).next().unwrap_or("") {
+            "" => 0,
+            "article" | "blog" | "news" => 1,
+            "product" => 2,
+            "website" => 3,
+            _ => 4,
+        };
+    }
+
+    /// Counts one element by the groups of [`WORD_GROUPS`] its
+    /// `class`/`id`/`role` words hold (bit g: group g; [`group_mask`]):
+    /// each group counts the element once.
     #[inline]
-    pub(super) fn words(&mut self, words: &[u32]) {
-        if words.is_empty() {
-            return;
-        }
-        let table = word_table();
-        let mut seen = 0u32;
-        for &w in words {
-            if let Some(g) = table.group(w) {
-                seen |= 1 << g;
-            }
-        }
-        while seen != 0 {
-            let g = seen.trailing_zeros() as usize;
+    fn words(&mut self, mut groups: u32) {
+        while groups != 0 {
+            let g = groups.trailing_zeros() as usize;
             self.words[g] = self.words[g].saturating_add(1);
-            seen &= seen - 1;
+            groups &= groups - 1;
         }
     }
 
@@ -430,15 +510,15 @@ impl Signals {
 
 /// The consumer that counts the [`Signals`] of the tag stream.
 ///
-/// An element's `class`/`id`/`role` words are read from the tree when it
-/// opens ([`Tree::top_words`]): the tree hashes each distinct string of a
-/// page once (its word cache), where a page repeats its class lists on
-/// every card and row, and the other consumers read the same words. The
-/// elements that never open (void elements such as `img`, `input`, `meta`;
-/// `br`, `hr`) have their words hashed here as their start tag comes. Its
-/// `itemprop`, a `<meta>`'s keys and content, and every strictly parsed
-/// JSON-LD value are read from the start tag (the metadata reader reads
-/// some of the same attributes, but keeping the two apart lets either
+/// An element's `class`/`id`/`role` words count by the groups they hold,
+/// found once per distinct string of the page ([`MaskCache`]): when it
+/// opens, from the tree's words if a consumer had the tree hash them
+/// already, else from the values the tree keeps ([`Tree::top_names`]),
+/// without making the tree hash them; the elements that never open (void
+/// elements such as `img`, `input`, `meta`; `br`, `hr`) from their start
+/// tag. Its `itemprop`, a `<meta>`'s keys and content, and every strictly
+/// parsed JSON-LD value are read from the start tag (the metadata reader
+/// reads some of the same attributes, but keeping the two apart lets either
 /// change; the classifier's inputs stay those its models were trained on,
 /// as for `Meta`).
 ///
@@ -447,61 +527,76 @@ impl Signals {
 #[derive(Default)]
 pub(super) struct Reader {
     signals: Signals,
-    /// A void element's attribute words.
-    words: Vec<u32>,
-    /// The start tag's `itemprop`, lower-cased.
+    /// The group masks of the page's attribute strings.
+    masks: MaskCache,
+    /// A void element's `class`/`id`/`role` values, joined as the tree
+    /// joins them ([`MaskCache`]).
+    names: Vec<u8>,
+    /// The start tag's last `itemprop` read.
     itemprop: String,
-    /// A `<meta>`'s `name`, `property` and `itemprop`, lower-cased.
-    meta_keys: Vec<String>,
-    /// A `<meta>`'s `content`.
+    /// A `<meta>`'s last `content` read.
     content: String,
     /// A buffer for decoded values.
     buf: String,
 }
 
 impl Reader {
-    /// Reads the attributes of `start` that the signals count; the
-    /// `class`/`id`/`role` words only when `words` (an element that does
-    /// not open).
-    fn read(&mut self, start: &StartTag<'_>, words: bool) {
-        self.words.clear();
-        self.itemprop.clear();
-        self.meta_keys.clear();
-        self.content.clear();
-        let meta = start.name == b"meta";
+    /// Reads the attributes of `start` that the signals count: `itemprop`;
+    /// for a `<meta>` (`meta`), its keys (`name`, `property`, `itemprop`)
+    /// and `content` in place of the `itemprop`; and the `class`/`id`/`role`
+    /// values when `words` (an element that does not open). A repeated
+    /// attribute's last readable value counts.
+    fn read(&mut self, start: &StartTag<'_>, meta: bool, words: bool) {
+        self.names.clear();
+        let (mut itemprop, mut content, mut keys, mut og_type) = (false, false, 0, false);
         for (attr, value) in start.attrs() {
-            match attr {
-                b"class" | b"id" | b"role" if words => {}
-                b"name" | b"property" | b"itemprop" if meta => {}
-                b"content" if meta => {}
-                b"itemprop" => {}
+            let key = match attr {
+                b"class" | b"id" | b"role" if words => false,
+                b"name" | b"property" | b"itemprop" if meta => true,
+                b"content" if meta => false,
+                b"itemprop" => false,
                 _ => continue,
-            }
+            };
             let v = value.decoded(&mut self.buf);
             if v.is_empty() {
                 continue;
             }
             match attr {
-                b"class" | b"id" | b"role" => attribute_words(v.as_bytes(), &mut self.words),
+                b"class" | b"id" | b"role" => {
+                    if !self.names.is_empty() {
+                        self.names.push(b' ');
+                    }
+                    self.names.extend_from_slice(v.as_bytes());
+                }
                 b"content" => {
                     if v.len() <= META_MAX_CHARS {
                         self.content.clear();
                         self.content.push_str(v);
+                        content = true;
                     }
                 }
-                _ if meta => {
-                    let v = v.as_bytes().to_ascii_lowercase();
-                    if v.len() <= 64 && self.meta_keys.len() < 4 {
-                        self.meta_keys
-                            .push(String::from_utf8_lossy(v.trim_ascii()).into_owned());
+                _ if key => {
+                    // At most four keys of up to 64 bytes are read.
+                    if v.len() <= 64 && keys < 4 {
+                        keys += 1;
+                        og_type |= v.as_bytes().trim_ascii().eq_ignore_ascii_case(b"og:type");
                     }
                 }
                 _ => {
                     if v.len() <= ITEMPROP_MAX {
-                        self.itemprop = v.trim().to_ascii_lowercase();
+                        self.itemprop.clear();
+                        self.itemprop.push_str(v);
+                        itemprop = true;
                     }
                 }
             }
+        }
+        if itemprop {
+            self.signals.itemprop(&self.itemprop);
+        }
+        if og_type {
+            self.signals
+                .og_type(if content { &self.content } else { "" });
         }
     }
 }
@@ -511,24 +606,28 @@ impl Consumer for Reader {
 
     #[inline(never)]
     fn start_tag(&mut self, el: &Element<'_, '_>, _tree: &mut Tree) {
+        self.signals.start_tag(el.tag, el.start.name);
         // The elements the walker does not open (`Walker::start_tag`).
         let never_opens = matches!(el.tag, Tag::Void | Tag::Br | Tag::Hr);
-        self.read(el.start, never_opens);
-        self.signals.start_tag(
-            el.tag,
-            el.start.name,
-            &self.itemprop,
-            &self.meta_keys,
-            &self.content,
-        );
+        let meta = el.tag == Tag::Void && el.start.name == b"meta";
+        // Of an element that opens, only an `itemprop` counts, and most have none.
+        if never_opens || el.start.has_attr(b"itemprop") {
+            self.read(el.start, meta, never_opens);
+        }
         if never_opens {
-            self.signals.words(&self.words);
+            let mask = self.masks.mask(&self.names);
+            self.signals.words(mask);
         }
     }
 
     #[inline(never)]
     fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
-        self.signals.words(tree.top_words());
+        let mask = if tree.top_hashed() {
+            group_mask(tree.top_words())
+        } else {
+            self.masks.mask(tree.top_names())
+        };
+        self.signals.words(mask);
     }
 
     #[inline(never)]
@@ -574,6 +673,41 @@ mod tests {
     }
 
     #[test]
+    fn words_count_by_element_whoever_hashed_them() {
+        // A block the tree hashes, inline elements it does not (the second
+        // with the string found again), and a void element's two attributes.
+        let page = crate::html::parse(
+            "<body><div class=\"card-grid item\"><p>Text <span class=\"card-grid item\">x</span> \
+             <img class=price-tag id=cartIcon src=a.png> <b class=\"card-grid item\">y</b></p></div>\
+             <span class=\"Card\">z</span></body>",
+        );
+        let s = &page.signals;
+        assert_eq!(s.words[8], 4, "four card elements");
+        assert_eq!(s.words[0], 1, "one price element");
+        assert_eq!(s.words[1], 1, "one cart element");
+        assert_eq!(s.elements[0], 1, "one image");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_look_up_table_finds_what_the_search_finds(h: u32) {
+            let table = word_table();
+            proptest::prop_assert_eq!(table.group(h), table.searched(h));
+        }
+
+        #[test]
+        fn a_string_has_the_mask_of_its_words(names in "[a-zA-Z0-9 _-]{0,40}") {
+            let mut words = Vec::new();
+            attribute_words(names.as_bytes(), &mut words);
+            let mask = group_mask(&words);
+            let mut cache = MaskCache::default();
+            proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
+            // Again, from the cache.
+            proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
+        }
+    }
+
+    #[test]
     fn every_word_of_the_groups_is_in_the_table() {
         let table = word_table();
         for (g, (_, words)) in WORD_GROUPS.iter().enumerate() {
@@ -581,8 +715,10 @@ mod tests {
                 let mut h = Vec::new();
                 crate::html::attribute_words(w.as_bytes(), &mut h);
                 assert!(table.words.contains(&(h[0], g as u8)), "{w}");
-                // A word of two groups is found in one of them.
+                // A word of two groups is found in one of them, the same by
+                // the look-up table and by the search.
                 assert!(table.group(h[0]).is_some(), "{w}");
+                assert_eq!(table.group(h[0]), table.searched(h[0]), "{w}");
             }
         }
     }

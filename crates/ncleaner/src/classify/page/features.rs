@@ -312,6 +312,17 @@ fn chars_and_digits(bytes: &[u8]) -> (usize, usize) {
     (chars, digits)
 }
 
+/// Whether a text holds four ASCII digits in a row that read as a year
+/// from 1990 to 2100: every date [`crate::html::date_in_text`] finds has
+/// one, and most short texts with digits (prices, counts, phone numbers)
+/// have none, which spares them its search.
+fn holds_a_year(bytes: &[u8]) -> bool {
+    bytes.windows(4).any(|w| {
+        w.iter().all(u8::is_ascii_digit)
+            && (1990..=2100).contains(&w.iter().fold(0u32, |y, &d| y * 10 + u32::from(d - b'0')))
+    })
+}
+
 /// The [`SEGMENT_NAMES`] features.
 fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
     #[derive(Default)]
@@ -442,7 +453,11 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
                 || !ascii && CURRENCIES.iter().any(|&c| text.contains(c)));
         a.digits += digits as f64;
         a.chars += chars;
-        if digits >= 4 && s.words() <= 12 && crate::html::date_in_text(text).is_some() {
+        if digits >= 4
+            && s.words() <= 12
+            && holds_a_year(bytes)
+            && crate::html::date_in_text(text).is_some()
+        {
             a.dated += 1;
         }
         if digits >= 9 && s.words() <= 8 {
@@ -552,9 +567,45 @@ fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #[test]
+        fn a_text_with_a_date_holds_a_year(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "March", "mar.", "Sept", "Tue,", "4", "04", "31", "2025", "1989", "2100", "+202",
+                "2025-03-04", "20250304", "2024/02/29", "12:30", "|", "•", "(", ")", ",", "by",
+                "Jane", "$5", "1,299", "555-1234", "x9", "2025.", "2.0.2.5", "19 90",
+            ]), 0..9),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", ", ", "-"]), 9),
+        ) {
+            let text: String = parts.iter().zip(&seps).flat_map(|(p, s)| [*p, *s]).collect();
+            if crate::html::date_in_text(&text).is_some() {
+                proptest::prop_assert!(holds_a_year(text.as_bytes()), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn years_are_found_where_they_are() {
+        assert!(holds_a_year(b"By Jane | March 4, 2025"));
+        assert!(holds_a_year(b"x1990"));
+        assert!(holds_a_year(b"2100"));
+        assert!(!holds_a_year(b"$1,299.00 and 555-1234"));
+        assert!(!holds_a_year(b"1989 2101 199"));
+    }
+
     #[test]
     fn chars_and_digits_count_as_the_plain_loops() {
-        for text in ["", "abc 123", "Ünïcødé 2024 — €5", &"x9é".repeat(400)] {
+        // Lengths below, at and past a block, and past the lanes' 255 blocks
+        // of digits alone.
+        for text in [
+            "",
+            "abc 123",
+            "Ünïcødé 2024 — €5",
+            "0123456789abcdef",
+            "0123456789abcdef9",
+            &"x9é".repeat(400),
+            &"9".repeat(16 * 255 * 2 + 7),
+        ] {
             let b = text.as_bytes();
             assert_eq!(
                 chars_and_digits(b),

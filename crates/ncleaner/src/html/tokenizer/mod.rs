@@ -157,6 +157,16 @@ impl<'a> StartTag<'a> {
         })
     }
 
+    /// Whether the tag has an attribute `name` (lower-case): its names
+    /// alone are read, no value is sliced.
+    pub fn has_attr(&self, name: &[u8]) -> bool {
+        let (input, names) = (self.input.as_bytes(), self.names);
+        self.attrs.iter().any(|a| {
+            let n = if a.lowered { names } else { input };
+            n.get(a.name.0..a.name.1) == Some(name)
+        })
+    }
+
     /// The value of the first attribute `name` (lower-case), if the tag has it.
     pub fn attr(&self, name: &[u8]) -> Option<AttrValue<'a>> {
         self.attrs().find(|(n, _)| *n == name).map(|(_, v)| v)
