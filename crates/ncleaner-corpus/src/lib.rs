@@ -166,14 +166,24 @@ pub fn sniff(head: &[u8], allow_json: bool) -> (Container, Compression) {
 
 /// [`sniff`] for a stream known to be compressed as `compression`.
 fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Container, Compression) {
-    let plain: Vec<u8> = match compression {
-        Compression::None => head.to_vec(),
-        Compression::Gzip => peek(flate2::read::MultiGzDecoder::new(head)),
-        Compression::Zstd => match zstd::stream::read::Decoder::new(head) {
-            Ok(d) => peek(d),
-            Err(_) => Vec::new(),
-        },
-        Compression::Brotli => peek(brotli_decompressor::Decompressor::new(head, 4096)),
+    let peeked: Vec<u8>;
+    let plain: &[u8] = match compression {
+        Compression::None => head,
+        Compression::Gzip => {
+            peeked = peek(flate2::read::MultiGzDecoder::new(head));
+            &peeked
+        }
+        Compression::Zstd => {
+            peeked = match zstd::stream::read::Decoder::new(head) {
+                Ok(d) => peek(d),
+                Err(_) => Vec::new(),
+            };
+            &peeked
+        }
+        Compression::Brotli => {
+            peeked = peek(brotli_decompressor::Decompressor::new(head, 4096));
+            &peeked
+        }
     };
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc

@@ -24,6 +24,27 @@ mod read_ahead;
 
 use read_ahead::{Limits, Next, ReadAhead};
 
+/// How many bytes of an input are read before its container and
+/// compression are known (the buffer size of the readers after it).
+const HEAD: usize = 256 << 10;
+
+/// The first bytes of a stream (one read, as a buffered reader's first
+/// fill) and the stream after them.
+fn first_read(r: Box<dyn Read + Send>) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    let mut r = BufReader::with_capacity(HEAD, r);
+    let head = r.fill_buf()?.to_vec();
+    r.consume(head.len());
+    Ok((head, Box::new(r)))
+}
+
+/// A stream's first bytes put back in front of the rest, buffered.
+fn rejoin(mut head: Vec<u8>, rest: Box<dyn Read + Send>) -> BufReader<Box<dyn Read + Send>> {
+    // Sized for a page, the buffer of a container is more than it holds.
+    head.shrink_to_fit();
+    let joined: Box<dyn Read + Send> = Box::new(std::io::Cursor::new(head).chain(rest));
+    BufReader::with_capacity(HEAD, joined)
+}
+
 /// The compression of a file: by its bytes (magic number and header), and
 /// for brotli, which has none, by its `.br` name. A name that promises a
 /// compression the bytes do not have is an error (an empty file is empty
@@ -223,23 +244,29 @@ impl Source {
             Origin::File { path, .. } => container_from_name(path),
             Origin::Stdin | Origin::Memory { .. } => None,
         };
-        let opened: std::io::Result<Box<dyn Read + Send>> = match &origin {
-            Origin::File { path, .. } => {
-                std::fs::File::open(path).map(|f| Box::new(f) as Box<dyn Read + Send>)
+        let max = self.opts.max_document as u64;
+        let opened = match &origin {
+            Origin::File { path, .. } => std::fs::File::open(path).and_then(|f| {
+                // A page's bytes are read once, into the buffer that becomes
+                // the document: sized by the file's length (up to the
+                // limit, unless the name says it is a container), with no
+                // growing and no copy out of a reader's buffer.
+                let len = f.metadata().map_or(0, |m| m.len());
+                let cap = match named {
+                    None => len.min(max + 1),
+                    Some(_) => len.min(HEAD as u64),
+                };
+                let mut head = Vec::with_capacity(cap as usize);
+                (&f).take(HEAD as u64).read_to_end(&mut head)?;
+                Ok((head, Box::new(f) as Box<dyn Read + Send>))
+            }),
+            Origin::Stdin => first_read(Box::new(std::io::stdin())),
+            Origin::Memory { bytes, .. } => {
+                first_read(Box::new(std::io::Cursor::new(bytes.clone())))
             }
-            Origin::Stdin => Ok(Box::new(std::io::stdin())),
-            Origin::Memory { bytes, .. } => Ok(Box::new(std::io::Cursor::new(bytes.clone()))),
         };
-        let r = match opened {
-            Ok(r) => r,
-            Err(e) => {
-                let path = PathBuf::from(&name);
-                return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
-            }
-        };
-        let mut r = BufReader::with_capacity(256 << 10, r);
-        let head = match r.fill_buf() {
-            Ok(h) => h,
+        let (head, rest) = match opened {
+            Ok(o) => o,
             Err(e) => {
                 let path = PathBuf::from(&name);
                 return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
@@ -249,7 +276,7 @@ impl Source {
             Origin::File { path, .. } => Some(path.as_path()),
             Origin::Stdin | Origin::Memory { .. } => None,
         };
-        let compression = match compression_of(path, head) {
+        let compression = match compression_of(path, &head) {
             Ok(c) => c,
             Err(why) => {
                 return Some(self.failed(
@@ -260,7 +287,7 @@ impl Source {
             }
         };
         let (sniffed, _) = sniff_as(
-            head,
+            &head,
             matches!(origin, Origin::Stdin | Origin::Memory { .. }),
             compression,
         );
@@ -270,15 +297,20 @@ impl Source {
         let input = Arc::new(input);
         match input.container {
             Container::Document => {
-                let max = self.opts.max_document as u64;
-                let mut bytes = Vec::new();
                 let compressed = input.compression != Compression::None;
                 // A compressed page (`page.html.gz`) is read decompressed.
-                let res = if compressed {
-                    compress::decoder(r, input.compression)
-                        .and_then(|d| d.take(max + 1).read_to_end(&mut bytes))
+                let (bytes, res) = if compressed {
+                    let mut bytes = Vec::new();
+                    let res = compress::decoder(rejoin(head, rest), input.compression)
+                        .and_then(|d| d.take(max + 1).read_to_end(&mut bytes));
+                    (bytes, res)
                 } else {
-                    (&mut r).take(max + 1).read_to_end(&mut bytes)
+                    // The rest follows the first bytes in their buffer.
+                    let mut bytes = head;
+                    bytes.truncate(max as usize + 1);
+                    let more = (max + 1).saturating_sub(bytes.len() as u64);
+                    let res = rest.take(more).read_to_end(&mut bytes);
+                    (bytes, res)
                 };
                 let mut e = self.entry(&input, name.clone(), None);
                 // A compressed file cut short or damaged: what decoded before is the document.
@@ -364,9 +396,9 @@ impl Source {
                 };
                 Some(e)
             }
-            Container::Parquet => self.open_parquet(input, &origin, r),
+            Container::Parquet => self.open_parquet(input, &origin, rejoin(head, rest)),
             Container::Warc | Container::Jsonl => {
-                let decoded = match compress::decoder(r, input.compression) {
+                let decoded = match compress::decoder(rejoin(head, rest), input.compression) {
                     Ok(d) => d,
                     Err(e) => {
                         return Some(self.failed(

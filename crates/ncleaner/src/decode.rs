@@ -72,21 +72,61 @@ pub struct Document {
 /// `url` is the document's URL when the caller knows it (a WARC record's
 /// target URI); `transport_charset` the charset label of its HTTP header.
 pub fn decode(bytes: &[u8], url: Option<&str>, transport_charset: Option<&str>) -> Document {
+    let d = decode_borrowed(bytes, url, transport_charset);
+    Document {
+        url: d.url,
+        text: d.text.into_owned(),
+        encoding: d.encoding,
+        encoding_source: d.encoding_source,
+        had_errors: d.had_errors,
+    }
+}
+
+/// A decoded document whose text may be the bytes it was decoded from
+/// ([`decode_borrowed`]).
+#[derive(Debug, Clone)]
+pub struct Decoded<'a> {
+    /// The page's URL, from the caller or the CleanEval pseudo-tag.
+    pub url: Option<String>,
+    /// The decoded text: the bytes themselves when they were UTF-8.
+    pub text: std::borrow::Cow<'a, str>,
+    /// The encoding the bytes were read in.
+    pub encoding: &'static Encoding,
+    /// Where that encoding came from.
+    pub encoding_source: EncodingSource,
+    /// Whether some bytes could not be decoded and became U+FFFD.
+    pub had_errors: bool,
+}
+
+impl From<Document> for Decoded<'static> {
+    fn from(d: Document) -> Self {
+        Decoded {
+            url: d.url,
+            text: std::borrow::Cow::Owned(d.text),
+            encoding: d.encoding,
+            encoding_source: d.encoding_source,
+            had_errors: d.had_errors,
+        }
+    }
+}
+
+/// [`decode`] that keeps the bytes as the text when they are valid UTF-8
+/// read as UTF-8 (most of today's pages): found valid once, they are
+/// neither validated again nor copied.
+pub fn decode_borrowed<'b>(
+    bytes: &'b [u8],
+    url: Option<&str>,
+    transport_charset: Option<&str>,
+) -> Decoded<'b> {
     let (bytes, pseudo_url) = strip_pseudo_tag(bytes);
     let url = url.map(str::to_owned).or(pseudo_url);
 
     let (encoding, source, bom_len, valid) = sniff(bytes, url.as_deref(), transport_charset);
-    // Bytes already found valid UTF-8 and read as UTF-8 are copied as they
-    // are: decoding them would validate them a second time (with the first
-    // check, two passes over every page).
     let (text, had_errors) = match valid {
-        Some(text) if encoding == UTF_8 => (text.to_owned(), false),
-        _ => {
-            let (text, had_errors) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
-            (text.into_owned(), had_errors)
-        }
+        Some(text) if encoding == UTF_8 => (std::borrow::Cow::Borrowed(text), false),
+        _ => encoding.decode_without_bom_handling(&bytes[bom_len..]),
     };
-    Document {
+    Decoded {
         url,
         text,
         encoding,
@@ -466,6 +506,35 @@ mod tests {
         let d = decode(page, None, None);
         assert_eq!(d.url.as_deref(), Some("http://example.com/a"));
         assert_eq!(d.text, "<html><p>Hi</p>");
+    }
+
+    #[test]
+    fn utf8_text_is_borrowed_and_the_rest_decoded_as_decode_does() {
+        use std::borrow::Cow;
+        let utf8 = "<text id=\"http://a/\">\n<p>caf\u{e9}</p>".as_bytes();
+        let d = decode_borrowed(utf8, None, None);
+        assert!(matches!(d.text, Cow::Borrowed("<p>caf\u{e9}</p>")), "{d:?}");
+        assert_eq!(d.url.as_deref(), Some("http://a/"));
+        let pages: [&[u8]; 3] = [
+            utf8,
+            b"\xEF\xBB\xBF<p>bom",
+            b"<p>caf\xE9 cr\xE8me br\xFBl\xE9e",
+        ];
+        for page in pages {
+            let (b, d) = (
+                decode_borrowed(page, None, Some("latin1")),
+                decode(page, None, Some("latin1")),
+            );
+            assert_eq!((&*b.text, b.url, b.encoding), (&*d.text, d.url, d.encoding));
+            assert_eq!(
+                (b.encoding_source, b.had_errors),
+                (d.encoding_source, d.had_errors)
+            );
+        }
+        assert!(matches!(
+            decode_borrowed(pages[2], None, None).text,
+            Cow::Owned(_)
+        ));
     }
 
     #[test]

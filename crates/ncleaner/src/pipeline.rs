@@ -17,6 +17,9 @@ use crate::cleaned::{Cleaned, Cut, InputKind, OperatingPoint, ScoredSegment};
 pub use decide::{Decide, Decided, PageContext};
 
 pub mod decide;
+mod kept;
+
+use kept::{Dateline, dateline, kept_byline, kept_date, published_line};
 
 /// Whether a decoded document looks like HTML: it has one of the tags that
 /// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
@@ -523,8 +526,8 @@ impl Cleaner {
         url: Option<&str>,
         charset: Option<&str>,
     ) -> Cleaned {
-        let doc = decode::decode(bytes, url, charset);
-        self.clean_document(doc, input)
+        let doc = decode::decode_borrowed(bytes, url, charset);
+        uncancelled(self.clean_decoded(doc, input, &NEVER))
     }
 
     internal! {
@@ -544,69 +547,80 @@ impl Cleaner {
             input: InputKind,
             cancel: &Cancel,
         ) -> Result<Cleaned, Cancelled> {
-            cancel.check()?;
-            let read = read_document_limited(&doc.text, input, self.marks);
-            let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
-            cancel.check()?;
-            let (model, language, name) = self.route(&segments);
-            if let Some(md) = &mut metadata {
-                // The detected language, else the page's `lang` when it is a tag.
-                md.language = language
-                    .clone()
-                    .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
-                md.canonical_url = md
-                    .canonical_url
-                    .take()
-                    .and_then(|u| absolute_url(&u, doc.url.as_deref()));
-            }
-            // The page's features, from the page as it was read.
-            let features = read.signals.as_ref().map(|signals| {
-                PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
-            });
-            if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
-                mem.annotate(doc.url.as_deref(), &mut segments);
-            }
-            cancel.check()?;
-            let (decided, page_type) =
-                self.decide_with(model, segments, features.as_ref(), input, cancel)?;
-            let cut = decided.threshold.map(|threshold| Cut {
-                point: self.operating_point(model, input),
-                threshold,
-            });
-            let segments = decided.segments;
-            cancel.check()?;
-            if let Some(md) = &mut metadata
-                && md.authors.is_empty()
-            {
-                md.authors = kept_byline(&segments);
-            }
-            if let Some(md) = &mut metadata {
-                if md.date_published.is_none() {
-                    md.date_published = kept_date(&segments)
-                        .or_else(|| dateline(&segments, Dateline::Published))
-                        .or_else(|| published_line(&segments));
-                }
-                if md.date_modified.is_none() {
-                    md.date_modified = dateline(&segments, Dateline::Updated);
-                }
-            }
-            let mut c = Cleaned {
-                url: doc.url,
-                input,
-                encoding: doc.encoding.name(),
-                had_decode_errors: doc.had_errors,
-                segments,
-                language,
-                model: name,
-                quality: None,
-                metadata,
-                truncated: read.truncated.map(html::Limit::describe),
-                cut,
-                page_type,
-            };
-            self.assess_with(model, &mut c);
-            Ok(c)
+            self.clean_decoded(doc.into(), input, cancel)
         }
+    }
+
+    /// [`Cleaner::clean_document_cancellable`] of a page whose text may be
+    /// borrowed from its bytes.
+    fn clean_decoded(
+        &self,
+        doc: decode::Decoded<'_>,
+        input: InputKind,
+        cancel: &Cancel,
+    ) -> Result<Cleaned, Cancelled> {
+        cancel.check()?;
+        let read = read_document_limited(&doc.text, input, self.marks);
+        let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
+        cancel.check()?;
+        let (model, language, name) = self.route(&segments);
+        if let Some(md) = &mut metadata {
+            // The detected language, else the page's `lang` when it is a tag.
+            md.language = language
+                .clone()
+                .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
+            md.canonical_url = md
+                .canonical_url
+                .take()
+                .and_then(|u| absolute_url(&u, doc.url.as_deref()));
+        }
+        // The page's features, from the page as it was read.
+        let features = read.signals.as_ref().map(|signals| {
+            PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
+        });
+        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
+            mem.annotate(doc.url.as_deref(), &mut segments);
+        }
+        cancel.check()?;
+        let (decided, page_type) =
+            self.decide_with(model, segments, features.as_ref(), input, cancel)?;
+        let cut = decided.threshold.map(|threshold| Cut {
+            point: self.operating_point(model, input),
+            threshold,
+        });
+        let segments = decided.segments;
+        cancel.check()?;
+        if let Some(md) = &mut metadata
+            && md.authors.is_empty()
+        {
+            md.authors = kept_byline(&segments);
+        }
+        if let Some(md) = &mut metadata {
+            if md.date_published.is_none() {
+                md.date_published = kept_date(&segments)
+                    .or_else(|| dateline(&segments, Dateline::Published))
+                    .or_else(|| published_line(&segments));
+            }
+            if md.date_modified.is_none() {
+                md.date_modified = dateline(&segments, Dateline::Updated);
+            }
+        }
+        let mut c = Cleaned {
+            url: doc.url,
+            input,
+            encoding: doc.encoding.name(),
+            had_decode_errors: doc.had_errors,
+            segments,
+            language,
+            model: name,
+            quality: None,
+            metadata,
+            truncated: read.truncated.map(html::Limit::describe),
+            cut,
+            page_type,
+        };
+        self.assess_with(model, &mut c);
+        Ok(c)
     }
 
     /// The model for a page's segments: the model of its language when the
@@ -813,162 +827,6 @@ pub fn read_document_limited(text: &str, input: InputKind, marks: html::Marks) -
             }
         }
     }
-}
-
-/// The author named by a short byline among the first kept segments and
-/// the segments of the byline role, kept or not ("By Jane Doe", "Written
-/// by Jane Doe | 4 March 2025"), when one name only is found.
-fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
-    for s in segments.iter().filter(byline).take(40) {
-        let t = s.text();
-        if t.len() > 120 {
-            continue;
-        }
-        let lower = t.get(..11).unwrap_or(t).to_ascii_lowercase();
-        if !(lower.starts_with("by ")
-            || lower.starts_with("written by ")
-            || lower.starts_with("posted by "))
-        {
-            continue;
-        }
-        if let Some(n) = html::byline_name(t, true)
-            && !names.contains(&n)
-        {
-            names.push(n);
-        }
-    }
-    if names.len() == 1 { names } else { Vec::new() }
-}
-
-/// The date of a short dateline among the first kept segments and the
-/// segments of the byline role, kept or not.
-fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
-    let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
-    for s in segments.iter().filter(byline).take(15) {
-        let t = s.text();
-        if t.split_whitespace().nth(15).is_some() {
-            continue;
-        }
-        let lower = t.to_lowercase();
-        if lower.contains("updated")
-            || lower.contains("modified")
-            || lower.contains('©')
-            || lower.contains("copyright")
-        {
-            continue;
-        }
-        if let Some(d) = html::date_in_text(t) {
-            return Some(d);
-        }
-    }
-    None
-}
-
-/// What a dateline states: the publication, or an update ("Updated …",
-/// "Last modified: …").
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dateline {
-    Published,
-    Updated,
-}
-
-/// How far from the first kept segment a dateline is looked for, in
-/// segments either way, and the most words it has.
-const DATELINE_REACH: usize = 20;
-const DATELINE_WORDS: usize = 12;
-
-/// The date of a dateline at the head of the main content, when the page's
-/// markup states none: a short segment (at most [`DATELINE_WORDS`] words:
-/// "Dec 12, 2025", "By Jane Doe - Mar 27, 2024", "Updated May 6, 2025"),
-/// kept or dropped, among the [`DATELINE_REACH`] segments before and after
-/// the first kept one, holding a full date, not a copyright line.
-///
-/// Pages put the date as a short element beside the title or the byline,
-/// which the classifier often drops as too short to be content; its place
-/// next to the content is what says it is the page's date. What follows
-/// "updated" or "modified" on the line is the date of the last
-/// modification, what comes before it the publication ("Published on Oct
-/// 21, 2025 Updated on Mar 9, 2026").
-fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
-    let first = segments.iter().position(|s| s.keep())?;
-    let near =
-        &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
-    near.iter().find_map(|s| {
-        let (t, lower) = short_line(s.segment.text())?;
-        html::date_in_text(dated_part(t, &lower, what)?)
-    })
-}
-
-/// The date of a short line anywhere on the page that says it is the
-/// publication's ("Posted on April 13, 2023", "Published On: 15 August
-/// 2025"), when neither the markup nor a dateline beside the content dates
-/// the page: the word itself says what the date is, wherever the page puts it.
-fn published_line(segments: &[ScoredSegment]) -> Option<String> {
-    segments.iter().find_map(|s| {
-        // Most segments say neither word: a scan for their first letter
-        // passes them over before anything else is read or built.
-        let text = s.segment.text();
-        if !(holds_ascii_ci(text, "published") || holds_ascii_ci(text, "posted")) {
-            return None;
-        }
-        let (t, lower) = short_line(text)?;
-        let at = ["published", "posted"]
-            .iter()
-            .filter_map(|w| word_at(&lower, w))
-            .min()?;
-        let part = dated_part(t, &lower, Dateline::Published)?;
-        html::date_in_text(part.get(at..)?)
-    })
-}
-
-/// A segment's text and its ASCII lower case, if it can be a dateline: a
-/// digit in it (every date read has a year), at most [`DATELINE_WORDS`]
-/// words, and no copyright sign or word.
-fn short_line(t: &str) -> Option<(&str, String)> {
-    // The word count first: it stops at the 13th word, where a digit scan
-    // would read a whole paragraph.
-    if t.split_whitespace().nth(DATELINE_WORDS).is_some() || !t.bytes().any(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let lower = t.to_ascii_lowercase();
-    (!(lower.contains('©') || lower.contains("copyright") || lower.contains("(c)")))
-        .then_some((t, lower))
-}
-
-/// The part of a line that dates `what`: for the publication, the line up
-/// to "updated"/"modified" (all of it without them); for the modification,
-/// the line from that word on (nothing without it).
-fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
-    let update = ["updated", "modified"]
-        .iter()
-        .filter_map(|w| lower.find(w))
-        .min();
-    match (what, update) {
-        (Dateline::Published, None) => Some(t),
-        (Dateline::Published, Some(i)) => Some(&t[..i]),
-        (Dateline::Updated, Some(i)) => Some(&t[i..]),
-        (Dateline::Updated, None) => None,
-    }
-}
-
-/// Whether `t` holds `word` (lower-case ASCII) in any ASCII case.
-fn holds_ascii_ci(t: &str, word: &str) -> bool {
-    let (b, w) = (t.as_bytes(), word.as_bytes());
-    memchr::memchr2_iter(w[0], w[0].to_ascii_uppercase(), b).any(|i| {
-        b.get(i..i + w.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(w))
-    })
-}
-
-/// Where `word` starts in `lower` as a word of its own (no letter before it).
-fn word_at(lower: &str, word: &str) -> Option<usize> {
-    lower
-        .match_indices(word)
-        .map(|(i, _)| i)
-        .find(|&i| i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphabetic())
 }
 
 /// A canonical URL as an absolute URL: kept when it is one, a path

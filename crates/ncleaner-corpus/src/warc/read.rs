@@ -123,6 +123,19 @@ impl<R: Read> Input<R> {
     fn read_into(&mut self, out: &mut Vec<u8>, n: usize) -> io::Result<usize> {
         let mut got = 0;
         while got < n {
+            if self.available().is_empty() && n - got >= (64 << 10) && !self.eof {
+                // A large rest (most of a page's block) is read from the
+                // stream into `out` itself, not copied through the buffer.
+                let (want, before) = (n - got, out.len());
+                out.reserve(want);
+                let res = (&mut self.inner).take(want as u64).read_to_end(out);
+                let k = out.len() - before;
+                self.offset += k as u64;
+                got += k;
+                res?;
+                self.eof = k < want;
+                break;
+            }
             if self.available().is_empty() && !self.fill()? {
                 break;
             }

@@ -1,5 +1,6 @@
 //! Tests of `pipeline`.
 
+use super::kept::DATELINE_REACH;
 use super::*;
 
 fn route(name: &str) -> Route {
