@@ -16,7 +16,7 @@ use super::attrs::attribute_words;
 use super::consumer::{Consumer, Element, wants};
 use super::meta::META_MAX_CHARS;
 use super::tokenizer::StartTag;
-use super::walk::Tree;
+use super::walk::{Tree, join_names};
 use super::{Page, Tag};
 
 /// Most bytes of an `itemprop` value read (as the metadata reader's bound).
@@ -530,7 +530,7 @@ pub(super) struct Reader {
     /// The group masks of the page's attribute strings.
     masks: MaskCache,
     /// A void element's `class`/`id`/`role` values, joined as the tree
-    /// joins them ([`MaskCache`]).
+    /// joins them ([`join_names`]).
     names: Vec<u8>,
     /// The start tag's last `itemprop` read.
     itemprop: String,
@@ -562,12 +562,7 @@ impl Reader {
                 continue;
             }
             match attr {
-                b"class" | b"id" | b"role" => {
-                    if !self.names.is_empty() {
-                        self.names.push(b' ');
-                    }
-                    self.names.extend_from_slice(v.as_bytes());
-                }
+                b"class" | b"id" | b"role" => join_names(&mut self.names, 0, v.as_bytes()),
                 b"content" => {
                     if v.len() <= META_MAX_CHARS {
                         self.content.clear();

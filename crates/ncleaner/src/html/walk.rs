@@ -15,7 +15,7 @@ mod noscript;
 mod text;
 mod tree;
 
-pub(super) use tree::{Open, Tree};
+pub(super) use tree::{Open, Tree, join_names};
 
 use super::attrs::{name_hash, streamed_boundary_id, style_hides};
 use super::consumer::{BlockEnd, Consumer, Element, wants};

@@ -271,15 +271,11 @@ impl Tree {
         let from = self.names.len() as u32;
         for (name, value) in start.attrs() {
             if matches!(name, b"class" | b"id" | b"role") {
-                let v = value.decoded(buf);
-                if !v.is_empty() {
-                    // A space between two values splits their words as
-                    // hashing them one after the other would.
-                    if self.names.len() > from as usize {
-                        self.names.push(b' ');
-                    }
-                    self.names.extend_from_slice(v.as_bytes());
-                }
+                join_names(
+                    &mut self.names,
+                    from as usize,
+                    value.decoded(buf).as_bytes(),
+                );
             }
         }
         let open = Open {
@@ -360,6 +356,22 @@ impl Tree {
             inline: None,
         }
     }
+}
+
+/// Appends a non-empty `class`, `id` or `role` value to the values of one
+/// element in `names` (those from `from` on), a space before it when it is
+/// not the first: a space between two values splits their words as hashing
+/// them one after the other would. The tree keeps an open element's values
+/// so, and the page type's signals join a void element's the same way, so
+/// that one string has one key in their caches.
+pub(in crate::html) fn join_names(names: &mut Vec<u8>, from: usize, value: &[u8]) {
+    if value.is_empty() {
+        return;
+    }
+    if names.len() > from {
+        names.push(b' ');
+    }
+    names.extend_from_slice(value);
 }
 
 /// The attribute words of each distinct `class`/`id`/`role` string of a
