@@ -21,10 +21,30 @@ pub struct Logistic {
 /// Most Newton steps; convergence is usually reached in fewer than ten.
 const MAX_STEPS: usize = 50;
 
+/// Splits the upper triangle's rows `0..d` into about `threads` bands of
+/// about equal work (row `a` has `d − a` cells): the bands' first rows,
+/// then `d`.
+fn hessian_bands(d: usize, threads: usize) -> Vec<usize> {
+    let total = d * (d + 1) / 2;
+    let per = total.div_ceil(threads.max(1)).max(1);
+    let mut bands = vec![0];
+    let mut work = 0;
+    for a in 0..d {
+        work += d - a;
+        if work >= per && a + 1 < d {
+            bands.push(a + 1);
+            work = 0;
+        }
+    }
+    bands.push(d);
+    bands
+}
+
 impl Logistic {
     /// Fits weights to examples `x` with labels `y` and example weights `w`,
     /// penalising the squared weights by `l2` (relative to the total example weight).
     pub fn fit(x: &[Vec<f32>], y: &[bool], w: &[f32], l2: f64) -> Logistic {
+        use rayon::prelude::*;
         let d = x.first().map_or(1, Vec::len);
         let n = x.len();
         let total_w: f64 = w.iter().map(|&v| v as f64).sum::<f64>().max(1e-9);
@@ -61,26 +81,51 @@ impl Logistic {
             .collect();
         let lambda = l2 * total_w;
         let mut beta = vec![0f64; d];
+        let mut rs = vec![(0f64, 0f64); n];
         for _ in 0..MAX_STEPS {
+            // Each row's residual and curvature, then each row of the
+            // gradient and the Hessian summed over the examples in their
+            // order: the same numbers bit for bit on any number of threads.
+            rs.par_iter_mut()
+                .zip(&z)
+                .zip(y.par_iter().zip(w))
+                .with_min_len(4096)
+                .for_each(|((out, zi), (&yi, &wi))| {
+                    let eta: f64 = zi.iter().zip(&beta).map(|(a, b)| a * b).sum();
+                    let p = sigmoid(eta);
+                    let wi = wi as f64;
+                    *out = (wi * ((yi as u8 as f64) - p), wi * p * (1.0 - p));
+                });
             let mut grad = vec![0f64; d];
             let mut hess = vec![0f64; d * d];
-            for i in 0..n {
-                let zi = &z[i];
-                let eta: f64 = zi.iter().zip(&beta).map(|(a, b)| a * b).sum();
-                let p = sigmoid(eta);
-                let wi = w[i] as f64;
-                let r = wi * ((y[i] as u8 as f64) - p);
-                let s = wi * p * (1.0 - p);
-                for a in 0..d {
-                    grad[a] += r * zi[a];
-                    let sa = s * zi[a];
-                    if sa != 0.0 {
-                        for b in a..d {
-                            hess[a * d + b] += sa * zi[b];
+            let bands = hessian_bands(d, rayon::current_num_threads());
+            let mut parts: Vec<(&mut [f64], &mut [f64])> = Vec::with_capacity(bands.len());
+            let (mut g_rest, mut h_rest) = (&mut grad[..], &mut hess[..]);
+            for pair in bands.windows(2) {
+                let rows = pair[1] - pair[0];
+                let (g, gr) = std::mem::take(&mut g_rest).split_at_mut(rows);
+                let (h, hr) = std::mem::take(&mut h_rest).split_at_mut(rows * d);
+                parts.push((g, h));
+                (g_rest, h_rest) = (gr, hr);
+            }
+            parts
+                .into_par_iter()
+                .zip(bands.par_windows(2))
+                .for_each(|((grad, hess), pair)| {
+                    let first = pair[0];
+                    for (zi, &(r, s)) in z.iter().zip(&rs) {
+                        for (k, a) in (first..pair[1]).enumerate() {
+                            grad[k] += r * zi[a];
+                            let sa = s * zi[a];
+                            if sa != 0.0 {
+                                let row = &mut hess[k * d..(k + 1) * d];
+                                for b in a..d {
+                                    row[b] += sa * zi[b];
+                                }
+                            }
                         }
                     }
-                }
-            }
+                });
             for a in 1..d {
                 grad[a] -= lambda * beta[a];
                 hess[a * d + a] += lambda;
@@ -205,6 +250,48 @@ mod tests {
             "{:?}",
             m
         );
+    }
+
+    /// The fit splits its sums among threads by Hessian rows, never by
+    /// examples, so one thread and several give the same weights bit for
+    /// bit; and the bands cover every row once, in order.
+    #[test]
+    fn the_same_on_any_number_of_threads() {
+        let mut s = 11u64;
+        let mut uni = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for _ in 0..9000 {
+            let row: Vec<f32> = (0..7)
+                .map(|j| if j == 0 { 1.0 } else { uni() * 2.0 - 1.0 })
+                .collect();
+            y.push(row[1] - 0.5 * row[2] + 0.3 * row[3] * row[4] > uni() - 0.5);
+            x.push(row);
+        }
+        let w: Vec<f32> = (0..x.len()).map(|i| 0.5 + (i % 3) as f32).collect();
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| Logistic::fit(&x, &y, &w, 1e-4))
+        };
+        let one = on(1);
+        for threads in [2, 3, 5] {
+            assert_eq!(on(threads), one, "{threads} threads");
+        }
+        for d in [1, 2, 7, 40] {
+            for threads in [1, 2, 3, 8, 64] {
+                let b = hessian_bands(d, threads);
+                assert_eq!((b[0], *b.last().unwrap()), (0, d), "{d} {threads}");
+                assert!(b.windows(2).all(|p| p[0] < p[1]), "{b:?}");
+                assert!(b.len() - 1 <= threads.max(1), "{b:?}");
+            }
+        }
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub use softmax::{fit_softmax, softmax};
 /// Most bins per feature.
 pub const BINS: usize = 64;
 
+/// Fewest rows a thread takes at a time in the per-row passes of a fit.
+const ROWS_PER_TASK: usize = 4096;
+
 /// The shape and pace of the boosting.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Boost {
@@ -352,7 +355,12 @@ impl Forest {
 
     /// Fits trees to rows `x`, labels `y`, row weights `w`, starting from the
     /// log-odds `base` of each row.
+    ///
+    /// The rows' gradients, the nodes' histograms and the margins are
+    /// computed on rayon's threads, each number as one thread computes it:
+    /// the forest is the same bit for bit on any number of threads.
     pub fn fit(x: &[Vec<f32>], y: &[bool], w: &[f32], base: &[f32], cfg: Boost) -> Forest {
+        use rayon::prelude::*;
         let n = x.len();
         let d = x.first().map_or(0, Vec::len).min(LEAF as usize);
         let mut forest = Forest {
@@ -369,12 +377,17 @@ impl Forest {
         let mut g = vec![0f64; n];
         let mut h = vec![0f64; n];
         for _ in 0..cfg.trees {
-            for i in 0..n {
-                let p = 1.0 / (1.0 + (-(margin[i] as f64)).exp());
-                let wi = w[i] as f64;
-                g[i] = wi * (p - f64::from(u8::from(y[i])));
-                h[i] = (wi * p * (1.0 - p)).max(1e-12);
-            }
+            // Row by row, so the same whatever the threads.
+            (&mut g, &mut h, &margin)
+                .into_par_iter()
+                .zip(y.par_iter().zip(w))
+                .with_min_len(ROWS_PER_TASK)
+                .for_each(|((gi, hi, &m), (&yi, &wi))| {
+                    let p = 1.0 / (1.0 + (-(m as f64)).exp());
+                    let wi = wi as f64;
+                    *gi = wi * (p - f64::from(u8::from(yi)));
+                    *hi = (wi * p * (1.0 - p)).max(1e-12);
+                });
             let rows: Vec<u32> = (0..n as u32)
                 .filter(|_| splitmix(&mut rng) >> 63 == 0)
                 .collect();
@@ -390,9 +403,11 @@ impl Forest {
             };
             let mut nodes = Vec::new();
             grow(&mut nodes, &ctx, rows, forest.depth as usize);
-            for i in 0..n {
-                margin[i] += tree_value(&nodes, &x[i]);
-            }
+            margin
+                .par_iter_mut()
+                .zip(x)
+                .with_min_len(ROWS_PER_TASK)
+                .for_each(|(m, xi)| *m += tree_value(&nodes, xi));
             forest.push_tree(&nodes, 0);
         }
         forest
@@ -592,6 +607,47 @@ struct Grow<'a> {
     min_h: f64,
 }
 
+/// Rows × features at and above which a node's histogram is built by
+/// several threads (below it, splitting the work costs more than it saves).
+const PARALLEL_CELLS: usize = 1 << 17;
+
+/// The sums of gradients and Hessians of `rows` per feature and bin
+/// (`hist[feature * BINS + bin]`). On large nodes the features are split
+/// among rayon's threads; each thread adds the rows of its features in the
+/// rows' order, as one thread would, so every sum is the same bit for bit
+/// whatever the number of threads (floating-point addition is not
+/// associative: splitting the rows instead would change the trees).
+fn histogram(ctx: &Grow<'_>, rows: &[u32]) -> Vec<(f64, f64)> {
+    use rayon::prelude::*;
+    let d = ctx.d;
+    let mut hist = vec![(0f64, 0f64); d * BINS];
+    let threads = rayon::current_num_threads().min(d);
+    if threads < 2 || rows.len() * d < PARALLEL_CELLS {
+        add_rows(ctx, rows, 0, &mut hist);
+    } else {
+        let per = d.div_ceil(threads);
+        hist.par_chunks_mut(per * BINS)
+            .enumerate()
+            .for_each(|(c, part)| add_rows(ctx, rows, c * per, part));
+    }
+    hist
+}
+
+/// Adds `rows` into `part`, the histogram of the features from `first` on
+/// (as many as `part` holds).
+fn add_rows(ctx: &Grow<'_>, rows: &[u32], first: usize, part: &mut [(f64, f64)]) {
+    let width = part.len() / BINS;
+    for &r in rows {
+        let (gr, hr) = (ctx.g[r as usize], ctx.h[r as usize]);
+        let at = r as usize * ctx.d + first;
+        for (j, &b) in ctx.bins[at..at + width].iter().enumerate() {
+            let e = &mut part[j * BINS + b as usize];
+            e.0 += gr;
+            e.1 += hr;
+        }
+    }
+}
+
 /// Grows the subtree of `rows` at the end of `nodes` (its root at the
 /// current end) and returns the root's index.
 fn grow(nodes: &mut Vec<Node>, ctx: &Grow<'_>, rows: Vec<u32>, depth: usize) -> u32 {
@@ -610,16 +666,7 @@ fn grow(nodes: &mut Vec<Node>, ctx: &Grow<'_>, rows: Vec<u32>, depth: usize) -> 
     if depth == 0 || hs < 2.0 * ctx.min_h {
         return at as u32;
     }
-    let mut hist = vec![(0f64, 0f64); ctx.d * BINS];
-    for &r in &rows {
-        let (gr, hr) = (ctx.g[r as usize], ctx.h[r as usize]);
-        let row = &ctx.bins[r as usize * ctx.d..(r as usize + 1) * ctx.d];
-        for (j, &b) in row.iter().enumerate() {
-            let e = &mut hist[j * BINS + b as usize];
-            e.0 += gr;
-            e.1 += hr;
-        }
-    }
+    let hist = histogram(ctx, &rows);
     let lambda = ctx.cfg.lambda;
     let parent = gs * gs / (hs + lambda);
     let mut best: Option<(f64, usize, usize)> = None; // (gain, feature, bins going left)
@@ -818,5 +865,41 @@ mod tests {
         }
         // Deterministic: the same data give the same forest.
         assert_eq!(f, Forest::fit(&x, &y, &w, &base, Boost::default()));
+    }
+
+    /// Histograms are split among threads by features, rows by rows: one
+    /// thread and several grow the same forest bit for bit, on nodes large
+    /// enough to be split (rows × features above `PARALLEL_CELLS`).
+    #[test]
+    fn the_same_forest_on_any_number_of_threads() {
+        let d = 9;
+        let n = PARALLEL_CELLS / d * 3;
+        let mut s = 3u64;
+        let (mut x, mut y) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            let row: Vec<f32> = (0..d)
+                .map(|_| (splitmix(&mut s) % 1000) as f32 / 1000.0)
+                .collect();
+            y.push((row[0] > 0.5) != (row[1] > 0.3) || row[2] > 0.9);
+            x.push(row);
+        }
+        let w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 5) as f32 / 4.0).collect();
+        let base = vec![0.1; n];
+        let cfg = Boost {
+            trees: 6,
+            ..Boost::default()
+        };
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| Forest::fit(&x, &y, &w, &base, cfg))
+        };
+        let one = on(1);
+        assert!(!one.is_empty(), "trees were grown");
+        for threads in [2, 4, 7] {
+            assert_eq!(on(threads), one, "{threads} threads");
+        }
     }
 }
