@@ -363,6 +363,8 @@ impl MaskCache {
     const MAX_BYTES: usize = 1 << 20;
     /// Strings shorter than this are split as they come.
     const MIN_LEN: usize = 8;
+    /// Strings room is made for at the first.
+    const FIRST_STRINGS: usize = 256;
 
     /// The mask of the words of `names`.
     fn mask(&mut self, names: &[u8]) -> u32 {
@@ -388,6 +390,12 @@ impl MaskCache {
         self.words.clear();
         attribute_words(names, &mut self.words);
         let mask = group_mask(&self.words);
+        if self.index.capacity() == 0 {
+            // Sized at once for most pages' distinct strings, where growing
+            // from nothing rehashes and copies at every doubling.
+            self.index.reserve(Self::FIRST_STRINGS);
+            self.names.reserve(Self::FIRST_STRINGS * 32);
+        }
         if self.names.len() + names.len() > Self::MAX_BYTES {
             self.index.clear();
             self.names.clear();
@@ -617,6 +625,11 @@ impl Consumer for Reader {
 
     #[inline(never)]
     fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
+        // Most elements have no `class`, `id` or `role`, hence no words
+        // (the tree's come from the same values): nothing to count.
+        if tree.top_names().is_empty() {
+            return;
+        }
         let mask = if tree.top_hashed() {
             group_mask(tree.top_words())
         } else {

@@ -12,10 +12,6 @@ use crate::html::{
 };
 use crate::segment::{Kind, Segment};
 
-/// The currency signs of a price beside `$` (which is looked for apart:
-/// most text is ASCII, and these are not).
-const CURRENCIES: [char; 8] = ['€', '£', '¥', '₹', '₽', '₩', '₺', '₪'];
-
 /// The features of one page (see [`names`] for what each is).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageFeatures(pub Vec<f32>);
@@ -267,7 +263,8 @@ impl PageFeatures {
     ) -> PageFeatures {
         let mut f = Vec::with_capacity(count());
         segment_features(segments, &mut f);
-        let md = metadata.cloned().unwrap_or_default();
+        let none = Metadata::default();
+        let md = metadata.unwrap_or(&none);
         let words = |s: &Option<String>| s.as_deref().map_or(0, |t| t.split_whitespace().count());
         f.extend([
             log1p(words(&md.title) as f64),
@@ -295,12 +292,19 @@ impl PageFeatures {
 }
 
 /// The characters of a text (the bytes that do not continue one: it is
-/// valid UTF-8) and its ASCII digits, in one pass over runs of 255 bytes
+/// valid UTF-8) and its ASCII digits, in one pass over runs of 240 bytes
 /// whose byte-wide sums the compiler vectorises (this runs on every
-/// segment of every page).
+/// segment of every page), then the last bytes (under 16) eight at a time
+/// in two words: a byte-by-byte loop over them cost more than the runs on
+/// most segments, which are short.
 fn chars_and_digits(bytes: &[u8]) -> (usize, usize) {
+    /// The lowest bit of each byte of a word.
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let (head, tail) = bytes.split_at(bytes.len() / 16 * 16);
     let (mut chars, mut digits) = (0usize, 0usize);
-    for run in bytes.chunks(255) {
+    // Runs of 15 blocks of 16: a byte-wide sum stays under 256, and the
+    // vector loop leaves no byte over.
+    for run in head.chunks(240) {
         let (mut c, mut d) = (0u8, 0u8);
         for &b in run {
             c = c.wrapping_add(u8::from((b as i8) >= -0x40));
@@ -309,7 +313,44 @@ fn chars_and_digits(bytes: &[u8]) -> (usize, usize) {
         chars += usize::from(c);
         digits += usize::from(d);
     }
+    if !tail.is_empty() {
+        // Padded with zeros, which neither continue a character nor are digits.
+        let mut last = [0u8; 16];
+        last[..tail.len()].copy_from_slice(tail);
+        let (mut continuing, mut digit) = (0u64, 0u64);
+        for word in last.chunks_exact(8) {
+            let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+            // A byte 10xxxxxx: bit 7 set, bit 6 (bit 7 of `x << 1`) clear.
+            continuing += (x & !(x << 1)) >> 7 & LOW;
+            // `t` under 10 in a byte: bit 7 clear in `t` and in `t + 118`
+            // (its low seven bits, so that no byte carries into the next).
+            let t = x ^ (LOW * u64::from(b'0'));
+            digit += !((((t & (LOW * 0x7F)) + LOW * 0x76) | t) >> 7) & LOW;
+        }
+        // The sum of a word's bytes (each at most 2): its top byte times LOW.
+        let sum = |v: u64| (v.wrapping_mul(LOW) >> 56) as usize;
+        chars += tail.len() - sum(continuing);
+        digits += sum(digit);
+    }
     (chars, digits)
+}
+
+/// Whether a text holds a currency sign of a price beside `$` (which is
+/// looked for apart: most text is ASCII, and these are not): € £ ¥ ₹ ₽ ₩ ₺
+/// ₪, in one pass over the lead bytes of their UTF-8 forms (`£`, `¥`: C2
+/// A3, C2 A5; the others E2 82 and a last byte) where searching for each
+/// sign apart takes eight.
+fn holds_a_currency_sign(bytes: &[u8]) -> bool {
+    memchr::memchr2_iter(0xC2, 0xE2, bytes).any(|i| match bytes[i] {
+        0xC2 => matches!(bytes.get(i + 1), Some(0xA3 | 0xA5)),
+        _ => {
+            bytes.get(i + 1) == Some(&0x82)
+                && matches!(
+                    bytes.get(i + 2),
+                    Some(0xAC | 0xB9 | 0xBD | 0xA9 | 0xBA | 0xAA)
+                )
+        }
+    })
 }
 
 /// Whether a text holds four ASCII digits in a row that read as a year
@@ -448,9 +489,6 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
         if s.words() <= 8 && link_share >= 0.5 {
             a.short_links += 1;
         }
-        let currency = digits > 0
-            && (memchr::memchr(b'$', bytes).is_some()
-                || !ascii && CURRENCIES.iter().any(|&c| text.contains(c)));
         a.digits += digits as f64;
         a.chars += chars;
         if digits >= 4
@@ -463,7 +501,10 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
         if digits >= 9 && s.words() <= 8 {
             a.phones += 1;
         }
-        if currency && digits > 0 && s.words() <= 12 {
+        if digits > 0
+            && s.words() <= 12
+            && (memchr::memchr(b'$', bytes).is_some() || !ascii && holds_a_currency_sign(bytes))
+        {
             a.prices += 1;
         }
         if text.ends_with('?') {
@@ -567,6 +608,9 @@ fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
 mod tests {
     use super::*;
 
+    /// The signs [`holds_a_currency_sign`] looks for.
+    const CURRENCIES: [char; 8] = ['€', '£', '¥', '₹', '₽', '₩', '₺', '₪'];
+
     proptest::proptest! {
         #[test]
         fn a_text_with_a_date_holds_a_year(
@@ -582,6 +626,24 @@ mod tests {
                 proptest::prop_assert!(holds_a_year(text.as_bytes()), "{text}");
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn currency_signs_are_found_as_searching_each_finds_them(
+            text in "[a-z0-9 $€£¥₹₽₩₺₪¢¤₠₿‚ü©]{0,24}"
+        ) {
+            let each = CURRENCIES.iter().any(|&c| text.contains(c));
+            proptest::prop_assert_eq!(holds_a_currency_sign(text.as_bytes()), each, "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_currency_signs_are_those_the_search_knows() {
+        for c in CURRENCIES {
+            assert!(holds_a_currency_sign(format!("x{c}5").as_bytes()), "{c}");
+        }
+        assert!(!holds_a_currency_sign("¢ ¤ ₠ ₿ ‚ ü ©".as_bytes()));
     }
 
     #[test]

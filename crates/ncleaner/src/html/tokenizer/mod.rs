@@ -161,9 +161,12 @@ impl<'a> StartTag<'a> {
     /// alone are read, no value is sliced.
     pub fn has_attr(&self, name: &[u8]) -> bool {
         let (input, names) = (self.input.as_bytes(), self.names);
+        // Lengths first: most names differ from `name` in theirs.
         self.attrs.iter().any(|a| {
-            let n = if a.lowered { names } else { input };
-            n.get(a.name.0..a.name.1) == Some(name)
+            a.name.1.wrapping_sub(a.name.0) == name.len() && {
+                let n = if a.lowered { names } else { input };
+                n.get(a.name.0..a.name.1) == Some(name)
+            }
         })
     }
 
