@@ -143,14 +143,38 @@ pub const BYLINE_REACH: usize = 8;
 
 /// Hashed attribute words that name each kind of segment.
 struct Words {
-    byline: Vec<u32>,
-    caption: Vec<u32>,
-    furniture: Vec<u32>,
+    byline: WordSet,
+    caption: WordSet,
+    furniture: WordSet,
+}
+
+/// A few hashed words, and a 64-bit filter of them (bit `hash % 64`): a
+/// segment's attribute words (up to [`crate::html::ATTR_WORDS`]) are
+/// nearly all in no list, and one bit test spares each a scan of the list
+/// (the scans were most of [`assign_roles`]' time).
+struct WordSet {
+    words: Vec<u32>,
+    bits: u64,
+}
+
+impl WordSet {
+    fn new(words: &[&str]) -> WordSet {
+        let words: Vec<u32> = words.iter().map(|w| word_hash(w.as_bytes())).collect();
+        let bits = words.iter().fold(0, |bits, &h| bits | 1 << (h % 64));
+        WordSet { words, bits }
+    }
+
+    /// Whether any of `attrs` is in the set.
+    fn any_in(&self, attrs: &[u32]) -> bool {
+        attrs
+            .iter()
+            .any(|a| self.bits & 1 << (a % 64) != 0 && self.words.contains(a))
+    }
 }
 
 fn words() -> &'static Words {
     static WORDS: std::sync::OnceLock<Words> = std::sync::OnceLock::new();
-    let h = |ws: &[&str]| ws.iter().map(|w| word_hash(w.as_bytes())).collect();
+    let h = WordSet::new;
     WORDS.get_or_init(|| Words {
         byline: h(&[
             "byline",
@@ -181,7 +205,7 @@ fn words() -> &'static Words {
 pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePrediction>) {
     let forum = page_type.is_some_and(|p| p.page_type() == PageType::Forum);
     let w = words();
-    let has = |s: &ScoredSegment, list: &[u32]| s.segment.attrs.iter().any(|a| list.contains(a));
+    let has = |s: &ScoredSegment, set: &WordSet| set.any_in(&s.segment.attrs);
     let mut title: Option<usize> = None;
     for (i, s) in segments.iter_mut().enumerate() {
         let seg = &s.segment;
