@@ -96,23 +96,12 @@ impl Logistic {
                     let wi = wi as f64;
                     *out = (wi * ((yi as u8 as f64) - p), wi * p * (1.0 - p));
                 });
-            let mut grad = vec![0f64; d];
-            let mut hess = vec![0f64; d * d];
             let bands = hessian_bands(d, rayon::current_num_threads());
-            let mut parts: Vec<(&mut [f64], &mut [f64])> = Vec::with_capacity(bands.len());
-            let (mut g_rest, mut h_rest) = (&mut grad[..], &mut hess[..]);
-            for pair in bands.windows(2) {
-                let rows = pair[1] - pair[0];
-                let (g, gr) = std::mem::take(&mut g_rest).split_at_mut(rows);
-                let (h, hr) = std::mem::take(&mut h_rest).split_at_mut(rows * d);
-                parts.push((g, h));
-                (g_rest, h_rest) = (gr, hr);
-            }
-            parts
-                .into_par_iter()
-                .zip(bands.par_windows(2))
-                .for_each(|((grad, hess), pair)| {
-                    let first = pair[0];
+            let sums: Vec<(Vec<f64>, Vec<f64>)> = bands
+                .par_windows(2)
+                .map(|pair| {
+                    let (first, rows) = (pair[0], pair[1] - pair[0]);
+                    let (mut grad, mut hess) = (vec![0f64; rows], vec![0f64; rows * d]);
                     for (zi, &(r, s)) in z.iter().zip(&rs) {
                         for (k, a) in (first..pair[1]).enumerate() {
                             grad[k] += r * zi[a];
@@ -125,7 +114,14 @@ impl Logistic {
                             }
                         }
                     }
-                });
+                    (grad, hess)
+                })
+                .collect();
+            let (mut grad, mut hess) = (Vec::with_capacity(d), Vec::with_capacity(d * d));
+            for (g, h) in sums {
+                grad.extend(g);
+                hess.extend(h);
+            }
             for a in 1..d {
                 grad[a] -= lambda * beta[a];
                 hess[a * d + a] += lambda;
