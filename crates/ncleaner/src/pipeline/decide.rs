@@ -311,7 +311,9 @@ fn default_filter() -> &'static SentenceFilter {
 
 /// Each segment decided by [`classify::decide`] (with its score and
 /// probability when `scored` has them and no heuristic caught it), then
-/// dropped as a comment when `comments` asks.
+/// dropped as a comment when `comments` asks. The list is made at its
+/// length: collecting into a `Result` would grow it from nothing, moving
+/// every segment at each doubling.
 fn decide_each(
     method: Method,
     segments: Vec<Segment>,
@@ -320,29 +322,27 @@ fn decide_each(
     comments: Comments,
     cancel: &Cancel,
 ) -> Result<Vec<ScoredSegment>, Cancelled> {
-    segments
-        .into_iter()
-        .enumerate()
-        .map(|(i, segment)| {
-            cancel.check_at(i)?;
-            let (score, probability) = match scored {
-                Some((scores, probs)) if segment.heuristic.is_none() => (Some(scores[i]), probs[i]),
-                _ => (None, None),
+    let mut decided = Vec::with_capacity(segments.len());
+    for (i, segment) in segments.into_iter().enumerate() {
+        cancel.check_at(i)?;
+        let (score, probability) = match scored {
+            Some((scores, probs)) if segment.heuristic.is_none() => (Some(scores[i]), probs[i]),
+            _ => (None, None),
+        };
+        // The classifier's log-odds decide when there is one, else the n-gram score.
+        let evidence = probability.map(classify::log2_odds).or(score);
+        let mut decision = classify::decide(method, &segment, evidence, threshold);
+        if comments == Comments::Drop && decision.keep && segment.is_comment() {
+            decision = Decision {
+                keep: false,
+                reason: classify::Reason::Comment,
             };
-            // The classifier's log-odds decide when there is one, else the n-gram score.
-            let evidence = probability.map(classify::log2_odds).or(score);
-            let mut decision = classify::decide(method, &segment, evidence, threshold);
-            if comments == Comments::Drop && decision.keep && segment.is_comment() {
-                decision = Decision {
-                    keep: false,
-                    reason: classify::Reason::Comment,
-                };
-            }
-            Ok(ScoredSegment {
-                score,
-                probability,
-                ..ScoredSegment::new(segment, decision)
-            })
-        })
-        .collect()
+        }
+        decided.push(ScoredSegment {
+            score,
+            probability,
+            ..ScoredSegment::new(segment, decision)
+        });
+    }
+    Ok(decided)
 }
