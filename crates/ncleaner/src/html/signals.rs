@@ -554,6 +554,7 @@ impl Reader {
     /// and `content` in place of the `itemprop`; and the `class`/`id`/`role`
     /// values when `words` (an element that does not open). A repeated
     /// attribute's last readable value counts.
+    #[inline(never)]
     fn read(&mut self, start: &StartTag<'_>, meta: bool, words: bool) {
         self.names.clear();
         let (mut itemprop, mut content, mut keys, mut og_type) = (false, false, 0, false);
@@ -604,22 +605,35 @@ impl Reader {
     }
 }
 
+impl Reader {
+    /// Counts what an element that never opens carries: its `itemprop`, a
+    /// `<meta>`'s keys and content, its `class`/`id`/`role` words (kept out
+    /// of [`Consumer::start_tag`], which every start tag runs through).
+    #[inline(never)]
+    fn never_opens(&mut self, el: &Element<'_, '_>) {
+        let meta = el.tag == Tag::Void && el.start.name == b"meta";
+        self.read(el.start, meta, true);
+        let mask = self.masks.mask(&self.names);
+        self.signals.words(mask);
+    }
+}
+
 impl Consumer for Reader {
     const WANTS: u32 = wants::START_TAG | wants::OPEN | wants::JSON_LD;
 
     #[inline(never)]
     fn start_tag(&mut self, el: &Element<'_, '_>, _tree: &mut Tree) {
         self.signals.start_tag(el.tag, el.start.name);
-        // The elements the walker does not open (`Walker::start_tag`).
-        let never_opens = matches!(el.tag, Tag::Void | Tag::Br | Tag::Hr);
-        let meta = el.tag == Tag::Void && el.start.name == b"meta";
-        // Of an element that opens, only an `itemprop` counts, and most have none.
-        if never_opens || el.start.has_attr(b"itemprop") {
-            self.read(el.start, meta, never_opens);
-        }
-        if never_opens {
-            let mask = self.masks.mask(&self.names);
-            self.signals.words(mask);
+        match el.tag {
+            // The elements the walker does not open (`Walker::start_tag`).
+            Tag::Void | Tag::Br | Tag::Hr => self.never_opens(el),
+            // Of an element that opens, only an `itemprop` counts, and most
+            // have none: one scan of its attribute names, the rest out of line.
+            _ => {
+                if el.start.has_attr(b"itemprop") {
+                    self.read(el.start, false, false);
+                }
+            }
         }
     }
 
@@ -627,13 +641,13 @@ impl Consumer for Reader {
     fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
         // Most elements have no `class`, `id` or `role`, hence no words
         // (the tree's come from the same values): nothing to count.
-        if tree.top_names().is_empty() {
+        let names = tree.top_names();
+        if names.is_empty() {
             return;
         }
-        let mask = if tree.top_hashed() {
-            group_mask(tree.top_words())
-        } else {
-            self.masks.mask(tree.top_names())
+        let mask = match tree.top_words_hashed() {
+            Some(words) => group_mask(words),
+            None => self.masks.mask(names),
         };
         self.signals.words(mask);
     }

@@ -208,6 +208,14 @@ impl Tree {
         &self.words[from..]
     }
 
+    /// The attribute words of the innermost open element when they are
+    /// hashed already (a consumer read them), else `None`: reading them
+    /// hashes nothing.
+    pub(in crate::html) fn top_words_hashed(&self) -> Option<&[u32]> {
+        let o = self.stack.last()?;
+        (self.hashed == self.stack.len()).then(|| &self.words[o.words_start as usize..])
+    }
+
     /// Whether the innermost open element's words are hashed already (a
     /// consumer read them), so that reading them costs nothing more.
     pub(in crate::html) fn top_hashed(&self) -> bool {
