@@ -368,7 +368,9 @@ pub fn parse_with(html: &str, marks: Marks) -> Page {
         metadata::Reader::default(),
         signals::Reader::default(),
     );
-    let mut walker = Walker::new(Tree::default(), consumers);
+    let mut tree = Tree::default();
+    tree.set_word_mask(signals::tree_word_mask);
+    let mut walker = Walker::new(tree, consumers);
     tokenizer::Tokenizer::default().run(html, &mut walker);
     walker.finish().0
 }

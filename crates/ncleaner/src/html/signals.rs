@@ -264,8 +264,9 @@ pub struct Signals {
 struct WordTable {
     words: Vec<(u32, u8)>,
     /// (hash, its group + 1) by the hash's low bits, then the next free
-    /// slot; 0 marks a free slot.
-    slots: Vec<(u32, u8)>,
+    /// slot; 0 marks a free slot. An array, so that a masked index needs
+    /// no bounds check.
+    slots: Box<[(u32, u8); WordTable::SLOTS]>,
 }
 
 impl WordTable {
@@ -315,7 +316,7 @@ fn word_table() -> &'static WordTable {
         t.dedup();
         let mut table = WordTable {
             words: t,
-            slots: vec![(0, 0); WordTable::SLOTS],
+            slots: Box::new([(0, 0); WordTable::SLOTS]),
         };
         let mut hashes: Vec<u32> = table.words.iter().map(|&(h, _)| h).collect();
         hashes.dedup();
@@ -339,6 +340,17 @@ fn group_mask(words: &[u32]) -> u32 {
         .iter()
         .filter_map(|&w| table.group(w))
         .fold(0, |m, g| m | 1 << g)
+}
+
+/// [`group_mask`] for the tree, which keeps it with the words of each
+/// distinct string it hashes ([`Tree::set_word_mask`]), so that an opened
+/// element whose words another consumer had hashed costs the signals one
+/// load. Out of line and called by the tree alone, so that
+/// `scripts/bench-pagetype` counts it with the page type wherever the tree
+/// hashes.
+#[inline(never)]
+pub(super) fn tree_word_mask(words: &[u32]) -> u32 {
+    group_mask(words)
 }
 
 /// The [`group_mask`] of each distinct `class`/`id`/`role` string of a
@@ -519,10 +531,12 @@ impl Signals {
 /// The consumer that counts the [`Signals`] of the tag stream.
 ///
 /// An element's `class`/`id`/`role` words count by the groups they hold,
-/// found once per distinct string of the page ([`MaskCache`]): when it
-/// opens, from the tree's words if a consumer had the tree hash them
-/// already, else from the values the tree keeps ([`Tree::top_names`]),
-/// without making the tree hash them; the elements that never open (void
+/// found once per distinct string of the page: when it opens, from the
+/// mask the tree keeps with the words if a consumer had the tree hash them
+/// already ([`Tree::top_mask_hashed`], computed by [`tree_word_mask`] once
+/// per distinct string the tree hashes), else from the values the tree
+/// keeps ([`Tree::top_names`], [`MaskCache`]), without making the tree hash
+/// them; the elements that never open (void
 /// elements such as `img`, `input`, `meta`; `br`, `hr`) from their start
 /// tag. Its `itemprop`, a `<meta>`'s keys and content, and every strictly
 /// parsed JSON-LD value are read from the start tag (the metadata reader
@@ -554,6 +568,7 @@ impl Reader {
     /// and `content` in place of the `itemprop`; and the `class`/`id`/`role`
     /// values when `words` (an element that does not open). A repeated
     /// attribute's last readable value counts.
+    #[inline(never)]
     fn read(&mut self, start: &StartTag<'_>, meta: bool, words: bool) {
         self.names.clear();
         let (mut itemprop, mut content, mut keys, mut og_type) = (false, false, 0, false);
@@ -604,22 +619,35 @@ impl Reader {
     }
 }
 
+impl Reader {
+    /// Counts what an element that never opens carries: its `itemprop`, a
+    /// `<meta>`'s keys and content, its `class`/`id`/`role` words (kept out
+    /// of [`Consumer::start_tag`], which every start tag runs through).
+    #[inline(never)]
+    fn never_opens(&mut self, el: &Element<'_, '_>) {
+        let meta = el.tag == Tag::Void && el.start.name == b"meta";
+        self.read(el.start, meta, true);
+        let mask = self.masks.mask(&self.names);
+        self.signals.words(mask);
+    }
+}
+
 impl Consumer for Reader {
     const WANTS: u32 = wants::START_TAG | wants::OPEN | wants::JSON_LD;
 
     #[inline(never)]
     fn start_tag(&mut self, el: &Element<'_, '_>, _tree: &mut Tree) {
         self.signals.start_tag(el.tag, el.start.name);
-        // The elements the walker does not open (`Walker::start_tag`).
-        let never_opens = matches!(el.tag, Tag::Void | Tag::Br | Tag::Hr);
-        let meta = el.tag == Tag::Void && el.start.name == b"meta";
-        // Of an element that opens, only an `itemprop` counts, and most have none.
-        if never_opens || el.start.has_attr(b"itemprop") {
-            self.read(el.start, meta, never_opens);
-        }
-        if never_opens {
-            let mask = self.masks.mask(&self.names);
-            self.signals.words(mask);
+        match el.tag {
+            // The elements the walker does not open (`Walker::start_tag`).
+            Tag::Void | Tag::Br | Tag::Hr => self.never_opens(el),
+            // Of an element that opens, only an `itemprop` counts, and most
+            // have none: one scan of its attribute names, the rest out of line.
+            _ => {
+                if el.start.has_attr(b"itemprop") {
+                    self.read(el.start, false, false);
+                }
+            }
         }
     }
 
@@ -627,13 +655,13 @@ impl Consumer for Reader {
     fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
         // Most elements have no `class`, `id` or `role`, hence no words
         // (the tree's come from the same values): nothing to count.
-        if tree.top_names().is_empty() {
+        let names = tree.top_names();
+        if names.is_empty() {
             return;
         }
-        let mask = if tree.top_hashed() {
-            group_mask(tree.top_words())
-        } else {
-            self.masks.mask(tree.top_names())
+        let mask = match tree.top_mask_hashed() {
+            Some(mask) => mask,
+            None => self.masks.mask(names),
         };
         self.signals.words(mask);
     }

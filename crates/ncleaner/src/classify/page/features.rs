@@ -364,6 +364,53 @@ fn holds_a_year(bytes: &[u8]) -> bool {
     })
 }
 
+/// Whether a text holding a year ([`holds_a_year`]) may hold a date that
+/// [`crate::html::date_in_text`] reads: an ISO date's year is a run of
+/// exactly four digits followed by `-`, `/` or `.`, or the first four of a
+/// run of exactly eight (`20250304`), the run starting a word; an English
+/// date names its month by at least its first three letters (any case).
+/// Most short texts with a year (a copyright line, a count) hold neither,
+/// which spares them the search and its allocations.
+fn may_hold_a_date(bytes: &[u8]) -> bool {
+    const MONTHS: [[u8; 3]; 12] = [
+        *b"jan", *b"feb", *b"mar", *b"apr", *b"may", *b"jun", *b"jul", *b"aug", *b"sep", *b"oct",
+        *b"nov", *b"dec",
+    ];
+    let month = bytes.windows(3).any(|w| {
+        let w = [
+            w[0].to_ascii_lowercase(),
+            w[1].to_ascii_lowercase(),
+            w[2].to_ascii_lowercase(),
+        ];
+        MONTHS.contains(&w)
+    });
+    if month {
+        return true;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let run = i - start;
+        if (run == 8 || run == 4 && matches!(bytes.get(i), Some(b'-' | b'/' | b'.')))
+            && (1990..=2100).contains(
+                &bytes[start..start + 4]
+                    .iter()
+                    .fold(0u32, |y, &d| y * 10 + u32::from(d - b'0')),
+            )
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// The [`SEGMENT_NAMES`] features.
 fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
     #[derive(Default)]
@@ -494,6 +541,7 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
         if digits >= 4
             && s.words() <= 12
             && holds_a_year(bytes)
+            && may_hold_a_date(bytes)
             && crate::html::date_in_text(text).is_some()
         {
             a.dated += 1;
@@ -618,12 +666,15 @@ mod tests {
                 "March", "mar.", "Sept", "Tue,", "4", "04", "31", "2025", "1989", "2100", "+202",
                 "2025-03-04", "20250304", "2024/02/29", "12:30", "|", "•", "(", ")", ",", "by",
                 "Jane", "$5", "1,299", "555-1234", "x9", "2025.", "2.0.2.5", "19 90",
+                "MAY", "dec.", "Sun", "20250304T1200", "2025-3-4", "2025.03.04", "12025-03-04",
+                "2025-03-041", "[", "]", "—", "·", "T10:00Z", "3rd",
             ]), 0..9),
             seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", ", ", "-"]), 9),
         ) {
             let text: String = parts.iter().zip(&seps).flat_map(|(p, s)| [*p, *s]).collect();
             if crate::html::date_in_text(&text).is_some() {
                 proptest::prop_assert!(holds_a_year(text.as_bytes()), "{text}");
+                proptest::prop_assert!(may_hold_a_date(text.as_bytes()), "{text}");
             }
         }
     }
@@ -653,6 +704,16 @@ mod tests {
         assert!(holds_a_year(b"2100"));
         assert!(!holds_a_year(b"$1,299.00 and 555-1234"));
         assert!(!holds_a_year(b"1989 2101 199"));
+    }
+
+    #[test]
+    fn dates_may_be_where_a_month_or_an_iso_year_is() {
+        assert!(may_hold_a_date(b"By Jane | MARCH 4, 2025"));
+        assert!(may_hold_a_date(b"Published 2025-03-04"));
+        assert!(may_hold_a_date(b"20250304"));
+        assert!(!may_hold_a_date(b"(c) 2025 Example Ltd"));
+        assert!(!may_hold_a_date(b"12025-03-04 and 202503041"));
+        assert!(!may_hold_a_date(b"1989-03-04 and 21010304"));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub(in crate::html) struct Open {
     /// Its attribute words name a comment section ([`Context::COMMENT`]),
     /// once hashed.
     comment: bool,
+    /// [`Tree::word_mask`] of its attribute words, once hashed.
+    mask: u32,
 }
 
 /// Context flags that elements set by their tag: every bit below this
@@ -64,6 +66,9 @@ pub(in crate::html) struct Tree {
     words_version: u64,
     /// The words of the `class`, `id` and `role` values seen on the page.
     cache: WordCache,
+    /// A mask a consumer asks to have computed with the words of each
+    /// distinct string ([`Tree::set_word_mask`]).
+    word_mask: Option<fn(&[u32]) -> u32>,
     /// The text of the block being read ([`TextState`]).
     pub(in crate::html) block: TextState,
 }
@@ -90,6 +95,15 @@ pub(in crate::html) struct TextState {
 }
 
 impl Tree {
+    /// Has `mask` computed from the attribute words of each string the
+    /// tree hashes, once per distinct string, and kept with its words
+    /// ([`Tree::top_mask_hashed`]): a consumer that reduces the words to a
+    /// mask (the page type's word groups) reads it for the cost of a load.
+    pub(in crate::html) fn set_word_mask(&mut self, mask: fn(&[u32]) -> u32) {
+        self.word_mask = Some(mask);
+        self.cache.clear();
+    }
+
     /// The state at the start of a page, in the buffers of the last one.
     pub(in crate::html) fn reset(&mut self) {
         self.stack.clear();
@@ -208,6 +222,14 @@ impl Tree {
         &self.words[from..]
     }
 
+    /// The [`Tree::set_word_mask`] mask of the innermost open element's
+    /// words when they are hashed already (a consumer read them), else
+    /// `None`: reading it hashes nothing.
+    pub(in crate::html) fn top_mask_hashed(&self) -> Option<u32> {
+        let o = self.stack.last()?;
+        (self.word_mask.is_some() && self.hashed == self.stack.len()).then_some(o.mask)
+    }
+
     /// Whether the innermost open element's words are hashed already (a
     /// consumer read them), so that reading them costs nothing more.
     pub(in crate::html) fn top_hashed(&self) -> bool {
@@ -246,7 +268,7 @@ impl Tree {
             let o = &mut self.stack[self.hashed];
             o.words_start = self.words.len() as u32;
             let names = &self.names[o.names.0 as usize..o.names.1 as usize];
-            o.comment = self.cache.words(names, &mut self.words);
+            (o.comment, o.mask) = self.cache.words(names, &mut self.words, self.word_mask);
             if self.words.len() > o.words_start as usize {
                 self.words_version += 1;
             }
@@ -286,6 +308,7 @@ impl Tree {
             names: (from, self.names.len() as u32),
             words_start: 0,
             comment: false,
+            mask: 0,
         };
         self.open[tag as usize] += 1;
         if tag == Tag::Other {
@@ -383,8 +406,9 @@ pub(in crate::html) fn join_names(names: &mut Vec<u8>, from: usize, value: &[u8]
 #[derive(Default)]
 struct WordCache {
     /// A hash of the string → (its start in `names`, its length, its first
-    /// word in `words`, its word count, whether they name a comment section).
-    index: FxHashMap<u64, (u32, u32, u32, u32, bool)>,
+    /// word in `words`, its word count, whether they name a comment section,
+    /// their [`Tree::word_mask`]).
+    index: FxHashMap<u64, (u32, u32, u32, u32, bool, u32)>,
     names: Vec<u8>,
     words: Vec<u32>,
 }
@@ -403,12 +427,19 @@ impl WordCache {
         self.words.clear();
     }
 
-    /// Appends the words of `names` to `out`; whether they name a comment section.
-    fn words(&mut self, names: &[u8], out: &mut Vec<u32>) -> bool {
+    /// Appends the words of `names` to `out`; whether they name a comment
+    /// section, and their `mask` (0 without one).
+    fn words(
+        &mut self,
+        names: &[u8],
+        out: &mut Vec<u32>,
+        mask: Option<fn(&[u32]) -> u32>,
+    ) -> (bool, u32) {
+        let mask_of = |words: &[u32]| mask.map_or(0, |m| m(words));
         if names.len() < Self::MIN_LEN {
             let from = out.len();
             attribute_words(names, out);
-            return names_comments(&out[from..]);
+            return (names_comments(&out[from..]), mask_of(&out[from..]));
         }
         let key = {
             use std::hash::{Hash, Hasher};
@@ -416,15 +447,16 @@ impl WordCache {
             names.hash(&mut h);
             h.finish()
         };
-        if let Some(&(at, len, first, count, comment)) = self.index.get(&key)
+        if let Some(&(at, len, first, count, comment, m)) = self.index.get(&key)
             && &self.names[at as usize..(at + len) as usize] == names
         {
             out.extend_from_slice(&self.words[first as usize..(first + count) as usize]);
-            return comment;
+            return (comment, m);
         }
         let from = out.len();
         attribute_words(names, out);
         let comment = names_comments(&out[from..]);
+        let m = mask_of(&out[from..]);
         if self.words.len() + (out.len() - from) > Self::MAX_WORDS
             || self.names.len() + names.len() > Self::MAX_BYTES
         {
@@ -436,10 +468,11 @@ impl WordCache {
             self.words.len() as u32,
             (out.len() - from) as u32,
             comment,
+            m,
         );
         self.names.extend_from_slice(names);
         self.words.extend_from_slice(&out[from..]);
         self.index.insert(key, entry);
-        comment
+        (comment, m)
     }
 }
