@@ -617,9 +617,7 @@ impl Reader {
                 .og_type(if content { &self.content } else { "" });
         }
     }
-}
 
-impl Reader {
     /// Counts what an element that never opens carries: its `itemprop`, a
     /// `<meta>`'s keys and content, its `class`/`id`/`role` words (kept out
     /// of [`Consumer::start_tag`], which every start tag runs through).

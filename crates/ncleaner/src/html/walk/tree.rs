@@ -227,7 +227,7 @@ impl Tree {
     /// `None`: reading it hashes nothing.
     pub(in crate::html) fn top_mask_hashed(&self) -> Option<u32> {
         let o = self.stack.last()?;
-        (self.word_mask.is_some() && self.hashed == self.stack.len()).then_some(o.mask)
+        (self.word_mask.is_some() && self.top_hashed()).then_some(o.mask)
     }
 
     /// Whether the innermost open element's words are hashed already (a
