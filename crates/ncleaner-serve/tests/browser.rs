@@ -138,8 +138,6 @@ async fn set_threshold(c: &fantoccini::Client, t: f64) {
 )]
 #[tokio::test(flavor = "multi_thread")]
 async fn paste_clean_slide_and_screenshot() {
-    // fantoccini and reqwest bring rustls with different crypto back ends; pick one.
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let server = start(default_config());
     let driver = chromedriver();
     let chrome = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
@@ -148,8 +146,9 @@ async fn paste_clean_slide_and_screenshot() {
         "goog:chromeOptions".into(),
         json!({ "binary": chrome, "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"] }),
     );
-    let c = ClientBuilder::rustls()
-        .unwrap()
+    // chromedriver listens on the loopback: plain HTTP, no TLS.
+    let http = hyper_util::client::legacy::connect::HttpConnector::new();
+    let c = ClientBuilder::new(http)
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.1))
         .await
