@@ -69,6 +69,10 @@ struct Node {
     right: u32,
     /// The leaf's value (log-odds added), for leaves.
     value: f32,
+    /// For a split while the forest is fitted: rows whose bin of `feature`
+    /// is below this go left, the same rows as `x[feature] < threshold`
+    /// (see [`tree_value_binned`]).
+    bins_left: u8,
 }
 
 /// `Node::feature` of a leaf.
@@ -372,6 +376,11 @@ impl Forest {
         }
         let cuts = cut_points(x, d);
         let bins = binned(x, &cuts);
+        // A row with a NaN among the features goes right at a split on it
+        // (`NaN < threshold` is false) but sits in bin 0, left of every
+        // cut: such rows are walked on their values, all others on their
+        // bins, which give the same leaf (tree_value_binned).
+        let nan_rows: Vec<bool> = x.iter().map(|r| r[..d].iter().any(|v| v.is_nan())).collect();
         let mut margin: Vec<f32> = base.to_vec();
         let mut rng = 0x5eed_u64;
         let mut g = vec![0f64; n];
@@ -405,9 +414,15 @@ impl Forest {
             grow(&mut nodes, &ctx, rows, forest.depth as usize);
             margin
                 .par_iter_mut()
-                .zip(x)
+                .zip(x.par_iter().zip(bins.par_chunks(d)).zip(&nan_rows))
                 .with_min_len(ROWS_PER_TASK)
-                .for_each(|(m, xi)| *m += tree_value(&nodes, xi));
+                .for_each(|(m, ((xi, bi), &nan))| {
+                    *m += if nan {
+                        tree_value(&nodes, xi)
+                    } else {
+                        tree_value_binned(&nodes, bi)
+                    }
+                });
             forest.push_tree(&nodes, 0);
         }
         forest
@@ -548,6 +563,28 @@ fn tree_value(nodes: &[Node], x: &[f32]) -> f32 {
     }
 }
 
+/// [`tree_value`] of a row with no NaN among its features, walked on the
+/// row's bins (`binned`) instead of its values: one byte a step, in the
+/// row's `d` bytes rather than its floats. The same leaf: a feature's cuts
+/// are sorted, a value's bin is the number of cuts at or below it, and a
+/// split's threshold is its feature's cut `bins_left − 1`, so the bin is
+/// below `bins_left` exactly when the value is below the threshold (for
+/// any value that is not NaN, infinities included).
+fn tree_value_binned(nodes: &[Node], bins: &[u8]) -> f32 {
+    let mut i = 0;
+    loop {
+        let n = &nodes[i];
+        if n.feature == LEAF {
+            return n.value;
+        }
+        i = if bins[n.feature as usize] < n.bins_left {
+            n.left
+        } else {
+            n.right
+        } as usize;
+    }
+}
+
 /// Each row's bin of each feature, row after row.
 fn binned(x: &[Vec<f32>], cuts: &[Vec<f32>]) -> Vec<u8> {
     x.iter()
@@ -661,6 +698,7 @@ fn grow(nodes: &mut Vec<Node>, ctx: &Grow<'_>, rows: Vec<u32>, depth: usize) -> 
         left: 0,
         right: 0,
         value: (-gs / (hs + ctx.cfg.lambda)) as f32 * ctx.cfg.learning_rate,
+        bins_left: 0,
     };
     nodes.push(leaf);
     if depth == 0 || hs < 2.0 * ctx.min_h {
@@ -702,6 +740,7 @@ fn grow(nodes: &mut Vec<Node>, ctx: &Grow<'_>, rows: Vec<u32>, depth: usize) -> 
         left,
         right,
         value: 0.0,
+        bins_left: left_bins as u8,
     };
     at as u32
 }
@@ -709,6 +748,63 @@ fn grow(nodes: &mut Vec<Node>, ctx: &Grow<'_>, rows: Vec<u32>, depth: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fit walks its trees on the rows' bins: for every row with no NaN
+    /// the leaf is the one the values give, whatever the values (ties,
+    /// adjacent floats whose midpoints coincide, ±0, infinities, more
+    /// distinct values than bins, few of them).
+    #[test]
+    fn binned_walk_finds_the_leaf_the_values_find() {
+        let awkward = [
+            f32::NEG_INFINITY,
+            -1.0,
+            -0.0,
+            0.0,
+            1.0,
+            1.0 + f32::EPSILON,
+            1.0 + 2.0 * f32::EPSILON,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        let mut s = 11u64;
+        let mut x = Vec::new();
+        for _ in 0..3000 {
+            let mut pick = || awkward[(splitmix(&mut s) % awkward.len() as u64) as usize];
+            let (a, b) = (pick(), pick());
+            let c = (splitmix(&mut s) % 5000) as f32 / 7.0;
+            let e = if splitmix(&mut s) % 3 == 0 { f32::MAX } else { c };
+            x.push(vec![a, b, c, e]);
+        }
+        let d = 4;
+        let cuts = cut_points(&x, d);
+        let bins = binned(&x, &cuts);
+        let g: Vec<f64> = (0..x.len())
+            .map(|r| (splitmix(&mut s) % 1000) as f64 / 500.0 - 1.0)
+            .collect();
+        let h = vec![0.25; x.len()];
+        let cfg = Boost {
+            depth: 6,
+            min_child_share: 0.0005,
+            ..Boost::default()
+        };
+        let ctx = Grow {
+            bins: &bins,
+            cuts: &cuts,
+            d,
+            g: &g,
+            h: &h,
+            cfg,
+            min_h: cfg.min_child_share * h.iter().sum::<f64>(),
+        };
+        let mut nodes = Vec::new();
+        grow(&mut nodes, &ctx, (0..x.len() as u32).collect(), cfg.depth);
+        assert!(nodes.iter().filter(|n| n.feature != LEAF).count() > 10);
+        for (r, row) in x.iter().enumerate() {
+            let by_value = tree_value(&nodes, row);
+            let by_bin = tree_value_binned(&nodes, &bins[r * d..(r + 1) * d]);
+            assert_eq!(by_value.to_bits(), by_bin.to_bits(), "row {row:?}");
+        }
+    }
 
     /// XOR of two features: no linear model separates it; a few trees do.
     #[test]
