@@ -578,12 +578,15 @@ impl Reader {
     #[inline(never)]
     fn read(&mut self, start: &StartTag<'_>, meta: bool, words: bool) {
         self.names.clear();
-        let (mut itemprop, mut content, mut keys, mut og_type) = (false, false, 0, false);
+        let (mut itemprop, mut keys, mut og_type) = (false, 0, false);
         for (attr, value) in start.attrs() {
             let key = match attr {
                 b"class" | b"id" | b"role" if words => false,
                 b"name" | b"property" | b"itemprop" if meta => true,
-                b"content" if meta => false,
+                // A `<meta>`'s content counts only beside an `og:type` key:
+                // read below, once the keys are known (most `<meta>`s are
+                // others, and their contents the longest values read).
+                b"content" if meta => continue,
                 b"itemprop" => false,
                 _ => continue,
             };
@@ -593,13 +596,6 @@ impl Reader {
             }
             match attr {
                 b"class" | b"id" | b"role" => join_names(&mut self.names, 0, v.as_bytes()),
-                b"content" => {
-                    if v.len() <= META_MAX_CHARS {
-                        self.content.clear();
-                        self.content.push_str(v);
-                        content = true;
-                    }
-                }
                 _ if key => {
                     // At most four keys of up to 64 bytes are read.
                     if v.len() <= 64 && keys < 4 {
@@ -620,6 +616,18 @@ impl Reader {
             self.signals.itemprop(&self.itemprop);
         }
         if og_type {
+            // The last readable content, as read in the same pass as the keys.
+            let mut content = false;
+            for (attr, value) in start.attrs() {
+                if attr == b"content" {
+                    let v = value.decoded(&mut self.buf);
+                    if !v.is_empty() && v.len() <= META_MAX_CHARS {
+                        self.content.clear();
+                        self.content.push_str(v);
+                        content = true;
+                    }
+                }
+            }
             self.signals
                 .og_type(if content { &self.content } else { "" });
         }
@@ -711,6 +719,22 @@ mod tests {
         );
         assert_eq!(OG_TYPES[usize::from(article.signals.og_type)], "article");
         assert_eq!(article.signals.elements[9], 1);
+    }
+
+    #[test]
+    fn the_og_type_is_read_whichever_comes_first() {
+        for (html, want) in [
+            ("<meta content=product property=og:type>", "product"),
+            ("<meta property=og:type content=article>", "article"),
+            ("<meta content=product property=og:type content=\"\">", "product"),
+            ("<meta content=website property=og:type content=&#97;rticle>", "article"),
+            ("<meta property=og:type>", "none"),
+            ("<meta name=description content=product>", "none"),
+            ("<meta content=video.movie name=\"OG:TYPE \">", "other"),
+        ] {
+            let page = crate::html::parse(html);
+            assert_eq!(OG_TYPES[usize::from(page.signals.og_type)], want, "{html}");
+        }
     }
 
     #[test]
