@@ -442,6 +442,29 @@ const CONTEXTS: [u32; 8] = [
     Context::FIGURE,
 ];
 
+/// The bits of [`CONTEXTS`].
+const CONTEXT_BITS: u32 = {
+    let (mut m, mut i) = (0, 0);
+    while i < CONTEXTS.len() {
+        m |= CONTEXTS[i];
+        i += 1;
+    }
+    m
+};
+
+/// The index in [`CONTEXTS`] of each bit of [`CONTEXT_BITS`] (each context
+/// is one bit).
+const CONTEXT_OF_BIT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < CONTEXTS.len() {
+        assert!(CONTEXTS[i].count_ones() == 1);
+        t[CONTEXTS[i].trailing_zeros() as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The [`SEGMENT_NAMES`] features.
 fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
     #[derive(Default)]
@@ -542,13 +565,13 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
             3..=6 => a.h[2] += 1,
             _ => {}
         }
-        // Most segments are in none of them: one test.
-        if s.context.0 & CONTEXTS.iter().fold(0, |m, &f| m | f) != 0 {
-            for (i, &flag) in CONTEXTS.iter().enumerate() {
-                if s.context.has(flag) {
-                    a.ctx[i] += w;
-                }
-            }
+        // The contexts the segment is in, by their bits (most segments
+        // are in none or one of them, where testing each cost eight tests).
+        let mut bits = s.context.0 & CONTEXT_BITS;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            a.ctx[usize::from(CONTEXT_OF_BIT[bit])] += w;
+            bits &= bits - 1;
         }
         let repeats = c.siblings.max(c.siblings_above);
         if repeats >= 2.0 {
@@ -761,6 +784,18 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn context_bits_index_the_contexts() {
+        for (i, &flag) in CONTEXTS.iter().enumerate() {
+            assert_eq!(
+                usize::from(CONTEXT_OF_BIT[flag.trailing_zeros() as usize]),
+                i
+            );
+            assert_eq!(CONTEXT_BITS & flag, flag);
+        }
+        assert_eq!(CONTEXT_BITS.count_ones() as usize, CONTEXTS.len());
     }
 
     #[test]
