@@ -726,8 +726,14 @@ mod tests {
         for (html, want) in [
             ("<meta content=product property=og:type>", "product"),
             ("<meta property=og:type content=article>", "article"),
-            ("<meta content=product property=og:type content=\"\">", "product"),
-            ("<meta content=website property=og:type content=&#97;rticle>", "article"),
+            (
+                "<meta content=product property=og:type content=\"\">",
+                "product",
+            ),
+            (
+                "<meta content=website property=og:type content=&#97;rticle>",
+                "article",
+            ),
             ("<meta property=og:type>", "none"),
             ("<meta name=description content=product>", "none"),
             ("<meta content=video.movie name=\"OG:TYPE \">", "other"),
