@@ -14,7 +14,7 @@ mod features;
 
 pub use features::{PageFeatures, URL_WORDS, count as feature_count, names as feature_names};
 
-use super::trees::{Boost, Forest, fit_softmax, softmax};
+use super::trees::{Boost, Forest, PADDED, fit_softmax, softmax};
 
 /// The columns a classifier with a page-type model adds to each segment's
 /// row: the seven type probabilities and [`segment_columns`].
@@ -194,7 +194,19 @@ impl PageTypeModel {
                 probabilities: [1.0 / 7.0; 7],
             };
         }
-        let margins: Vec<f32> = self.forests.iter().map(|f| f.margin(x)).collect();
+        let mut margins = [0f32; 7];
+        if x.len() <= PADDED {
+            // Each forest's walk indexes a padded copy with no bounds check.
+            let mut padded = [0f32; PADDED];
+            padded[..x.len()].copy_from_slice(x);
+            for (m, f) in margins.iter_mut().zip(&self.forests) {
+                *m = f.padded_margin(&padded, x.len());
+            }
+        } else {
+            for (m, f) in margins.iter_mut().zip(&self.forests) {
+                *m = f.margin(x);
+            }
+        }
         softmax(&margins, &mut p);
         let mut probabilities = [0f32; 7];
         for (q, p) in probabilities.iter_mut().zip(p) {

@@ -190,6 +190,36 @@ impl Forest {
         }
     }
 
+    /// [`Forest::margin`] of a row held in an array of [`PADDED`] values,
+    /// the row's `len` first: the walk indexes the array by a split's
+    /// feature as a byte, with no bounds check (the forest's splits read
+    /// features below `len`, else this is [`Forest::margin`] of the row).
+    /// The same sum bit for bit, trees added in the same order.
+    pub fn padded_margin(&self, x: &[f32; PADDED], len: usize) -> f32 {
+        let len = len.min(PADDED);
+        let depth = self.depth as usize;
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            return self.plain_margin(&x[..len]);
+        }
+        let packed = self.packed();
+        let (pairs, leaves) = (&packed.pairs, &self.leaves[..]);
+        if pairs.len() != leaves.len() || packed.width > len {
+            return self.margin(&x[..len]);
+        }
+        match 1usize << depth {
+            2 => walk_padded::<2>(pairs, leaves, x),
+            4 => walk_padded::<4>(pairs, leaves, x),
+            8 => walk_padded::<8>(pairs, leaves, x),
+            16 => walk_padded::<16>(pairs, leaves, x),
+            32 => walk_padded::<32>(pairs, leaves, x),
+            64 => walk_padded::<64>(pairs, leaves, x),
+            128 => walk_padded::<128>(pairs, leaves, x),
+            256 => walk_padded::<256>(pairs, leaves, x),
+            512 => walk_padded::<512>(pairs, leaves, x),
+            _ => walk_padded::<1024>(pairs, leaves, x),
+        }
+    }
+
     /// [`Forest::margin`] by the split arrays as stored, for a forest of
     /// no valid depth (and for tests, as the reference).
     fn plain_margin(&self, x: &[f32]) -> f32 {
@@ -547,6 +577,33 @@ fn walk_one<const S: usize>(packed: &[(f32, u32)], leaves: &[f32], x: &[f32]) ->
     sum
 }
 
+/// The values a row of [`Forest::padded_margin`] holds: a byte indexes them.
+pub const PADDED: usize = 256;
+
+/// [`walk_one`] over a row of [`PADDED`] values, whose every feature of a
+/// split (under 256: checked by the caller) indexes it as a byte. A step
+/// keeps the slot's place in its level (`k`) apart from the level's first
+/// slot (2^level - 1, a constant once the levels are unrolled), so that it
+/// is one `lea`: the slot as one index (`2k + 1 + right`, as [`walk_one`]
+/// keeps it) made the compiler rebuild it from the earlier levels' bits,
+/// 44 instructions a tree of depth 4 where this takes 33.
+fn walk_padded<const S: usize>(packed: &[(f32, u32)], leaves: &[f32], x: &[f32; PADDED]) -> f32 {
+    let depth = S.trailing_zeros() as usize;
+    let mut sum = 0.0;
+    for (nodes, leaves) in packed.chunks_exact(S).zip(leaves.chunks_exact(S)) {
+        let nodes: &[(f32, u32); S] = nodes.try_into().expect("S slots");
+        let leaves: &[f32; S] = leaves.try_into().expect("S leaves");
+        let (mut k, mut first) = (0usize, 0usize);
+        for level in 0..depth {
+            let (threshold, feature) = nodes[(first + k) & (S - 1)];
+            k = 2 * k + usize::from(x[usize::from(feature as u8)] >= threshold);
+            first += 1 << level;
+        }
+        sum += leaves[k & (S - 1)];
+    }
+    sum
+}
+
 /// The value of a linked tree (root at 0) for a row.
 fn tree_value(nodes: &[Node], x: &[f32]) -> f32 {
     let mut i = 0;
@@ -872,6 +929,18 @@ mod tests {
                 plain, one,
                 "depth {depth}: the packed walk and the plain one"
             );
+            // A padded row gives the same (and a row too narrow for the
+            // forest's splits falls back to the plain walks).
+            let padded: Vec<u32> = rows
+                .iter()
+                .map(|r| {
+                    let mut p = [0f32; PADDED];
+                    p[..r.len()].copy_from_slice(r);
+                    p[r.len()..].fill(f32::NAN);
+                    f.padded_margin(&p, r.len()).to_bits()
+                })
+                .collect();
+            assert_eq!(padded, one, "depth {depth}: the padded walk");
         }
         // The scalar and the vector walks (where this CPU has the vector
         // one) give the same sums bit for bit at every depth, for row

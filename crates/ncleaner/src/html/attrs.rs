@@ -10,6 +10,14 @@ pub const ATTR_WORDS: usize = 24;
 /// changes (`navMenu` → `nav`, `menu`) and between letters and digits; they
 /// are lower-cased; words shorter than two characters and numbers are skipped.
 pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
+    each_attribute_word(value, |h| out.push(h));
+}
+
+/// [`attribute_words`], each word's hash given to `word` as it is read
+/// (the page type's signals reduce a string's words to a mask, with no
+/// buffer to fill and read again).
+#[inline(always)]
+pub(crate) fn each_attribute_word(value: &[u8], mut word: impl FnMut(u32)) {
     // Each word is hashed as it is read (FNV-1a of its lower-cased bytes,
     // as [`word_hash`] hashes it whole), by the class of each byte.
     const SEP: u8 = 0;
@@ -65,22 +73,23 @@ pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
         if c == LOWER && prev != DIGIT {
             // A run of lower-case letters (most of a class list) continues
             // the word: no test but the class of the next byte.
+            // (The run's length is counted once, after it.)
             h = (h ^ u32::from(b)).wrapping_mul(FNV_PRIME);
-            len += 1;
+            let from = i;
             while let Some(&b) = value.get(i)
                 && CLASS[b as usize] == LOWER
             {
                 h = (h ^ u32::from(b)).wrapping_mul(FNV_PRIME);
-                len += 1;
                 i += 1;
             }
+            len += 1 + (i - from);
             digits = false;
             prev = LOWER;
             continue;
         }
         if SPLIT[usize::from(prev << 3 | c) & 63] {
             if len >= 2 && !digits {
-                out.push(h);
+                word(h);
             }
             h = FNV_OFFSET;
             len = 0;
@@ -94,7 +103,7 @@ pub fn attribute_words(value: &[u8], out: &mut Vec<u32>) {
         prev = c;
     }
     if len >= 2 && !digits {
-        out.push(h);
+        word(h);
     }
 }
 

@@ -59,7 +59,7 @@ mod dates;
 mod read;
 
 use dates::{MONTH_NAMES, WEEKDAYS};
-pub use dates::{date_in_text, normalise_date};
+pub use dates::{date_in_text, holds_a_date_in_text, normalise_date};
 pub(super) use read::Reader;
 
 /// The page's metadata (see the module documentation). `None` and empty

@@ -69,7 +69,8 @@ pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
 pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{
-    FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text, normalise_date,
+    FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text,
+    holds_a_date_in_text, normalise_date,
 };
 pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals, WORD_GROUPS};
 pub use tags::Tag;

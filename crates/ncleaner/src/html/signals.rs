@@ -12,7 +12,7 @@
 //! hostile page can make them large but never slow (one look-up per
 //! attribute word).
 
-use super::attrs::attribute_words;
+use super::attrs::each_attribute_word;
 use super::consumer::{Consumer, Element, wants};
 use super::meta::META_MAX_CHARS;
 use super::tokenizer::StartTag;
@@ -342,6 +342,19 @@ fn group_mask(words: &[u32]) -> u32 {
         .fold(0, |m, g| m | 1 << g)
 }
 
+/// [`group_mask`] of the words of `names`, each looked up as it is split
+/// and hashed ([`each_attribute_word`]), with no buffer of hashes.
+fn names_mask(names: &[u8]) -> u32 {
+    let table = word_table();
+    let mut mask = 0;
+    each_attribute_word(names, |w| {
+        if let Some(g) = table.group(w) {
+            mask |= 1 << g;
+        }
+    });
+    mask
+}
+
 /// [`group_mask`] for the tree, which keeps it with the words of each
 /// distinct string it hashes ([`Tree::set_word_mask`]), so that an opened
 /// element whose words another consumer had hashed costs the signals one
@@ -366,8 +379,6 @@ struct MaskCache {
     /// A hash of the string → (its start in `names`, its length, its mask).
     index: rustc_hash::FxHashMap<u64, (u32, u32, u32)>,
     names: Vec<u8>,
-    /// A buffer for a string's words.
-    words: Vec<u32>,
 }
 
 impl MaskCache {
@@ -384,9 +395,7 @@ impl MaskCache {
             return 0;
         }
         if names.len() < Self::MIN_LEN {
-            self.words.clear();
-            attribute_words(names, &mut self.words);
-            return group_mask(&self.words);
+            return names_mask(names);
         }
         let key = {
             use std::hash::{Hash, Hasher};
@@ -399,9 +408,7 @@ impl MaskCache {
         {
             return mask;
         }
-        self.words.clear();
-        attribute_words(names, &mut self.words);
-        let mask = group_mask(&self.words);
+        let mask = names_mask(names);
         if self.index.capacity() == 0 {
             // Sized at once for most pages' distinct strings, where growing
             // from nothing rehashes and copies at every doubling.
@@ -571,12 +578,15 @@ impl Reader {
     #[inline(never)]
     fn read(&mut self, start: &StartTag<'_>, meta: bool, words: bool) {
         self.names.clear();
-        let (mut itemprop, mut content, mut keys, mut og_type) = (false, false, 0, false);
+        let (mut itemprop, mut keys, mut og_type) = (false, 0, false);
         for (attr, value) in start.attrs() {
             let key = match attr {
                 b"class" | b"id" | b"role" if words => false,
                 b"name" | b"property" | b"itemprop" if meta => true,
-                b"content" if meta => false,
+                // A `<meta>`'s content counts only beside an `og:type` key:
+                // read below, once the keys are known (most `<meta>`s are
+                // others, and their contents the longest values read).
+                b"content" if meta => continue,
                 b"itemprop" => false,
                 _ => continue,
             };
@@ -586,13 +596,6 @@ impl Reader {
             }
             match attr {
                 b"class" | b"id" | b"role" => join_names(&mut self.names, 0, v.as_bytes()),
-                b"content" => {
-                    if v.len() <= META_MAX_CHARS {
-                        self.content.clear();
-                        self.content.push_str(v);
-                        content = true;
-                    }
-                }
                 _ if key => {
                     // At most four keys of up to 64 bytes are read.
                     if v.len() <= 64 && keys < 4 {
@@ -613,6 +616,18 @@ impl Reader {
             self.signals.itemprop(&self.itemprop);
         }
         if og_type {
+            // The last readable content, as read in the same pass as the keys.
+            let mut content = false;
+            for (attr, value) in start.attrs() {
+                if attr == b"content" {
+                    let v = value.decoded(&mut self.buf);
+                    if !v.is_empty() && v.len() <= META_MAX_CHARS {
+                        self.content.clear();
+                        self.content.push_str(v);
+                        content = true;
+                    }
+                }
+            }
             self.signals
                 .og_type(if content { &self.content } else { "" });
         }
@@ -707,6 +722,28 @@ mod tests {
     }
 
     #[test]
+    fn the_og_type_is_read_whichever_comes_first() {
+        for (html, want) in [
+            ("<meta content=product property=og:type>", "product"),
+            ("<meta property=og:type content=article>", "article"),
+            (
+                "<meta content=product property=og:type content=\"\">",
+                "product",
+            ),
+            (
+                "<meta content=website property=og:type content=&#97;rticle>",
+                "article",
+            ),
+            ("<meta property=og:type>", "none"),
+            ("<meta name=description content=product>", "none"),
+            ("<meta content=video.movie name=\"OG:TYPE \">", "other"),
+        ] {
+            let page = crate::html::parse(html);
+            assert_eq!(OG_TYPES[usize::from(page.signals.og_type)], want, "{html}");
+        }
+    }
+
+    #[test]
     fn words_count_by_element_whoever_hashed_them() {
         // A block the tree hashes, inline elements it does not (the second
         // with the string found again), and a void element's two attributes.
@@ -732,11 +769,32 @@ mod tests {
         #[test]
         fn a_string_has_the_mask_of_its_words(names in "[a-zA-Z0-9 _-]{0,40}") {
             let mut words = Vec::new();
-            attribute_words(names.as_bytes(), &mut words);
+            crate::html::attribute_words(names.as_bytes(), &mut words);
             let mask = group_mask(&words);
+            proptest::prop_assert_eq!(names_mask(names.as_bytes()), mask);
             let mut cache = MaskCache::default();
             proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
             // Again, from the cache.
+            proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_string_of_group_words_has_the_mask_of_its_words(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "price", "Cart", "addToCart", "product-card", "card2", "2card", "grid", "x",
+                "reviews", "hljs", "navMenu", "ITEMS", "é", "-", " ", "__", "more9", "meta",
+                "utility-class", "breadcrumbs", "docs", "a1b2",
+            ]), 0..12),
+        ) {
+            let names = parts.concat();
+            let mut words = Vec::new();
+            crate::html::attribute_words(names.as_bytes(), &mut words);
+            let mask = group_mask(&words);
+            proptest::prop_assert_eq!(names_mask(names.as_bytes()), mask, "{}", names);
+            let mut cache = MaskCache::default();
+            proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
             proptest::prop_assert_eq!(cache.mask(names.as_bytes()), mask);
         }
     }

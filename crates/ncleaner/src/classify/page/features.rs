@@ -314,12 +314,12 @@ fn chars_and_digits(bytes: &[u8]) -> (usize, usize) {
         digits += usize::from(d);
     }
     if !tail.is_empty() {
-        // Padded with zeros, which neither continue a character nor are digits.
-        let mut last = [0u8; 16];
-        last[..tail.len()].copy_from_slice(tail);
+        // Two words, zeros above the text's bytes (zeros neither continue a
+        // character nor are digits), loaded in pieces: padding a copy cost
+        // a call to `memset` and one to `memcpy` a segment.
+        let (lo, hi) = tail.split_at(tail.len().min(8));
         let (mut continuing, mut digit) = (0u64, 0u64);
-        for word in last.chunks_exact(8) {
-            let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        for x in [low_bytes(lo), low_bytes(hi)] {
             // A byte 10xxxxxx: bit 7 set, bit 6 (bit 7 of `x << 1`) clear.
             continuing += (x & !(x << 1)) >> 7 & LOW;
             // `t` under 10 in a byte: bit 7 clear in `t` and in `t + 118`
@@ -333,6 +333,25 @@ fn chars_and_digits(bytes: &[u8]) -> (usize, usize) {
         digits += sum(digit);
     }
     (chars, digits)
+}
+
+/// Up to eight bytes as a little-endian word, zeros above them: two loads
+/// of four bytes (overlapping) or three of one, no copy.
+fn low_bytes(b: &[u8]) -> u64 {
+    let n = b.len();
+    if let Some(word) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*word);
+    }
+    if n >= 4 {
+        let lo = u32::from_le_bytes(b[..4].try_into().expect("four bytes"));
+        let hi = u32::from_le_bytes(b[n - 4..].try_into().expect("four bytes"));
+        // The bytes both hold are the same, at the same place.
+        return u64::from(lo) | u64::from(hi) << ((n - 4) * 8);
+    }
+    if n == 0 {
+        return 0;
+    }
+    u64::from(b[0]) | u64::from(b[n / 2]) << (n / 2 * 8) | u64::from(b[n - 1]) << ((n - 1) * 8)
 }
 
 /// Whether a text holds a currency sign of a price beside `$` (which is
@@ -410,6 +429,41 @@ fn may_hold_a_date(bytes: &[u8]) -> bool {
     }
     false
 }
+
+/// The contexts whose share of the words is a feature, in order.
+const CONTEXTS: [u32; 8] = [
+    Context::FORM,
+    Context::NAV,
+    Context::HEADER,
+    Context::FOOTER,
+    Context::ASIDE,
+    Context::ARTICLE,
+    Context::QUOTE,
+    Context::FIGURE,
+];
+
+/// The bits of [`CONTEXTS`].
+const CONTEXT_BITS: u32 = {
+    let (mut m, mut i) = (0, 0);
+    while i < CONTEXTS.len() {
+        m |= CONTEXTS[i];
+        i += 1;
+    }
+    m
+};
+
+/// The index in [`CONTEXTS`] of each bit of [`CONTEXT_BITS`] (each context
+/// is one bit).
+const CONTEXT_OF_BIT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < CONTEXTS.len() {
+        assert!(CONTEXTS[i].count_ones() == 1);
+        t[CONTEXTS[i].trailing_zeros() as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The [`SEGMENT_NAMES`] features.
 fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
@@ -511,22 +565,13 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
             3..=6 => a.h[2] += 1,
             _ => {}
         }
-        for (i, flag) in [
-            Context::FORM,
-            Context::NAV,
-            Context::HEADER,
-            Context::FOOTER,
-            Context::ASIDE,
-            Context::ARTICLE,
-            Context::QUOTE,
-            Context::FIGURE,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            if s.context.has(flag) {
-                a.ctx[i] += w;
-            }
+        // The contexts the segment is in, by their bits (most segments
+        // are in none or one of them, where testing each cost eight tests).
+        let mut bits = s.context.0 & CONTEXT_BITS;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            a.ctx[usize::from(CONTEXT_OF_BIT[bit])] += w;
+            bits &= bits - 1;
         }
         let repeats = c.siblings.max(c.siblings_above);
         if repeats >= 2.0 {
@@ -542,7 +587,7 @@ fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
             && s.words() <= 12
             && holds_a_year(bytes)
             && may_hold_a_date(bytes)
-            && crate::html::date_in_text(text).is_some()
+            && crate::html::holds_a_date_in_text(text)
         {
             a.dated += 1;
         }
@@ -738,6 +783,38 @@ mod tests {
                 ),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn context_bits_index_the_contexts() {
+        for (i, &flag) in CONTEXTS.iter().enumerate() {
+            assert_eq!(
+                usize::from(CONTEXT_OF_BIT[flag.trailing_zeros() as usize]),
+                i
+            );
+            assert_eq!(CONTEXT_BITS & flag, flag);
+        }
+        assert_eq!(CONTEXT_BITS.count_ones() as usize, CONTEXTS.len());
+    }
+
+    #[test]
+    fn the_last_bytes_count_as_the_plain_loops_at_every_length() {
+        let text = "9aé€0x1 ü2345ß6789b€z";
+        let b = text.as_bytes();
+        for n in 0..=b.len() {
+            let b = &b[..n];
+            let plain = (
+                b.iter().filter(|&&c| (c as i8) >= -0x40).count(),
+                b.iter().filter(|c| c.is_ascii_digit()).count(),
+            );
+            assert_eq!(chars_and_digits(b), plain, "{n}");
+            for from in 0..n.min(9) {
+                let mut padded = [0u8; 8];
+                let part = &b[from..(from + 8).min(n)];
+                padded[..part.len()].copy_from_slice(part);
+                assert_eq!(low_bytes(part), u64::from_le_bytes(padded), "{n} {from}");
+            }
         }
     }
 

@@ -116,17 +116,29 @@ pub struct StartTag<'a> {
     attrs: &'a [RawAttr],
 }
 
-/// An attribute's value, as written (decoded on request).
-#[derive(Debug, Clone, Copy)]
+/// An attribute's value, as written (decoded on request). Sliced from the
+/// page only when read: a reader of a few attributes by name (the tree's
+/// `class`/`id`/`role`, the page type's `itemprop`) passes the others'
+/// values, and slicing a `str` checks both ends for character boundaries.
+#[derive(Clone, Copy)]
 pub struct AttrValue<'a> {
-    raw: &'a str,
+    input: &'a str,
+    at: (usize, usize),
+}
+
+impl std::fmt::Debug for AttrValue<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttrValue")
+            .field("raw", &self.raw())
+            .finish()
+    }
 }
 
 impl<'a> AttrValue<'a> {
     /// The value as written (character references not decoded, CR not
     /// normalised).
     pub fn raw(&self) -> &'a str {
-        self.raw
+        &self.input[self.at.0..self.at.1]
     }
 
     /// The value decoded: borrowed when there is nothing to decode, else
@@ -135,7 +147,7 @@ impl<'a> AttrValue<'a> {
     where
         'a: 'b,
     {
-        decoded(self.raw, Decode::Attribute, buf)
+        decoded(self.raw(), Decode::Attribute, buf)
     }
 }
 
@@ -150,9 +162,7 @@ impl<'a> StartTag<'a> {
             } else {
                 &input.as_bytes()[a.name.0..a.name.1]
             };
-            let value = AttrValue {
-                raw: &input[a.value.0..a.value.1],
-            };
+            let value = AttrValue { input, at: a.value };
             (name, value)
         })
     }
