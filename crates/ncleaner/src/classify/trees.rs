@@ -410,7 +410,10 @@ impl Forest {
         // (`NaN < threshold` is false) but sits in bin 0, left of every
         // cut: such rows are walked on their values, all others on their
         // bins, which give the same leaf (tree_value_binned).
-        let nan_rows: Vec<bool> = x.iter().map(|r| r[..d].iter().any(|v| v.is_nan())).collect();
+        let nan_rows: Vec<bool> = x
+            .iter()
+            .map(|r| r[..d].iter().any(|v| v.is_nan()))
+            .collect();
         let mut margin: Vec<f32> = base.to_vec();
         let mut rng = 0x5eed_u64;
         let mut g = vec![0f64; n];
@@ -829,7 +832,11 @@ mod tests {
             let mut pick = || awkward[(splitmix(&mut s) % awkward.len() as u64) as usize];
             let (a, b) = (pick(), pick());
             let c = (splitmix(&mut s) % 5000) as f32 / 7.0;
-            let e = if splitmix(&mut s) % 3 == 0 { f32::MAX } else { c };
+            let e = if splitmix(&mut s) % 3 == 0 {
+                f32::MAX
+            } else {
+                c
+            };
             x.push(vec![a, b, c, e]);
         }
         let d = 4;
