@@ -832,7 +832,7 @@ mod tests {
             let mut pick = || awkward[(splitmix(&mut s) % awkward.len() as u64) as usize];
             let (a, b) = (pick(), pick());
             let c = (splitmix(&mut s) % 5000) as f32 / 7.0;
-            let e = if splitmix(&mut s) % 3 == 0 {
+            let e = if splitmix(&mut s).is_multiple_of(3) {
                 f32::MAX
             } else {
                 c
@@ -843,7 +843,7 @@ mod tests {
         let cuts = cut_points(&x, d);
         let bins = binned(&x, &cuts);
         let g: Vec<f64> = (0..x.len())
-            .map(|r| (splitmix(&mut s) % 1000) as f64 / 500.0 - 1.0)
+            .map(|_| (splitmix(&mut s) % 1000) as f64 / 500.0 - 1.0)
             .collect();
         let h = vec![0.25; x.len()];
         let cfg = Boost {
