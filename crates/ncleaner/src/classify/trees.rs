@@ -409,7 +409,10 @@ impl Forest {
         // A row with a NaN among the features goes right at a split on it
         // (`NaN < threshold` is false) but sits in bin 0, left of every
         // cut: such rows are walked on their values, all others on their
-        // bins, which give the same leaf (tree_value_binned).
+        // bins, which give the same leaf (tree_value_binned). (The splits
+        // themselves are chosen on the bins, NaN on the left, while
+        // prediction sends NaN right: a known disagreement, kept because
+        // changing either side changes the models.)
         let nan_rows: Vec<bool> = x
             .iter()
             .map(|r| r[..d].iter().any(|v| v.is_nan()))
