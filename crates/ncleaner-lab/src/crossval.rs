@@ -88,7 +88,10 @@ impl PoolPage {
             .filter(|u| u.contains("://"))
             .or(doc.url.as_deref())
             .and_then(host_of);
-        let dump = text_dump(&html_segments);
+        // A text dump is of the page as shown (a hidden block is no
+        // dump's text), as the dumps that text models clean are.
+        let shown = ncleaner::classify::without_hidden(html_segments.clone());
+        let dump = text_dump(&shown);
         let text_segments = segment::from_text(&dump);
         PoolPage {
             key: key.to_string(),

@@ -589,6 +589,7 @@ impl Trainer {
             calibration: None,
             page_type: None,
             site: cc.site,
+            hidden: true,
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
             } else {

@@ -735,6 +735,13 @@ impl Cleaner {
             }
             _ => None,
         };
+        // A decider that does not know the hidden blocks' flag never sees them.
+        let segments =
+            if self.decider.uses_model() && model.classifier.as_ref().is_some_and(|c| c.hidden) {
+                segments
+            } else {
+                crate::classify::without_hidden(segments)
+            };
         let page = PageContext {
             model,
             input,

@@ -24,6 +24,7 @@ pub mod logistic;
 pub mod page;
 pub mod trees;
 
+use crate::html::Context;
 use crate::segment::{Heuristic, Segment};
 
 use self::attrs::AttrModel;
@@ -180,6 +181,12 @@ pub struct Classifier {
     /// of its role ([`page::segment_columns`]); absent in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_type: Option<PageTypeModel>,
+    /// Whether each row ends with the segment's [`Context::HIDDEN`] flag
+    /// (after every other column): the model decides the blocks that
+    /// hide themselves. A model without it (older files) never sees them
+    /// ([`without_hidden`]).
+    #[serde(default)]
+    pub hidden: bool,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -297,7 +304,10 @@ impl Classifier {
         } else {
             0
         };
-        let extra = 2 * usize::from(self.site) + types + 2 * usize::from(self.words.0.is_some());
+        let extra = 2 * usize::from(self.site)
+            + types
+            + usize::from(self.hidden)
+            + 2 * usize::from(self.words.0.is_some());
         let mut rows = if self.neighbours {
             features::with_neighbours(&rows, extra)
         } else {
@@ -322,6 +332,11 @@ impl Classifier {
             for (row, s) in rows.iter_mut().zip(segments) {
                 row.extend_from_slice(&p);
                 row.extend(page::segment_columns(s));
+            }
+        }
+        if self.hidden {
+            for (row, s) in rows.iter_mut().zip(segments) {
+                row.push(f32::from(u8::from(s.context.has(Context::HIDDEN))));
             }
         }
         if self.words.0.is_some() {
@@ -403,6 +418,22 @@ impl Classifier {
         };
         Some((scores, probs))
     }
+}
+
+/// The segments of a page that a decider without the [`Context::HIDDEN`]
+/// flag sees: those not flagged, or all of them when every one is (a page
+/// that its scripts reveal, as single-page applications and "anti-flicker"
+/// snippets hide the whole body until they have run).
+pub fn without_hidden(segments: Vec<Segment>) -> Vec<Segment> {
+    if segments.iter().all(|s| s.context.has(Context::HIDDEN))
+        || !segments.iter().any(|s| s.context.has(Context::HIDDEN))
+    {
+        return segments;
+    }
+    segments
+        .into_iter()
+        .filter(|s| !s.context.has(Context::HIDDEN))
+        .collect()
 }
 
 /// Platt scaling: P(clean) = σ(scale · z + shift) of the classifier's
@@ -715,6 +746,25 @@ mod tests {
         assert!("hide".parse::<Comments>().is_err());
     }
 
+    /// A decider without the hidden flag sees the shown segments, or every
+    /// segment of a page whose every segment is hidden.
+    #[test]
+    fn without_hidden_keeps_the_shown_or_a_wholly_hidden_page() {
+        let seg = |t: &str, hidden: bool| {
+            let mut s = Segment::plain(crate::html::Kind::P, t.to_string());
+            if hidden {
+                s.context = Context(Context::HIDDEN | Context::LIST);
+            }
+            s
+        };
+        let texts = |v: Vec<Segment>| v.iter().map(|s| s.text().to_string()).collect::<Vec<_>>();
+        let mixed = vec![seg("a", false), seg("b", true), seg("c", false)];
+        assert_eq!(texts(without_hidden(mixed)), ["a", "c"]);
+        let all = vec![seg("a", true), seg("b", true)];
+        assert_eq!(texts(without_hidden(all)), ["a", "b"]);
+        assert!(without_hidden(Vec::new()).is_empty());
+    }
+
     /// Each preference takes its stored point, and the default where the
     /// model stores none.
     #[test]
@@ -732,6 +782,7 @@ mod tests {
             page_type: None,
             chain: None,
             site: false,
+            hidden: false,
             words: WordFeature::default(),
         };
         assert_eq!(c.operating_threshold(true, Preference::Recall), 2.0);

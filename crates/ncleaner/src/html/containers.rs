@@ -60,9 +60,14 @@ impl Consumer for Containers {
 
     fn boundary(&mut self, block: Option<&mut BlockEnd<'_>>, _tree: &mut Tree) {
         if let Some(end) = block {
+            // A hidden block (read all the same, Context::HIDDEN) sits in its
+            // container but adds no words to it: the containers' shares,
+            // link densities and the best prose container are those of
+            // the page as shown.
+            let hidden = end.block.context.has(super::Context::HIDDEN);
             self.blocks.push(BlockWords {
                 node: self.node,
-                words: end.words,
+                words: if hidden { 0 } else { end.words },
                 link_share: end.block.link_chars as f32 / end.chars.max(1) as f32,
             });
         }

@@ -141,6 +141,7 @@ impl Consumer for Recorder {
             }
             if let Some(src) = src
                 && !tree.hiding()
+                && !tree.has(super::Context::HIDDEN)
                 && !el.hides_itself
             {
                 self.image(src, alt, tree.block.text.len());

@@ -335,9 +335,17 @@ impl Context {
     pub const COMMENT: u32 = 1 << 11;
     /// Inside `figure` or `figcaption` (an image's caption and credit).
     pub const FIGURE: u32 = 1 << 12;
+    /// Inside a block-level element that hides itself (the `hidden`
+    /// attribute, an inline `display:none` or `visibility:hidden`): a
+    /// closed tab panel, an accordion's answer, a product's description
+    /// tab, a menu, a dialog, or a page that its scripts reveal. The pass
+    /// reads such blocks and flags them; a model trained with the flag
+    /// ([`crate::classify::Classifier::hidden`]) decides them, and every
+    /// other decider never sees them, unless the whole page is hidden.
+    pub const HIDDEN: u32 = 1 << 13;
 
     /// How many flags there are.
-    pub const FLAGS: usize = 13;
+    pub const FLAGS: usize = 14;
 
     /// Whether every flag of `flags` is set.
     pub fn has(self, flags: u32) -> bool {
@@ -421,11 +429,24 @@ mod tests {
              <noscript><p>inner</p></noscript></noscript><p>After.</p>\
              <div hidden><noscript><p>Hidden.</p></noscript></div><noscript><p>Unclosed",
         );
-        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        let texts: Vec<&str> = page
+            .blocks
+            .iter()
+            .filter(|b| !b.context.has(Context::HIDDEN))
+            .map(|b| b.text.as_str())
+            .collect();
         assert_eq!(
             texts,
             ["First post text.", "Second bold.", "After.", "Unclosed"]
         );
+        // Inside a hidden block, it is read and flagged.
+        let hidden: Vec<&str> = page
+            .blocks
+            .iter()
+            .filter(|b| b.context.has(Context::HIDDEN))
+            .map(|b| b.text.as_str())
+            .collect();
+        assert_eq!(hidden, ["Hidden."]);
     }
 
     #[test]
@@ -445,6 +466,15 @@ mod tests {
 
     fn texts(html: &str) -> Vec<(Kind, String)> {
         blocks(html).into_iter().map(|b| (b.kind, b.text)).collect()
+    }
+
+    /// The blocks not flagged [`Context::HIDDEN`].
+    fn shown(html: &str) -> Vec<(Kind, String)> {
+        blocks(html)
+            .into_iter()
+            .filter(|b| !b.context.has(Context::HIDDEN))
+            .map(|b| (b.kind, b.text))
+            .collect()
     }
 
     fn p(s: &str) -> (Kind, String) {
@@ -476,19 +506,28 @@ mod tests {
     }
 
     #[test]
-    fn hidden_text_is_dropped() {
-        let got = texts(
-            "<div style=\"display: none\">secret <p>more secret</p></div><p hidden>also</p>\
-             <span style='VISIBILITY:hidden'>no</span><p>shown</p>",
-        );
-        assert_eq!(got, vec![p("shown")]);
+    fn hidden_blocks_are_flagged_and_hidden_inline_text_dropped() {
+        let html = "<div style=\"display: none\">secret <p>more secret</p></div><p hidden>also</p>\
+             <p>a <span style='VISIBILITY:hidden'>no</span>b</p><p>shown</p>";
+        assert_eq!(shown(html), vec![p("a b"), p("shown")]);
+        let hidden: Vec<String> = blocks(html)
+            .into_iter()
+            .filter(|b| b.context.has(Context::HIDDEN))
+            .map(|b| b.text)
+            .collect();
+        assert_eq!(hidden, ["secret", "more secret", "also"]);
+        // Whatever hides inside a shown hidden block stays flagged, and
+        // the flag ends with the element.
+        let b = blocks("<div hidden><div><p>in</p></div></div><p>out</p>");
+        assert!(b[0].context.has(Context::HIDDEN));
+        assert!(!b[1].context.has(Context::HIDDEN));
     }
 
     #[test]
     fn streamed_boundaries_are_shown_in_spite_of_hidden() {
         // React's streamed server rendering: the shell holds a placeholder,
         // the content comes hidden at the end and a script moves it.
-        let got = texts(
+        let got = shown(
             "<template id=\"B:0\"></template><div hidden>shell only</div>\
              <div hidden id=\"S:0\"><p>The article.</p></div>\
              <div hidden id=\"S:x\">not a boundary</div>\

@@ -274,7 +274,12 @@ impl<C: Consumer> TokenSink for Walker<C> {
                 _ => {}
             }
         }
-        let hides_itself = style_hidden || (hidden_attr && !streamed);
+        // A block-level element that hides itself is read all the same, its
+        // blocks flagged (Context::HIDDEN); an inline one (a `span`) stays
+        // hidden, so that no visible block takes in hidden words.
+        let hides = style_hidden || (hidden_attr && !streamed);
+        let revealed = hides && tag.is_block() && !tag.is_skipped();
+        let hides_itself = hides && !revealed;
         let el = Element {
             tag,
             start,
@@ -309,8 +314,15 @@ impl<C: Consumer> TokenSink for Walker<C> {
         } else {
             0
         };
-        self.tree
-            .push(tag, hash, hidden, el.link, start, &mut self.scratch);
+        self.tree.push(
+            tag,
+            hash,
+            hidden,
+            revealed,
+            el.link,
+            start,
+            &mut self.scratch,
+        );
         self.consumers.open(&el, &mut self.tree);
     }
 

@@ -433,6 +433,7 @@ impl Model {
         };
         let want = crate::classify::features::width(c.neighbours)
             + if c.site { 2 } else { 0 }
+            + usize::from(c.hidden)
             + if c.page_type.is_some() {
                 crate::classify::page::COLUMNS
             } else {

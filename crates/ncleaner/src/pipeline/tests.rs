@@ -395,3 +395,33 @@ fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
     assert_eq!(c.quality, None);
     assert_eq!(c.cut, None);
 }
+
+/// Blocks that hide themselves (a closed tab, a page its scripts reveal)
+/// reach only a model trained with their flag: every other decider sees
+/// the page as shown, or the whole page when all of it is hidden.
+#[test]
+fn hidden_blocks_reach_only_deciders_that_know_them() {
+    const TAB: &str = "The second tab explains how the device is charged overnight.";
+    let html =
+        format!("<html><body><p>{EN}</p><div class=tab hidden><p>{TAB}</p></div></body></html>");
+    let model = Arc::new(crate::model::embedded("en").unwrap());
+    let texts = |cleaner: &Cleaner, html: &str| -> Vec<String> {
+        cleaner
+            .clean_document(decode::decode(html.as_bytes(), None, None), InputKind::Html)
+            .segments
+            .iter()
+            .map(|s| s.segment.text().to_string())
+            .collect()
+    };
+    let keep_all = Cleaner::from_shared(model.clone()).with_method(Method::KeepAll);
+    assert_eq!(texts(&keep_all, &html), [EN]);
+    // The embedded models are trained with the flag: the model decides the tab.
+    assert!(model.classifier.as_ref().is_some_and(|c| c.hidden));
+    let by_model = Cleaner::from_shared(model.clone());
+    assert!(texts(&by_model, &html).iter().any(|t| t == TAB));
+    // A page whose every block is hidden until its scripts run.
+    let wrapped = format!(
+        "<html><body><div style=\"visibility:hidden\"><p>{EN}</p><p>{TAB}</p></div></body></html>"
+    );
+    assert_eq!(texts(&keep_all, &wrapped), [EN, TAB]);
+}

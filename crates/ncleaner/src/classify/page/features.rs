@@ -262,7 +262,13 @@ impl PageFeatures {
         url: Option<&str>,
     ) -> PageFeatures {
         let mut f = Vec::with_capacity(count());
-        segment_features(segments, &mut f);
+        // The page as shown: hidden blocks (read all the same, flagged
+        // Context::HIDDEN) are not counted.
+        let shown: Vec<&Segment> = segments
+            .iter()
+            .filter(|s| !s.context.has(Context::HIDDEN))
+            .collect();
+        segment_features(&shown, &mut f);
         let none = Metadata::default();
         let md = metadata.unwrap_or(&none);
         let words = |s: &Option<String>| s.as_deref().map_or(0, |t| t.split_whitespace().count());
@@ -466,7 +472,7 @@ const CONTEXT_OF_BIT: [u8; 32] = {
 };
 
 /// The [`SEGMENT_NAMES`] features.
-fn segment_features(segments: &[Segment], f: &mut Vec<f32>) {
+fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
     #[derive(Default)]
     struct Acc {
         words: f64,

@@ -198,6 +198,11 @@ impl Consumer for Reader {
     }
 
     fn text(&mut self, text: &str, tree: &mut Tree) {
+        // Metadata is read from the page as shown: a hidden block's text
+        // (read all the same, Context::HIDDEN) is not captured.
+        if tree.has(Context::HIDDEN) {
+            return;
+        }
         if let Some(depth) = self.collector.capturing() {
             if tree.depth() >= depth {
                 self.collector.capture_text(text);
@@ -235,6 +240,7 @@ impl Consumer for Reader {
                     && !b.context.has(Context::NAV)
                     && !b.context.has(Context::ASIDE)
                     && !b.context.has(Context::FOOTER)
+                    && !b.context.has(Context::HIDDEN)
             })
             .take(3)
             .map(|b| b.text.as_str())
@@ -258,7 +264,11 @@ impl Reader {
             }
         } else if el.tag == Tag::Html && !md.lang.is_empty() {
             self.collector.html_lang(&md.lang);
-        } else if !md.datetime.is_empty() && !tree.hiding() && name == b"time" {
+        } else if !md.datetime.is_empty()
+            && !tree.hiding()
+            && !tree.has(Context::HIDDEN)
+            && name == b"time"
+        {
             let hints = md_hints();
             // The words of the `time` element itself (not open yet).
             let mut own = Vec::new();
@@ -299,7 +309,7 @@ impl Reader {
     /// (`rel=author`, a class naming the author or byline). The element is
     /// the top of `tree`.
     fn metadata_capture(&mut self, tree: &mut Tree) {
-        if self.collector.capturing().is_some() || tree.hiding() {
+        if self.collector.capturing().is_some() || tree.hiding() || tree.has(Context::HIDDEN) {
             return;
         }
         let md = &self.tag;

@@ -22,6 +22,9 @@ pub(in crate::html) struct Open {
     pub(in crate::html) hidden: bool,
     /// An `a` with an `href`.
     pub(in crate::html) link: bool,
+    /// A block-level element that hides itself, read all the same
+    /// ([`Context::HIDDEN`]).
+    revealed: bool,
     /// Its `class`, `id` and `role` values in `Tree::names`.
     names: (u32, u32),
     /// Where its attribute words start in `Tree::words`, once hashed.
@@ -286,6 +289,7 @@ impl Tree {
         tag: Tag,
         name_hash: u32,
         hidden: bool,
+        revealed: bool,
         link: bool,
         start: &StartTag<'_>,
         buf: &mut String,
@@ -305,6 +309,7 @@ impl Tree {
             name_hash,
             hidden,
             link,
+            revealed,
             names: (from, self.names.len() as u32),
             words_start: 0,
             comment: false,
@@ -320,6 +325,9 @@ impl Tree {
         let flag = tag.context_flag();
         if flag != 0 {
             self.context_counts[flag.trailing_zeros() as usize] += 1;
+        }
+        if revealed {
+            self.context_counts[Context::HIDDEN.trailing_zeros() as usize] += 1;
         }
         self.stack.push(open);
     }
@@ -353,6 +361,9 @@ impl Tree {
         let flag = open.tag.context_flag();
         if flag != 0 {
             self.context_counts[flag.trailing_zeros() as usize] -= 1;
+        }
+        if open.revealed {
+            self.context_counts[Context::HIDDEN.trailing_zeros() as usize] -= 1;
         }
         Some(open)
     }
