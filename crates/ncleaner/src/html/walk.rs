@@ -314,15 +314,11 @@ impl<C: Consumer> TokenSink for Walker<C> {
         } else {
             0
         };
-        self.tree.push(
-            tag,
-            hash,
-            hidden,
-            revealed,
-            el.link,
-            start,
-            &mut self.scratch,
-        );
+        self.tree
+            .push(tag, hash, hidden, el.link, start, &mut self.scratch);
+        if revealed {
+            self.tree.reveal_top();
+        }
         self.consumers.open(&el, &mut self.tree);
     }
 

@@ -289,7 +289,6 @@ impl Tree {
         tag: Tag,
         name_hash: u32,
         hidden: bool,
-        revealed: bool,
         link: bool,
         start: &StartTag<'_>,
         buf: &mut String,
@@ -309,7 +308,7 @@ impl Tree {
             name_hash,
             hidden,
             link,
-            revealed,
+            revealed: false,
             names: (from, self.names.len() as u32),
             words_start: 0,
             comment: false,
@@ -326,10 +325,18 @@ impl Tree {
         if flag != 0 {
             self.context_counts[flag.trailing_zeros() as usize] += 1;
         }
-        if revealed {
+        self.stack.push(open);
+    }
+
+    /// Marks the element just pushed as a hidden block read all the same:
+    /// the blocks inside it are flagged [`Context::HIDDEN`] until it closes.
+    pub(in crate::html) fn reveal_top(&mut self) {
+        if let Some(open) = self.stack.last_mut()
+            && !open.revealed
+        {
+            open.revealed = true;
             self.context_counts[Context::HIDDEN.trailing_zeros() as usize] += 1;
         }
-        self.stack.push(open);
     }
 
     /// Pops the innermost element.
