@@ -21,9 +21,12 @@
 //!   and comments is dropped; a visible `noscript`'s content is read as
 //!   markup, as a browser without scripts and a crawler read it (sites that
 //!   render with JavaScript put their text there: Discourse forums serve
-//!   every post that way); so is everything inside an element
-//!   with the `hidden` attribute or an inline style `display:none` /
-//!   `visibility:hidden`. Images are dropped (the paper deletes them; their
+//!   every post that way). An inline element with the `hidden` attribute
+//!   or an inline style `display:none` / `visibility:hidden` hides its
+//!   text; a block-level one is read all the same and its blocks flagged
+//!   [`Context::HIDDEN`] (tab panels, accordions, pages their scripts
+//!   reveal), which only a model trained with the flag decides
+//!   ([`crate::classify::without_hidden`]). Images are dropped (the paper deletes them; their
 //!   `alt` text is not shown); Markdown output can keep them, and links,
 //!   as marks beside the text ([`inline`]), which change no decision.
 //! - A block boundary comes at the start and end of every block-level element
