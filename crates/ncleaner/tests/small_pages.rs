@@ -194,12 +194,19 @@ fn comments_drop_removes_the_comments_under_a_blog_post_and_keeps_the_post() {
             )
         })
         .collect();
+    // A blog's menu, not the forums' `menu()`: with "Forums · New posts ·
+    // Log in · Register" above it, this 200-word page is a toss-up between
+    // an article and a forum for the page type (article at 0.48 with the
+    // models before hidden blocks were read, forum at 0.43 after), and a
+    // page typed a forum keeps its comment-named posts by design.
+    let blog_menu = "<nav class=\"menu\"><ul><li><a href=\"/\">Home</a></li>\
+                     <li><a href=\"/archive\">Archive</a></li><li><a href=\"/about\">About</a></li>\
+                     <li><a href=\"/subscribe\">Subscribe</a></li></ul></nav>";
     let html = format!(
-        "<html><body>{}<article><h1>Flood in the lower town</h1><div class=\"entry-content\">\
+        "<html><body>{blog_menu}<article><h1>Flood in the lower town</h1><div class=\"entry-content\">\
          <p>{P1}</p><p>{P2}</p><p>{P3}</p></div></article>\
          <section id=\"comments\" class=\"comments-area\"><h2>3 comments</h2><ol class=\"comment-list\">{comments}</ol></section>\
-         </body></html>",
-        menu()
+         </body></html>"
     );
     let drop = c.clone().with_comments(Comments::Drop);
     let out = kept(&drop, &html, InputKind::Html);
