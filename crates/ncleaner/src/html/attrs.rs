@@ -123,6 +123,14 @@ pub(super) fn streamed_boundary_id(id: &[u8]) -> bool {
     id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
 }
 
+/// Whether a `role` value (a list of tokens, the first the browser knows
+/// counts; here any) names a dialog: `dialog` or `alertdialog`, case
+/// ignored.
+pub(super) fn role_is_dialog(role: &[u8]) -> bool {
+    role.split(u8::is_ascii_whitespace)
+        .any(|t| t.eq_ignore_ascii_case(b"dialog") || t.eq_ignore_ascii_case(b"alertdialog"))
+}
+
 /// Whether an inline style hides the element (`display:none`,
 /// `visibility:hidden`, whitespace anywhere and case ignored): some colon
 /// has the one word's letters before it and the other's after it, with
@@ -210,6 +218,16 @@ mod tests {
             .collect();
         let has = |n: &[u8]| compact.windows(n.len()).any(|w| w == n);
         has(b"display:none") || has(b"visibility:hidden")
+    }
+
+    #[test]
+    fn dialog_roles() {
+        for r in ["dialog", "alertdialog", " DIALOG ", "region dialog"] {
+            assert!(role_is_dialog(r.as_bytes()), "{r:?}");
+        }
+        for r in ["", "dialogue", "navigation", "dialog-box"] {
+            assert!(!role_is_dialog(r.as_bytes()), "{r:?}");
+        }
     }
 
     #[test]

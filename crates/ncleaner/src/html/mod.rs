@@ -341,7 +341,11 @@ impl Context {
     /// Inside a block-level element that hides itself (the `hidden`
     /// attribute, an inline `display:none` or `visibility:hidden`): a
     /// closed tab panel, an accordion's answer, a product's description
-    /// tab, a menu, a dialog, or a page that its scripts reveal. The pass
+    /// tab, a menu, a dialog, or a page that its scripts reveal. Dialogs
+    /// (`role=dialog` or `alertdialog`, `aria-modal=true`, a `<dialog>`
+    /// without `open`) are flagged too, whatever their style: a layer
+    /// over the page that shows when opened or until dismissed (a privacy
+    /// policy, a sign-up form, a cookie notice, a quick view). The pass
     /// reads such blocks and flags them; a model trained with the flag
     /// ([`crate::classify::Classifier::hidden`]) decides them, and every
     /// other decider never sees them, unless the whole page is hidden.
@@ -524,6 +528,34 @@ mod tests {
         let b = blocks("<div hidden><div><p>in</p></div></div><p>out</p>");
         assert!(b[0].context.has(Context::HIDDEN));
         assert!(!b[1].context.has(Context::HIDDEN));
+    }
+
+    #[test]
+    fn dialogs_are_flagged_as_hidden_blocks_are() {
+        let html = "<p>page</p><div role=\"dialog\"><h2>Privacy policy</h2><p>We collect</p></div>\
+             <div aria-modal=true><p>Sign up</p></div><div role='alertdialog  other'><p>Oops</p></div>\
+             <dialog><p>closed</p></dialog><dialog open><p>open dialog</p></dialog>\
+             <div role=dialogue><p>not a dialog role</p></div><div aria-modal=false><p>not modal</p></div>\
+             <p>a <span role=dialog>inline</span> b</p>";
+        let hidden: Vec<String> = blocks(html)
+            .into_iter()
+            .filter(|b| b.context.has(Context::HIDDEN))
+            .map(|b| b.text)
+            .collect();
+        assert_eq!(
+            hidden,
+            ["Privacy policy", "We collect", "Sign up", "Oops", "closed"]
+        );
+        assert_eq!(
+            shown(html),
+            vec![
+                p("page"),
+                p("open dialog"),
+                p("not a dialog role"),
+                p("not modal"),
+                p("a b")
+            ]
+        );
     }
 
     #[test]

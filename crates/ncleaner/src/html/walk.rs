@@ -17,7 +17,7 @@ mod tree;
 
 pub(super) use tree::{Open, Tree, join_names};
 
-use super::attrs::{name_hash, streamed_boundary_id, style_hides};
+use super::attrs::{name_hash, role_is_dialog, streamed_boundary_id, style_hides};
 use super::consumer::{BlockEnd, Consumer, Element, wants};
 use super::meta::META_MAX_CHARS;
 use super::tags::Tag;
@@ -251,9 +251,17 @@ impl<C: Consumer> TokenSink for Walker<C> {
         // as written, counts).
         let (mut style_hidden, mut hidden_attr, mut streamed, mut has_href) =
             (false, false, false, false);
-        let mut json_ld = false;
+        let (mut json_ld, mut dialog, mut open_attr) = (false, false, false);
         for (name, value) in start.attrs() {
             match name {
+                b"role" => dialog |= role_is_dialog(value.decoded(&mut self.scratch).as_bytes()),
+                b"aria-modal" => {
+                    dialog |= value
+                        .decoded(&mut self.scratch)
+                        .trim_ascii()
+                        .eq_ignore_ascii_case("true")
+                }
+                b"open" => open_attr = true,
                 b"style" => {
                     style_hidden |= style_hides(value.decoded(&mut self.scratch).as_bytes())
                 }
@@ -276,8 +284,14 @@ impl<C: Consumer> TokenSink for Walker<C> {
         }
         // A block-level element that hides itself is read all the same, its
         // blocks flagged (Context::HIDDEN); an inline one (a `span`) stays
-        // hidden, so that no visible block takes in hidden words.
-        let hides = style_hidden || (hidden_attr && !streamed);
+        // hidden, so that no visible block takes in hidden words. A dialog
+        // (`role=dialog|alertdialog`, `aria-modal=true`, a `<dialog>` not
+        // `open`) is a layer over the page that shows when something opens
+        // it or until it is dismissed (a privacy policy, a sign-up form, a
+        // cookie notice, a quick view): not the page's flow, so it is
+        // flagged as hidden blocks are.
+        dialog |= tag == Tag::Dialog && !open_attr;
+        let hides = style_hidden || (hidden_attr && !streamed) || dialog;
         let revealed = hides && tag.is_block() && !tag.is_skipped();
         let hides_itself = hides && !revealed;
         let el = Element {
