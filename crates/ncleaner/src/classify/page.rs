@@ -102,6 +102,10 @@ impl std::fmt::Display for PageType {
     }
 }
 
+/// The least probability of [`PageType::Forum`] at which a page's
+/// comment-named posts are its content ([`PagePrediction::is_forum`]).
+pub const FORUM_AT_LEAST: f32 = 0.5;
+
 /// The predicted type of a page, with the probability of every type.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PagePrediction {
@@ -129,6 +133,16 @@ impl PagePrediction {
     /// The probability of one type.
     pub fn probability(&self, t: PageType) -> f32 {
         self.probabilities[t.index()]
+    }
+
+    /// Whether the page is a forum or Q&A thread, whose comment-named posts
+    /// are its content: [`PageType::Forum`] more likely than not
+    /// ([`FORUM_AT_LEAST`]). The likeliest of seven types can be a weak
+    /// guess (a short blog post with three comments under it is typed a
+    /// forum at 0.38 by the embedded models), and a weak guess should not
+    /// overrule `--comments drop` or call comments posts.
+    pub fn is_forum(&self) -> bool {
+        self.probability(PageType::Forum) > FORUM_AT_LEAST
     }
 }
 
@@ -226,6 +240,20 @@ impl PageTypeModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_forum_must_be_more_likely_than_not() {
+        // Forum the likeliest of seven at 0.38: not a thread.
+        let weak = PagePrediction {
+            probabilities: [0.2, 0.38, 0.1, 0.1, 0.1, 0.02, 0.1],
+        };
+        assert_eq!(weak.page_type(), PageType::Forum);
+        assert!(!weak.is_forum());
+        let sure = PagePrediction {
+            probabilities: [0.1, 0.8, 0.02, 0.02, 0.02, 0.02, 0.02],
+        };
+        assert!(sure.is_forum());
+    }
 
     #[test]
     fn names_round_trip_and_predictions_serialise() {

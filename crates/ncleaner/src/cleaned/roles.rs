@@ -10,7 +10,7 @@
 //! assigned to every segment of an HTML page, kept or dropped, so that a
 //! reader of `--segments` sees what the model dropped too.
 
-use crate::classify::page::{PagePrediction, PageType};
+use crate::classify::page::PagePrediction;
 use crate::html::{Context, Kind, Tag, word_hash};
 
 use super::ScoredSegment;
@@ -203,7 +203,7 @@ fn words() -> &'static Words {
 
 /// Assigns every segment of an HTML page its role ([`Role`]).
 pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePrediction>) {
-    let forum = page_type.is_some_and(|p| p.page_type() == PageType::Forum);
+    let forum = page_type.is_some_and(PagePrediction::is_forum);
     let w = words();
     let has = |s: &ScoredSegment, set: &WordSet| set.any_in(&s.segment.attrs);
     let mut title: Option<usize> = None;
@@ -294,6 +294,7 @@ pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classify::page::PageType;
     use crate::classify::{Decision, Method, Reason, decide};
     use crate::cleaned::InputKind;
 
