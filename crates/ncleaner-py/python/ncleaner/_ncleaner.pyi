@@ -32,7 +32,9 @@ class Segment:
     def reason(self) -> str:
         """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar", "no-alphanumeric",
         "perplexity", "page-quality", "comment", "repeat" (the same text kept earlier on the page),
-        "table-row" or "role" (kept by the model, but of a role the text does not carry)."""
+        "table-row", "code" (a block of code in the page's content, kept though the model dropped it),
+        "role" (kept by the model, but of a role the text does not carry) or "bare-headings" (kept by
+        the model, but the page kept a few words of headings alone: no content)."""
     @property
     def evidence(self) -> Optional[float]:
         """What was compared with the threshold: log2(p / (1 - p)) with a classifier, else the

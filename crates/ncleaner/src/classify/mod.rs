@@ -661,12 +661,17 @@ pub enum Reason {
     /// Kept by the model, but its role is one the text does not carry
     /// ([`crate::cleaned::Roles`]).
     Role,
+    /// Kept by the model, but the page kept a few words of headings alone
+    /// and nothing under them: a page without content
+    /// (`crate::cleaned::drop_bare_headings`).
+    BareHeadings,
 }
 
 impl Reason {
     /// The reason's name, as in the `by` field of its JSON form
     /// (`keep-all`, `heuristic`, `no-heuristic`, `score`, `perplexity`,
-    /// `page-quality`, `comment`, `repeat`, `table-row`, `code`, `role`).
+    /// `page-quality`, `comment`, `repeat`, `table-row`, `code`, `role`,
+    /// `bare-headings`).
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::KeepAll => "keep-all",
@@ -680,6 +685,7 @@ impl Reason {
             Reason::TableRow => "table-row",
             Reason::Code => "code",
             Reason::Role => "role",
+            Reason::BareHeadings => "bare-headings",
         }
     }
 }

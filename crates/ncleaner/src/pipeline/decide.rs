@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::classify::page::{PagePrediction, PageType};
+use crate::classify::page::PagePrediction;
 use crate::classify::{self, Comments, Decision, Method};
 use crate::lm::WordLm;
 use crate::model::Model;
@@ -54,14 +54,13 @@ pub struct PageContext<'a> {
 
 impl PageContext<'_> {
     /// Whether the page's comments are dropped: as asked, except on a page
-    /// predicted to be a forum or a Q&A page, whose posts are its content
+    /// predicted to be a forum or a Q&A page ([`PagePrediction::is_forum`]),
+    /// whose posts are its content
     /// whatever their markup is called (a comment section that is the
     /// page's best prose container is a thread already,
     /// [`crate::html::Container::thread`]).
     pub fn comments(&self) -> Comments {
-        let forum = self
-            .page_type
-            .is_some_and(|p| p.page_type() == PageType::Forum);
+        let forum = self.page_type.is_some_and(|p| p.is_forum());
         if forum { Comments::Keep } else { self.comments }
     }
 }
@@ -124,7 +123,9 @@ pub fn of_method(method: Method) -> Arc<dyn Decide> {
 /// probability when the model has a classifier, against the threshold (or
 /// the page's own cut); the paper's heuristics first; then, on HTML, a data
 /// table's rows kept whole ([`crate::cleaned::keep_table_rows`]); repeats
-/// of kept segments dropped unless asked to keep them.
+/// of kept segments dropped unless asked to keep them; on HTML, a page that
+/// keeps a few words of headings alone keeps nothing
+/// ([`crate::cleaned::drop_bare_headings`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ByModel;
 
@@ -192,6 +193,9 @@ impl Decide for ByModel {
         }
         if !page.keep_repeats {
             crate::cleaned::drop_repeats(&mut decided);
+        }
+        if html {
+            crate::cleaned::drop_bare_headings(&mut decided);
         }
         Ok(Decided {
             segments: decided,
