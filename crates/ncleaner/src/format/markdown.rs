@@ -31,29 +31,36 @@
 //!   (a cell that made no segment stays empty), `|` and line breaks
 //!   escaped, short rows padded. `colspan` and `rowspan` are not expanded, so a hostile
 //!   `colspan="1000000"` costs nothing; at most [`MAX_COLUMNS`] columns.
-//! - A paragraph or a list item's text that would read as Markdown syntax
-//!   (`# `, `- `, `1. `, `> `, a fence; in an item also a rule) is escaped
-//!   with a backslash.
+//! - The page's text is escaped ([`escape`]): a backslash before every
+//!   character that a CommonMark or GFM renderer would read as markup
+//!   there (`[`, `<`, `*`, `` ` ``, an entity's `&`; `#`, `-`, `1.` at a
+//!   line's start; `|` in a cell; …), so that no page text becomes a link,
+//!   raw HTML, emphasis or a block of another kind.
 //! - Text dumps (no HTML structure) give paragraphs, headings and list items
 //!   from their segment kinds.
 //!
 //! - Links and images, when the cleaner recorded them ([`crate::html::Marks`],
 //!   `clean --links --images`), are `[text](url)` and `![alt](url)` at
 //!   their place in the text, resolved against the page's URL when it has
-//!   one; a `javascript:` or `data:` URL is left out (the link's text
-//!   stays). Brackets in the text between `[ ]` are escaped, and spaces,
-//!   `<`, `>` and parentheses in a URL percent-encoded.
+//!   one; a URL whose scheme, as a URL parser reads it, is not http,
+//!   https, mailto, ftp or tel (`javascript:`, `data:`, …) is left out (the
+//!   link's text stays). Spaces, controls, `<`, `>`, `|` and parentheses
+//!   in a URL are percent-encoded.
 //! - In a code block, the line breaks and indentation of the `pre` text are
 //!   restored (the segment's text, which the models read, has spaces there).
 //! - The marks are used only where a segment's output is its own text
 //!   (not where the perplexity filter dropped some of its sentences).
 
+mod escape;
 mod inline;
+#[cfg(test)]
+mod safety_tests;
 mod table;
 
 use crate::cleaned::{Cleaned, ScoredSegment};
 use crate::html::Structure;
 use crate::segment::Kind;
+use escape::Place;
 use inline::{code_text, inline_text};
 pub use table::MAX_COLUMNS;
 use table::{holds_data, table};
@@ -122,7 +129,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             i = end;
             continue;
         }
-        let text = &*inline_text(s, base);
+        let text = &*inline_text(s, base, Place::Text);
         // The blocks of a card (an `li` that holds a heading or an
         // `article`) are written as blocks.
         let kind = match s.segment.kind {
@@ -190,16 +197,20 @@ pub fn markdown(doc: &Cleaned) -> String {
             // heading precision 0.628 in bold, 0.581 as `###`, recall the same).
             Kind::H => {
                 let level = heading_level(s);
+                let text = text.trim_matches([' ', '\t']);
                 if level == 0 || empty_section(&kept, i, level) {
-                    out.push_str("**");
-                    out.push_str(text);
-                    out.push_str("**");
+                    // (`****`, with no text between, would be a rule.)
+                    if !text.is_empty() {
+                        out.push_str("**");
+                        out.push_str(text);
+                        out.push_str("**");
+                    }
                 } else {
                     for _ in 0..level {
                         out.push('#');
                     }
                     out.push(' ');
-                    out.push_str(text);
+                    escape::heading(&mut out, text);
                 }
             }
             Kind::L => {
@@ -209,9 +220,9 @@ pub fn markdown(doc: &Cleaned) -> String {
                 if !continuation {
                     out.push_str(marker);
                 }
-                escaped_line(&mut out, text);
+                escape::line_start(&mut out, text);
             }
-            Kind::P => escaped_paragraph(&mut out, text),
+            Kind::P => escape::line_start(&mut out, text),
         }
         out.push('\n');
         i += 1;
@@ -310,45 +321,6 @@ fn separate(out: &mut String, item: bool, prev_list: &mut bool) {
     *prev_list = item;
 }
 
-/// A list item's text or a line that continues it, with a backslash before
-/// what would start Markdown syntax there (an item's text `1. Who is it
-/// for?` would open a list inside the item): what [`escaped_paragraph`]
-/// escapes, and also a line of `-`, `=`, `*` or `_` that would turn the line
-/// above into a heading or be a rule (`---`, `***`) and a `~~~` fence.
-fn escaped_line(out: &mut String, text: &str) {
-    if text.starts_with(['-', '=', '*', '_', '+', '~']) {
-        out.push('\\');
-        out.push_str(text);
-    } else {
-        escaped_paragraph(out, text);
-    }
-}
-
-/// A paragraph, with a backslash before what would start Markdown syntax.
-fn escaped_paragraph(out: &mut String, text: &str) {
-    // An enumeration (`1.`, `2)`) is escaped at its delimiter: a backslash
-    // escapes only punctuation, and before a digit it would show.
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')')) {
-        out.push_str(&text[..digits]);
-        out.push('\\');
-        out.push_str(&text[digits..]);
-        return;
-    }
-    let syntax = text.starts_with('#')
-        || text.starts_with('>')
-        || text.starts_with("```")
-        || text.starts_with("- ")
-        || text.starts_with("* ")
-        || text.starts_with("+ ")
-        || text.starts_with('|')
-        || text.starts_with('=');
-    if syntax {
-        out.push('\\');
-    }
-    out.push_str(text);
-}
-
 #[cfg(test)]
 mod tests {
     use crate::classify::{Method, decide};
@@ -379,7 +351,7 @@ mod tests {
         let md = super::markdown(&kept_page_with(html, ALL, None));
         assert!(md.contains("[the \\[new\\] docs](/docs/a%20b)"), "{md}");
         let plain = super::markdown(&kept_page_with(html, Marks::default(), None));
-        assert_eq!(plain, "Read the [new] docs or this.\n\n- X\n");
+        assert_eq!(plain, "Read the \\[new\\] docs or this.\n\n- X\n");
     }
 
     #[test]
@@ -396,7 +368,7 @@ mod tests {
     }
 
     /// [`kept_page`] with inline marks recorded, at a URL.
-    fn kept_page_with(html: &str, marks: Marks, url: Option<&str>) -> Cleaned {
+    pub(super) fn kept_page_with(html: &str, marks: Marks, url: Option<&str>) -> Cleaned {
         let (input, segments, _) =
             crate::pipeline::read_document_with(html, InputKind::Html, marks);
         Cleaned {

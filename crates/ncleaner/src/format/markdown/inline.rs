@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use super::escape::{self, Place};
 use crate::cleaned::ScoredSegment;
 use crate::html::Inline;
 
@@ -13,11 +14,14 @@ fn marks(s: &ScoredSegment) -> Option<&Inline> {
     (s.text() == s.segment.text()).then_some(inline)
 }
 
-/// A segment's text with its links and images as Markdown.
-pub(super) fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> Cow<'a, str> {
+/// A segment's text as Markdown for `place`: escaped ([`escape::inline`]),
+/// with its links and images.
+pub(super) fn inline_text(s: &ScoredSegment, base: Option<&url::Url>, place: Place) -> String {
     let text = s.text();
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
     let Some(m) = marks(s).filter(|m| !m.links.is_empty() || !m.images.is_empty()) else {
-        return Cow::Borrowed(text);
+        escape::inline(&mut out, text, place);
+        return out;
     };
     // (offset, order at one offset, what): link ends, then images, then link starts.
     enum Mark<'m> {
@@ -47,14 +51,27 @@ pub(super) fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> 
         }
     }
     at.sort_by_key(|&(p, o, _)| (p, o));
-    let mut out = String::with_capacity(text.len() + 64);
     let mut pos = 0;
     let mut in_link = false;
     for (p, _, mark) in at {
-        push_text(&mut out, &text[pos..p], in_link);
+        escape::inline(&mut out, &text[pos..p], place);
         pos = p;
         match mark {
             Mark::Start if !in_link => {
+                // A `!` of the text right before the `[` would make the
+                // link an image.
+                if out.ends_with('!')
+                    && out[..out.len() - 1]
+                        .bytes()
+                        .rev()
+                        .take_while(|&b| b == b'\\')
+                        .count()
+                        % 2
+                        == 0
+                {
+                    out.pop();
+                    out.push_str("\\!");
+                }
                 out.push('[');
                 in_link = true;
             }
@@ -70,7 +87,7 @@ pub(super) fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> 
                         out.push(' ');
                     }
                     out.push_str("![");
-                    push_text(&mut out, &img.alt, true);
+                    escape::inline(&mut out, &img.alt, place);
                     out.push_str("](");
                     out.push_str(&url);
                     out.push(')');
@@ -82,57 +99,65 @@ pub(super) fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> 
             _ => {}
         }
     }
-    push_text(&mut out, &text[pos..], in_link);
+    escape::inline(&mut out, &text[pos..], place);
     if in_link {
         out.push(']');
     }
-    Cow::Owned(out)
+    out
 }
 
-/// Text into Markdown output; between `[ ]` its backslashes and brackets
-/// are escaped.
-fn push_text(out: &mut String, text: &str, bracketed: bool) {
-    if !bracketed {
-        out.push_str(text);
-        return;
+/// The schemes a link or an image may have in Markdown (those that
+/// sanitize-html and Bleach allow by default): no `javascript:`,
+/// `vbscript:`, `data:`, `blob:` or `file:`.
+const SCHEMES: [&str; 5] = ["http", "https", "mailto", "ftp", "tel"];
+
+/// A link's or an image's URL as a Markdown destination: resolved against
+/// the page's URL (as written when there is none), with whitespace,
+/// controls, `<`, `>`, `|` (a table's cell) and parentheses
+/// percent-encoded; `None` unless it is relative (without a base) or its
+/// scheme is one of [`SCHEMES`]. The scheme is
+/// read by the URL parser from the destination a renderer hands on (the
+/// parser, as a browser's, drops tabs and line breaks anywhere and controls
+/// and spaces at the ends, so `java\tscript:` and `\u{1}javascript:` are
+/// `javascript:`); a `\` or an `&` that a renderer would read as an escape
+/// or a character reference is escaped, so the renderer hands on exactly
+/// the destination checked.
+fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
+    let href: String = href
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let resolved = match base {
+        Some(b) => b.join(&href).ok()?.to_string(),
+        None => match url::Url::parse(&href) {
+            Ok(u) => u.to_string(),
+            Err(url::ParseError::RelativeUrlWithoutBase) => href,
+            Err(_) => return None,
+        },
+    };
+    let mut dest = String::with_capacity(resolved.len());
+    for c in resolved.chars() {
+        if matches!(c, '<' | '>' | '(' | ')' | '|') || c.is_control() || c.is_whitespace() {
+            let mut utf8 = [0; 4];
+            for b in c.encode_utf8(&mut utf8).bytes() {
+                dest.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            dest.push(c);
+        }
     }
-    for c in text.chars() {
-        if matches!(c, '\\' | '[' | ']') {
+    match url::Url::parse(&dest) {
+        Ok(u) if SCHEMES.contains(&u.scheme()) => {}
+        Err(url::ParseError::RelativeUrlWithoutBase) if base.is_none() => {}
+        _ => return None,
+    }
+    let mut out = String::with_capacity(dest.len());
+    for (i, c) in dest.char_indices() {
+        if c == '\\' || (c == '&' && escape::reference_after(&dest[i + 1..])) {
             out.push('\\');
         }
         out.push(c);
-    }
-}
-
-/// A link's or an image's URL for Markdown: resolved against the page's
-/// URL, `None` for a `javascript:`, `vbscript:` or `data:` URL (or one that
-/// cannot be resolved), with spaces, `<`, `>` and parentheses
-/// percent-encoded.
-fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
-    let scheme = href
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if href.contains(':') && matches!(scheme.as_str(), "javascript" | "data" | "vbscript") {
-        return None;
-    }
-    let resolved = match base {
-        Some(b) => b.join(href).ok()?.to_string(),
-        None => href.to_string(),
-    };
-    let mut out = String::with_capacity(resolved.len());
-    for c in resolved.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
     }
     Some(out)
 }

@@ -1,6 +1,7 @@
 //! Consecutive kept cells of one table as a GFM pipe table, when they hold
 //! data rather than lay out the page.
 
+use super::escape::Place;
 use super::inline::inline_text;
 use crate::cleaned::ScoredSegment;
 use crate::html::Cell;
@@ -54,10 +55,8 @@ pub(super) fn table(out: &mut String, cells: &[&ScoredSegment], base: Option<&ur
         let Some(Cell { row, column, .. }) = s.segment.structure.and_then(|t| t.cell) else {
             continue;
         };
-        let text = inline_text(s, base)
-            .replace('\\', "\\\\")
-            .replace('|', "\\|")
-            .replace('\n', " ");
+        // Escaped for a cell: `|` too, and no line break.
+        let text = inline_text(s, base, Place::Cell);
         if rows.last().is_none_or(|(r, _)| *r != row) {
             rows.push((row, Vec::new()));
         }
