@@ -889,7 +889,7 @@ fn d17_a_second_sigterm_ends_the_servers_shutdown_at_once() {
     };
     // A request in flight that will not end: its body never comes.
     let mut hold = std::net::TcpStream::connect(&addr).unwrap();
-    hold.write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\nabc").unwrap();
+    hold.write_all(b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\nabc").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     let pid = child.id().to_string();
     let term = || {

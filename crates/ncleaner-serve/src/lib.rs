@@ -27,13 +27,17 @@
 //!
 //! Routes: `POST /api/clean`, `POST /api/perplexity`, `GET /api/models`, `GET /api/openapi.json`,
 //! `GET /healthz`, and the page at `/` (HTML, CSS and JavaScript embedded in
-//! the binary; no network needed).
+//! the binary; no network needed). Every request first passes the `Host`
+//! allow-list, and every answer gets the security headers (module `guard`:
+//! 403 for a name the server was not told to answer to, DNS rebinding's way
+//! in).
 
 mod api;
 mod conn;
 pub mod fetch;
 #[doc(hidden)]
 pub mod fuzzing;
+mod guard;
 pub mod load;
 
 use std::collections::BTreeMap;
@@ -88,6 +92,9 @@ pub struct Config {
     pub fetch: Option<fetch::FetchConfig>,
     /// Word models for `POST /api/perplexity`, by name; the first is the default.
     pub word_models: Vec<(String, Arc<WordLm>)>,
+    /// Names the server answers to as `Host` besides IP addresses,
+    /// `localhost` and `*.localhost` (`*`: any); other names get 403.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Config {
@@ -113,6 +120,7 @@ impl Config {
             word_models: ncleaner::lm::file::embedded("en-ppl")
                 .map(|m| vec![("en-ppl".to_string(), Arc::new(m))])
                 .unwrap_or_default(),
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -142,6 +150,8 @@ pub(crate) struct AppState {
     /// Word models by name, and the default's name.
     pub word_models: BTreeMap<String, Arc<WordLm>>,
     pub default_word_model: Option<String>,
+    /// The names answered to as `Host` ([`guard`]).
+    pub hosts: guard::Hosts,
     /// Run on each worker before its work (the tests hold workers with it).
     #[cfg(test)]
     pub worker_hook: Option<api::WorkerHook>,
@@ -217,6 +227,7 @@ fn state(config: Config) -> anyhow::Result<AppState> {
         fetcher: config.fetch.map(fetch::Fetcher::new).transpose()?,
         default_word_model: config.word_models.first().map(|(n, _)| n.clone()),
         word_models: config.word_models.into_iter().collect(),
+        hosts: guard::Hosts::new(&config.allow_hosts),
         #[cfg(test)]
         worker_hook: None,
     })
@@ -232,6 +243,7 @@ fn app(state: Arc<AppState>, log: bool) -> Router {
         .route("/api/models", get(api::models))
         .route("/api/openapi.json", get(openapi))
         .fallback(api::not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), guard::guard))
         .with_state(state);
     if log {
         app.layer(middleware::from_fn(log_request))

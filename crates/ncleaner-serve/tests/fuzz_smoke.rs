@@ -4,13 +4,13 @@
 //! answer or a hang.
 
 const SEEDS: &[&[u8]] = &[
-    b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
-    b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: 27\r\n\r\n<p>Hello, world, a page.</p>",
-    b"POST /api/clean?model=en&method=heuristics HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n{\"text\":\"A line.\\nAnother one.\",\"url\":\"u\"}",
-    b"POST /api/clean HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-    b"POST /api/perplexity HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"text\":\"Some sentence.\"}",
-    b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 24\r\n\r\n{\"fetch\":\"http://[::1]\"}",
-    b"GET /api/models HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/html\r\nContent-Length: 27\r\n\r\n<p>Hello, world, a page.</p>",
+    b"POST /api/clean?model=en&method=heuristics HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n{\"text\":\"A line.\\nAnother one.\",\"url\":\"u\"}",
+    b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    b"POST /api/perplexity HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"text\":\"Some sentence.\"}",
+    b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 24\r\n\r\n{\"fetch\":\"http://[::1]\"}",
+    b"GET /api/models HTTP/1.1\r\nHost: localhost\r\n\r\nGET /nothing HTTP/1.1\r\nHost: localhost\r\n\r\n",
 ];
 
 #[test]

@@ -12,7 +12,7 @@ use serde_json::Value;
 fn alive(s: &TestServer) {
     let (status, body) = raw(
         s,
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
         b"",
     );
     assert!(
@@ -43,7 +43,7 @@ fn oversized_bodies_get_413() {
     // Announced by Content-Length.
     let (status, body) = raw(
         &s,
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n",
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n",
         &[b'a'; 5000],
     );
     assert!(status.contains("413"), "{status}");
@@ -53,7 +53,7 @@ fn oversized_bodies_get_413() {
     let chunks = format!("{chunk}{chunk}0\r\n\r\n");
     let (status, _) = raw(
         &s,
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
         chunks.as_bytes(),
     );
     assert!(status.contains("413"), "{status}");
@@ -69,7 +69,7 @@ fn deep_nesting_is_cleaned_and_binary_garbage_refused() {
     page.push_str("<p>The text at the bottom of a very deep page is still found and judged like any other paragraph.</p>");
     page.push_str(&"</div>".repeat(100_000));
     let head = format!(
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         page.len()
     );
     let (status, body) = raw(&s, &head, page.as_bytes());
@@ -87,7 +87,7 @@ fn deep_nesting_is_cleaned_and_binary_garbage_refused() {
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     let head = format!(
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         garbage.len()
     );
     let (status, body) = raw(&s, &head, &garbage);
@@ -104,14 +104,14 @@ fn slow_clients_time_out_and_others_are_served() {
     // A client that stalls inside its headers holds only its own connection.
     let mut stalled = TcpStream::connect(s.addr).unwrap();
     stalled
-        .write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Ty")
+        .write_all(b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Ty")
         .unwrap();
     // A client that announces a body and stalls gets 408 after the time limit.
     let start_t = Instant::now();
     let mut slow = TcpStream::connect(s.addr).unwrap();
     slow.set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    slow.write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly ten b").unwrap();
+    slow.write_all(b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly ten b").unwrap();
     alive(&s);
     let mut out = Vec::new();
     let mut buf = [0u8; 4096];
@@ -191,7 +191,7 @@ fn too_many_waiting_requests_get_503() {
     let fetching = std::thread::spawn(move || {
         let json = format!(r#"{{"fetch": "http://{origin_addr}/page"}}"#);
         let head = format!(
-            "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
             json.len()
         );
         let mut c = TcpStream::connect(addr).unwrap();
@@ -212,7 +212,7 @@ fn too_many_waiting_requests_get_503() {
         .set_read_timeout(Some(Duration::from_secs(120)))
         .unwrap();
     waiting
-        .write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        .write_all(b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
         .unwrap();
     let cont = read_until(&mut waiting, "\r\n\r\n");
     assert!(cont.starts_with("HTTP/1.1 100"), "{cont}");
@@ -222,7 +222,7 @@ fn too_many_waiting_requests_get_503() {
     let t = Instant::now();
     let (status, body) = raw(
         &s,
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
         b"hello",
     );
     assert!(status.contains("503"), "{status} {body}");

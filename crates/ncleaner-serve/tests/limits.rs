@@ -25,7 +25,7 @@ fn exchange(s: &TestServer, head: &str, body: &[u8], wait: Duration) -> (String,
 
 fn post(len: usize, ct: &str) -> String {
     format!(
-        "POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Type: {ct}\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
+        "POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: {ct}\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
     )
 }
 
@@ -185,7 +185,7 @@ fn healthz_stays_fast_while_large_answers_are_serialised() {
         let t = Instant::now();
         let (status, _) = exchange(
             &s,
-            "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
             b"",
             Duration::from_secs(60),
         );
@@ -210,7 +210,7 @@ fn slow_headers_and_idle_connections_are_closed() {
     cfg.idle_timeout = Duration::from_millis(300);
     let s = start(cfg);
     let mut half = TcpStream::connect(s.addr).unwrap();
-    half.write_all(b"POST /api/clean HTTP/1.1\r\nHost: x\r\nContent-Ty")
+    half.write_all(b"POST /api/clean HTTP/1.1\r\nHost: localhost\r\nContent-Ty")
         .unwrap();
     assert!(
         closed_within(&mut half, Duration::from_secs(5)),
@@ -223,7 +223,7 @@ fn slow_headers_and_idle_connections_are_closed() {
     );
     // After one answered request, a keep-alive connection is closed when idle.
     let mut ka = TcpStream::connect(s.addr).unwrap();
-    ka.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    ka.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .unwrap();
     let t = Instant::now();
     assert!(
@@ -248,7 +248,7 @@ fn connections_are_capped_and_idle_ones_make_room() {
     let t = Instant::now();
     let (status, _) = exchange(
         &s,
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
         b"",
         Duration::from_secs(10),
     );

@@ -83,6 +83,14 @@ pub struct Args {
     /// (only on a machine whose network you trust).
     #[arg(long, requires = "allow_fetch")]
     pub allow_private: bool,
+
+    /// Also answer requests whose Host is NAME (repeatable; `*` for any).
+    /// By default the server answers only to IP addresses, localhost and
+    /// *.localhost, so that another site's page cannot reach it under a
+    /// name of its own (DNS rebinding); add the names it is reached by
+    /// behind a reverse proxy or on a network.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 }
 
 /// Runs `ncleaner serve` until SIGINT or SIGTERM.
@@ -134,6 +142,7 @@ pub fn run(args: Args) -> Result<()> {
             ..Default::default()
         });
     }
+    config.allow_hosts = args.allow_hosts;
     let workers = config.workers;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
