@@ -8,6 +8,16 @@
 //! name cannot resolve to a public address for the check and a private one
 //! for the connection), and again on every redirect; redirects are limited,
 //! the whole fetch has a time limit and the body a size cap.
+//!
+//! The environment's proxy settings (`HTTP_PROXY`, `HTTPS_PROXY`,
+//! `ALL_PROXY`) are ignored: through a proxy the name is resolved by the
+//! proxy, and the check on its addresses would never run. An operator who
+//! needs a proxy names it ([`FetchConfig::proxy`], `serve --fetch-proxy`);
+//! every fetch then goes through it, and the guard can check only what the
+//! URL itself says: its scheme, and that its host (and every redirect's) is
+//! not a private or loopback address literal nor `localhost`. A name
+//! (`intranet.corp`) is resolved by the proxy, which reaches what it
+//! reaches: the proxy's own rules must keep it out of private networks.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -26,6 +36,9 @@ pub struct FetchConfig {
     pub max_bytes: usize,
     /// Most redirects followed.
     pub max_redirects: usize,
+    /// The proxy every fetch goes through (an `http://` or `https://` URL);
+    /// `None`: none, whatever the environment says.
+    pub proxy: Option<String>,
 }
 
 impl Default for FetchConfig {
@@ -35,6 +48,7 @@ impl Default for FetchConfig {
             timeout: Duration::from_secs(10),
             max_bytes: 10 << 20,
             max_redirects: 5,
+            proxy: None,
         }
     }
 }
@@ -148,7 +162,22 @@ impl Fetcher {
                 env!("CARGO_PKG_VERSION"),
                 " (demo fetch)"
             ));
-        if !allow_private {
+        match &config.proxy {
+            Some(p) => {
+                let url = reqwest::Url::parse(p)
+                    .map_err(|e| anyhow::anyhow!("the fetch proxy {p:?} is not a URL: {e}"))?;
+                anyhow::ensure!(
+                    matches!(url.scheme(), "http" | "https"),
+                    "the fetch proxy {p:?} must be an http:// or https:// URL"
+                );
+                b = b.proxy(reqwest::Proxy::all(url)?);
+            }
+            None => b = b.no_proxy(),
+        }
+        // Without a proxy, names are resolved here and checked; through a
+        // proxy the resolver would resolve the proxy's own name alone
+        // (often a private address).
+        if !allow_private && config.proxy.is_none() {
             b = b.dns_resolver(Arc::new(PublicOnly));
         }
         Ok(Fetcher {

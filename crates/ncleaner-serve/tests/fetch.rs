@@ -83,7 +83,7 @@ async fn fetched_pages_are_cleaned_within_limits() {
         allow_private: true,
         timeout: Duration::from_secs(1),
         max_bytes: 1 << 20,
-        max_redirects: 5,
+        ..FetchConfig::default()
     });
     let s = start(cfg);
     let (status, v) = fetch(&s, format!("http://{o}/to-page")).await;

@@ -84,6 +84,14 @@ pub struct Args {
     #[arg(long, requires = "allow_fetch")]
     pub allow_private: bool,
 
+    /// With --allow-fetch: fetch through this proxy (http:// or https://).
+    /// HTTP_PROXY and the like are ignored. Through a proxy, the check of
+    /// private addresses sees only the URL (address literals, localhost):
+    /// names are resolved by the proxy, whose own rules must keep it out
+    /// of private networks.
+    #[arg(long, requires = "allow_fetch", value_name = "URL")]
+    pub fetch_proxy: Option<String>,
+
     /// Also answer requests whose Host is NAME (repeatable; `*` for any).
     /// By default the server answers only to IP addresses, localhost and
     /// *.localhost, so that another site's page cannot reach it under a
@@ -139,6 +147,7 @@ pub fn run(args: Args) -> Result<()> {
         config.fetch = Some(ncleaner_serve::fetch::FetchConfig {
             allow_private: args.allow_private,
             max_bytes: args.max_body,
+            proxy: args.fetch_proxy,
             ..Default::default()
         });
     }
