@@ -88,6 +88,21 @@ fn main() {
     );
     drop(server);
 
+    println!("\n### serve: texts to score (POST /api/perplexity, a server each, -j 1)\n");
+    println!("| case | status | problems |\n|---|---:|---|");
+    for c in cases
+        .iter()
+        .filter(|c| c.carrier == torture::Carrier::Perplexity)
+    {
+        let (status, problems) = run::perplexity_serve_case(&bin, c);
+        println!(
+            "| {} | {status} | {} |",
+            c.name,
+            problems.join("; ").replace('|', "/")
+        );
+        failed += problems.len();
+    }
+
     let server = run::Server::start(&bin, &["-j", "2"]);
     let statuses = run::concurrent_floods(&server, run::MAX_BODY - 4096, 4);
     std::thread::sleep(Duration::from_millis(500));

@@ -75,6 +75,25 @@ fn torture_corpus_through_serve() {
     assert!(peak < 1_000_000, "the server peaked at {peak} KiB");
 }
 
+/// Issue 52: texts to score through `POST /api/perplexity`, each to a
+/// server of its own, whose peak memory stays within the case's bound.
+/// (Through `perplexity --json -` they are cases of the corpus above.)
+#[test]
+fn perplexity_cases_through_serve() {
+    let problems: Vec<String> = ci_cases()
+        .iter()
+        .filter(|c| c.carrier == torture::Carrier::Perplexity)
+        .flat_map(|c| {
+            let (status, problems) = run::perplexity_serve_case(bin(), c);
+            println!("{:<32} {status}", c.name);
+            problems
+                .into_iter()
+                .map(move |p| format!("{}: {p}", c.name))
+        })
+        .collect();
+    report("serve", &problems);
+}
+
 /// D8: concurrent pathological requests stay under 1 GB (CI: 2 MB each;
 /// `scripts/torture`: 10 MB, the largest body).
 #[test]

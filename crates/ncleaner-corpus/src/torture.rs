@@ -23,6 +23,9 @@ pub enum Carrier {
     /// bytes are turned into a string one character per byte when they
     /// are not UTF-8).
     Jsonl,
+    /// Text to score, not a page: the standard input of `ncleaner
+    /// perplexity --json -` and the `text` of `POST /api/perplexity`.
+    Perplexity,
 }
 
 /// What must come of a case (besides: no abort, the other documents there).
@@ -37,6 +40,10 @@ pub enum Expect {
     Skipped(&'static str),
     /// An error record whose message holds this.
     Failed(&'static str),
+    /// Scored (a [`Carrier::Perplexity`] text): `perplexity --json -`
+    /// writes a line for each of its lines; the server answers with its
+    /// sentences, or 413 when the body or the answer would pass its limit.
+    Scored,
 }
 
 /// One case of the corpus (its bytes built when asked for: [`Case::bytes`]).
@@ -226,6 +233,12 @@ fn min_size(name: &str) -> usize {
         "p-flood" | "p-flood-warc" | "p-flood-jsonl" | "text-lines" => M,
         "li-flood" | "td-flood" => 1200 * K,
         "br-flood" => 2 * M,
+        // Where the unbounded scoring of issue 52 passed the memory bound:
+        // a server scoring 6 MB of short sentences peaked at 552 MB, and
+        // `perplexity --json` on one line of 20 MB (the larger case) at
+        // some 2.6 GB.
+        "ppl-short-sentences" => 6 * M,
+        "ppl-one-line" => 2 * M,
         "div-nest" => 6 * M,
         "span-nest" => 7 * M,
         _ => 0,
@@ -722,6 +735,43 @@ fn kinds() -> Vec<Kind> {
                 )
             },
         ),
+        // Issue 52: perplexity's memory. Scoring built a list of every
+        // sentence, then a JSON tree of them, about 220 times a text of
+        // short sentences (10 MB peaked at 2.2 GB), and `perplexity
+        // --json` a list and a tree of every word of a line (one 10 MB
+        // line: 4.4 GB).
+        k(
+            "ppl-short-sentences",
+            "issue 52: short sentences to perplexity",
+            || Carrier::Perplexity,
+            10 * M,
+            Expect::Scored,
+            |r, n| {
+                let mut s = String::with_capacity(n + 64);
+                while s.len() < n {
+                    for _ in 0..10 {
+                        s.push_str(&format!("{} is. ", r.word()));
+                    }
+                    s.push('\n');
+                }
+                s.into_bytes()
+            },
+        ),
+        k(
+            "ppl-one-line",
+            "issue 52: one line of words to perplexity",
+            || Carrier::Perplexity,
+            10 * M,
+            Expect::Scored,
+            |r, n| {
+                let mut s = String::with_capacity(n + 64);
+                while s.len() < n {
+                    s.push_str(&r.word());
+                    s.push(' ');
+                }
+                s.into_bytes()
+            },
+        ),
     ]
 }
 
@@ -735,6 +785,8 @@ fn over_the_limit(carrier: &Carrier, size: usize, compressed: bool) -> Option<Ex
         Carrier::File(_) | Carrier::Stdin => "more than the limit",
         Carrier::Warc(_) => "larger than the limit",
         Carrier::Jsonl => "longer than",
+        // `perplexity` reads a line at a time, whatever the text's size.
+        Carrier::Perplexity => return None,
     }))
 }
 

@@ -11,14 +11,16 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use ncleaner::format::CleanedRecord;
 use ncleaner::{Cancel, CleanOptions, Cleaner, InputKind};
-use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Models, OptionValue};
 use ncleaner_corpus::identify::{Identified, IdentifyOptions, identify};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::AppState;
+
+mod perplexity;
+pub(crate) use perplexity::perplexity;
 
 /// An error answered as `{"error": "..."}` with its status.
 #[derive(Debug)]
@@ -609,72 +611,6 @@ impl std::io::Write for Capped<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// `POST /api/perplexity`: `{text, model?, max_perplexity?}`.
-#[derive(Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerplexityRequest {
-    /// The text: each line is split into sentences.
-    pub text: String,
-    /// Word model name (`GET /api/models`, `word_models`); default: the server's first.
-    pub model: Option<String>,
-    /// The cut-off that decides `keep` (default 8000, PyPlexity's).
-    pub max_perplexity: Option<f64>,
-}
-
-/// `POST /api/perplexity`: every sentence of the text (split within lines)
-/// with its perplexity and whether it is at most the cut-off.
-pub(crate) async fn perplexity(
-    State(st): State<Arc<AppState>>,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    let start = Instant::now();
-    let deadline = tokio::time::Instant::now() + st.timeout;
-    let mut held = Held::take(&st)?;
-    let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
-    let req: PerplexityRequest =
-        serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
-    drop(bytes);
-    let name = req
-        .model
-        .clone()
-        .or_else(|| st.default_word_model.clone())
-        .ok_or_else(|| ApiError::bad("this server has no word model"))?;
-    let lm = st.word_models.get(&name).cloned().ok_or_else(|| {
-        ApiError::bad(format!(
-            "unknown word model {name:?}; the word models are {}",
-            st.word_models
-                .keys()
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })?;
-    let max = req.max_perplexity.unwrap_or(DEFAULT_MAX_PERPLEXITY);
-    let filter = SentenceFilter::new(lm)
-        .with_max_perplexity(max)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let text = req.text;
-    let max_answer = st.max_answer;
-    let json = on_worker(&st, deadline, "scoring", held, move |cancel| {
-        let sentences = filter.score_lines(&text);
-        drop(text);
-        check(cancel)?;
-        let kept = sentences.iter().filter(|s| s.keep).count();
-        let answer = json!({
-            "model": name,
-            "max_perplexity": max,
-            "sentences": sentences,
-            "kept": kept,
-            "removed": sentences.len() - kept,
-            "elapsed_ms": start.elapsed().as_secs_f64() * 1e3,
-        });
-        serialise(&answer, max_answer, cancel)
-    })
-    .await?;
-    Ok(json_response(json))
 }
 
 /// `GET /api/models`.

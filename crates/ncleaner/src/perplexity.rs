@@ -29,6 +29,13 @@ use crate::lm::{Smoothing, WordLm, tokenize};
 /// PyPlexity's default cut-off.
 pub const DEFAULT_MAX_PERPLEXITY: f64 = 8000.0;
 
+/// The sentences of a multi-line text, split within lines (as within
+/// segments), one at a time: what [`SentenceFilter::score_lines`] scores,
+/// for callers that hold no list of them.
+pub fn each_sentence_of_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().flat_map(tokenize::each_sentence)
+}
+
 /// One sentence of a segment, scored.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SentenceScore {
@@ -117,10 +124,17 @@ impl SentenceFilter {
     }
 
     /// Every sentence of a multi-line text, scored (sentences split within
-    /// lines, as within segments).
+    /// lines, as within segments: [`each_sentence_of_lines`]).
     pub fn score_lines(&self, text: &str) -> Vec<SentenceScore> {
-        text.lines()
-            .flat_map(|line| self.filter(line).sentences)
+        each_sentence_of_lines(text)
+            .map(|s| {
+                let perplexity = self.perplexity(s);
+                SentenceScore {
+                    text: s.to_string(),
+                    perplexity,
+                    keep: perplexity <= self.max_perplexity,
+                }
+            })
             .collect()
     }
 

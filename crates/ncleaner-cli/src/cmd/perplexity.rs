@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{Context, Result};
-use ncleaner::lm::{self, Smoothing, tokenize};
+use ncleaner::lm::Smoothing;
 
 use super::common::{load_word_model, names};
 
@@ -38,11 +38,11 @@ pub fn run(args: Args) -> Result<()> {
     let smoothing = args.smoothing;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let one = |s: &str, out: &mut dyn Write| -> Result<()> {
-        let scores = model.score_tokens(&tokenize::tokens(s), smoothing)?;
-        let ppl = lm::perplexity_of(&scores);
+        let ppl = model.perplexity(s, smoothing)?;
         if args.json {
-            let v = serde_json::json!({"sentence": s, "perplexity": ppl, "tokens": scores});
-            writeln!(out, "{v}")?;
+            // Its words written as they are scored, after the perplexity.
+            serde_json::to_writer(&mut *out, &model.json_line(s, ppl, smoothing))?;
+            writeln!(out)?;
         } else {
             writeln!(out, "{ppl:.2}")?;
         }

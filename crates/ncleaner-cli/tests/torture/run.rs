@@ -94,8 +94,12 @@ pub fn rss_bound_kb(case: &Case) -> u64 {
 /// The ordinary documents around a case, and the markers their text holds.
 const MARKERS: [&str; 2] = ["Alphaquux", "Charliequux"];
 
-/// Runs `case` through `bin clean` in `work` (a fresh directory).
+/// Runs `case` through `bin clean` in `work` (a fresh directory); a text
+/// to score ([`Carrier::Perplexity`]) through `bin perplexity --json -`.
 pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
+    if case.carrier == Carrier::Perplexity {
+        return perplexity_case(bin, case);
+    }
     let mut rng = Rng::new(case.size as u64);
     let pages = MARKERS.map(|m| torture::ordinary_page(&mut rng, m));
     let input = work.join("in");
@@ -153,6 +157,7 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
                 vec!["<urn:uuid:a>".into(), "<urn:uuid:c>".into()],
             )
         }
+        Carrier::Perplexity => unreachable!("scored by perplexity_case"),
         Carrier::Jsonl => {
             let line = |id: &str, html: String| {
                 serde_json::json!({"id": id, "html": html}).to_string() + "\n"
@@ -234,6 +239,7 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
         Expect::Truncated(want) => record == "truncated" && holds(want),
         Expect::Skipped(why) => record == "skipped" && stderr.contains(why),
         Expect::Failed(why) => record == "failed" && error.contains(why),
+        Expect::Scored => false,
     };
     if !ok {
         problems.push(format!(
@@ -269,6 +275,142 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
         wall,
         problems,
     }
+}
+
+/// Runs a text to score through `bin perplexity --json -`: it must exit 0
+/// with a JSON line for each line of the text, within the memory bound.
+fn perplexity_case(bin: &Path, case: &Case) -> Outcome {
+    let bytes = case.bytes();
+    let lines = bytes.split(|&b| b == b'\n').count() - usize::from(bytes.ends_with(b"\n"));
+    let start = Instant::now();
+    let mut child = Command::new(bin)
+        .args(["perplexity", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running ncleaner perplexity");
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&bytes);
+    });
+    // The output is counted as it comes (its lines, and whether the first
+    // is JSON), not kept: it is some ten times the text.
+    let mut out = child.stdout.take().expect("piped");
+    let counter = std::thread::spawn(move || {
+        let (mut n, mut first) = (0usize, Vec::new());
+        let mut buf = vec![0u8; 1 << 16];
+        while let Ok(k) = out.read(&mut buf) {
+            if k == 0 {
+                break;
+            }
+            if n == 0 && first.len() < 1 << 20 {
+                first.extend_from_slice(&buf[..k]);
+            }
+            n += buf[..k].iter().filter(|&&b| b == b'\n').count();
+        }
+        let first = first.split(|&b| b == b'\n').next().unwrap_or(b"").to_vec();
+        (n, first)
+    });
+    let mut err = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let (code, signal, peak_kb, cpu) = wait_with_usage(&mut child);
+    let _ = writer.join();
+    let (written, first) = counter.join().unwrap_or_default();
+    let stderr = reader.join().unwrap_or_default();
+    let wall = start.elapsed().as_secs_f64();
+    let mut problems = Vec::new();
+    let exit = match (code, signal) {
+        (Some(c), _) => c.to_string(),
+        (_, Some(s)) => {
+            problems.push(format!("aborted by signal {s}: {}", tail(&stderr)));
+            format!("signal {s}")
+        }
+        _ => "?".into(),
+    };
+    if exit != "0" {
+        problems.push(format!("exit {exit}, expected 0: {}", tail(&stderr)));
+    }
+    if written != lines {
+        problems.push(format!("{written} lines written for {lines} lines of text"));
+    }
+    // (A first line past 1 MiB is cut; only a shorter one is read.)
+    if first.len() < 1 << 20
+        && serde_json::from_slice::<serde_json::Value>(&first)
+            .ok()
+            .and_then(|v| v["perplexity"].as_f64())
+            .is_none()
+    {
+        problems.push("the first line is no JSON object with a perplexity".into());
+    }
+    if peak_kb > rss_bound_kb(case) {
+        problems.push(format!(
+            "peak RSS {peak_kb} KiB, over the bound of {} KiB",
+            rss_bound_kb(case)
+        ));
+    }
+    Outcome {
+        name: case.name.clone(),
+        exit,
+        record: "scored".into(),
+        peak_kb,
+        cpu,
+        wall,
+        problems,
+    }
+}
+
+/// Posts a text to score ([`Carrier::Perplexity`]) to `POST /api/perplexity`
+/// of a server of its own (`-j 1`, so that its peak is this request's):
+/// 200 with its sentences, or 413 when the body or the answer passes the
+/// server's limit, within the case's memory bound. Returns the status and
+/// the problems.
+pub fn perplexity_serve_case(bin: &Path, case: &Case) -> (u16, Vec<String>) {
+    let mut server = Server::start(bin, &["-j", "1"]);
+    let text = String::from_utf8_lossy(&case.bytes()).into_owned();
+    let body = serde_json::to_vec(&serde_json::json!({ "text": text })).expect("JSON");
+    drop(text);
+    let mut problems = Vec::new();
+    let (status, answer) =
+        match server.request("POST", "/api/perplexity", "application/json", &body) {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(format!("no answer: {e}"));
+                (0, String::new())
+            }
+        };
+    let json: serde_json::Value = serde_json::from_str(&answer).unwrap_or_default();
+    let ok = match status {
+        200 => json["sentences"].as_array().is_some_and(|s| !s.is_empty()),
+        413 => {
+            body.len() > MAX_BODY
+                || json["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("answer would be larger"))
+        }
+        _ => false,
+    };
+    if !ok {
+        problems.push(format!(
+            "expected 200 or 413, got {status}: {}",
+            answer.chars().take(200).collect::<String>()
+        ));
+    }
+    if !server.alive() {
+        problems.push("the server died".into());
+    }
+    let (peak, _) = server.memory_kb();
+    if peak > rss_bound_kb(case) {
+        problems.push(format!(
+            "the server peaked at {peak} KiB, over the bound of {} KiB",
+            rss_bound_kb(case)
+        ));
+    }
+    (status, problems)
 }
 
 /// The last lines of a process's standard error, for messages.
@@ -425,6 +567,8 @@ pub fn serve_cases(server: &mut Server, cases: &[Case]) -> Vec<(String, u16, Vec
             }
             Expect::Skipped(_) => status == 415,
             Expect::Failed(_) => (400..500).contains(&status),
+            // Texts to score go to /api/perplexity (perplexity_serve_case).
+            Expect::Scored => false,
         };
         if !ok {
             problems.push(format!(

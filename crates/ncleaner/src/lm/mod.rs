@@ -12,6 +12,7 @@
 #[cfg(feature = "internals")]
 pub mod estimate;
 pub mod file;
+mod json;
 pub mod tokenize;
 
 use crate::error::{Error, Result};
@@ -343,13 +344,83 @@ impl WordLm {
         Ok(p.log10())
     }
 
+    internal! {
+        /// Scores a sentence (raw text) word by word, as [`WordLm::score_tokens`]
+        /// scores its tokens ([`tokenize::tokens`]), handing each word's score
+        /// to `each` (`</s>` last): one word is held at a time, so a sentence
+        /// of any length costs no memory beyond its text.
+        pub fn score_each(
+            &self,
+            sentence: &str,
+            smoothing: Smoothing,
+            mut each: impl FnMut(WordScore),
+        ) -> Result<()> {
+            let mut ctx: Vec<u32> = Vec::with_capacity(self.order + 1);
+            ctx.push(BOS);
+            let words = tokenize::words(sentence).map(Some).chain(std::iter::once(None));
+            for word in words {
+                let (w, word) = match word {
+                    Some(word) => (self.id(&word), word),
+                    None => (EOS, "</s>".to_string()),
+                };
+                let (log10, ngram) = match smoothing {
+                    Smoothing::Backoff => self.log10_prob(&ctx, w),
+                    Smoothing::PyPlexity => {
+                        (self.pyplexity_log10(*ctx.last().expect("non-empty"), w)?, 0)
+                    }
+                };
+                each(WordScore {
+                    word,
+                    log10,
+                    ngram,
+                    oov: w == UNK,
+                });
+                ctx.push(w);
+                if ctx.len() >= self.order {
+                    ctx.remove(0);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    internal! {
+        /// `ncleaner perplexity --json`'s line of a sentence whose
+        /// perplexity is `perplexity`: `{"perplexity", "sentence", "tokens":
+        /// [{"log10", "ngram", "oov", "word"}]}`, its words written as they
+        /// are scored ([`WordLm::score_each`]).
+        pub fn json_line<'a>(
+            &'a self,
+            sentence: &'a str,
+            perplexity: f64,
+            smoothing: Smoothing,
+        ) -> impl serde::Serialize + 'a {
+            json::Line {
+                perplexity,
+                sentence,
+                tokens: json::Tokens {
+                    lm: self,
+                    sentence,
+                    smoothing,
+                },
+            }
+        }
+    }
+
     /// The perplexity of one sentence (raw text): tokenized, padded with
     /// `<s>`/`</s>`, `10^(−mean log10 p)` over its words and `</s>` (KenLM's
     /// definition; with [`Smoothing::PyPlexity`] the same as PyPlexity's
-    /// `2^(−mean log2 p)`).
+    /// `2^(−mean log2 p)`). Scored word by word ([`WordLm::score_each`]):
+    /// no list of the sentence's words is built.
     pub fn perplexity(&self, sentence: &str, smoothing: Smoothing) -> Result<f64> {
-        let scores = self.score_tokens(&tokenize::tokens(sentence), smoothing)?;
-        Ok(perplexity_of(&scores))
+        // The sum in the order of [`perplexity_of`]'s, from the same -0.0
+        // as `Iterator::sum`, so that the two agree to the bit.
+        let (mut sum, mut n) = (-0.0f64, 0usize);
+        self.score_each(sentence, smoothing, |s| {
+            sum += s.log10;
+            n += 1;
+        })?;
+        Ok(10f64.powf(-sum / n as f64))
     }
 }
 

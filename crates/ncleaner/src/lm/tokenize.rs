@@ -28,11 +28,15 @@ const ABBREVIATIONS: &[&str] = &[
 
 /// The normalised tokens of one sentence (lowercased, digits as `0`).
 pub fn tokens(sentence: &str) -> Vec<String> {
+    words(sentence).collect()
+}
+
+/// [`tokens`] one at a time.
+pub fn words(sentence: &str) -> impl Iterator<Item = String> + '_ {
     sentence
         .split_word_bounds()
         .filter(|piece| !piece.chars().all(char::is_whitespace))
         .map(normalise)
-        .collect()
 }
 
 /// One token normalised: lowercased, numeric characters replaced by `0`,
@@ -52,32 +56,42 @@ pub fn normalise(token: &str) -> String {
 
 /// The sentences of a text, trimmed, empty ones skipped.
 pub fn sentences(text: &str) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
+    each_sentence(text).collect()
+}
+
+/// [`sentences`] one at a time: a text of any number of sentences costs no
+/// list of them.
+pub fn each_sentence(text: &str) -> impl Iterator<Item = &str> {
+    let mut pieces = text.split_sentence_bound_indices();
     // Byte range of the sentence being built.
     let mut start: Option<usize> = None;
     let mut end = 0;
-    for (i, piece) in text.split_sentence_bound_indices() {
-        if start.is_none() {
-            start = Some(i);
+    let mut done = false;
+    std::iter::from_fn(move || {
+        while !done {
+            let Some((i, piece)) = pieces.next() else {
+                done = true;
+                if let Some(s) = start.take() {
+                    let s = text[s..end].trim();
+                    if !s.is_empty() {
+                        return Some(s);
+                    }
+                }
+                break;
+            };
+            let from = *start.get_or_insert(i);
+            end = i + piece.len();
+            let s = &text[from..end];
+            if !continues(s) {
+                start = None;
+                let s = s.trim();
+                if !s.is_empty() {
+                    return Some(s);
+                }
+            }
         }
-        end = i + piece.len();
-        let s = &text[start.unwrap_or(i)..end];
-        if !continues(s) {
-            push_trimmed(&mut out, s);
-            start = None;
-        }
-    }
-    if let Some(s) = start {
-        push_trimmed(&mut out, &text[s..end]);
-    }
-    out
-}
-
-fn push_trimmed<'a>(out: &mut Vec<&'a str>, s: &'a str) {
-    let s = s.trim();
-    if !s.is_empty() {
-        out.push(s);
-    }
+        None
+    })
 }
 
 /// Whether a sentence piece ends in an abbreviation or an initial, so that
