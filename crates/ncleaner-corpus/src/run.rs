@@ -179,29 +179,9 @@ impl Observer for () {
     fn progress(&mut self, _: &Stats) {}
 }
 
-/// Worker threads per core a run may be given ([`clamp_threads`]).
-pub const MAX_THREADS_PER_CORE: usize = 4;
-
-/// A number of worker threads (`-j`) lowered to [`MAX_THREADS_PER_CORE`]
-/// per core, with a note saying so when it is: cleaning is CPU-bound, so
-/// more buys nothing, and a pool creates its threads when it starts (10,000
-/// took a minute before the first page was read). Zero is an error.
-pub fn clamp_threads(n: usize) -> std::result::Result<(usize, Option<String>), String> {
-    if n == 0 {
-        return Err("must be at least 1".into());
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let max = cores.saturating_mul(MAX_THREADS_PER_CORE);
-    Ok(match n > max {
-        true => (
-            max,
-            Some(format!(
-                "{n} is more than {MAX_THREADS_PER_CORE} threads per core on {cores} core(s); using {max}"
-            )),
-        ),
-        false => (n, None),
-    })
-}
+// The bound on worker threads is the library's, shared with Python's
+// `clean_many(threads=N)`.
+pub use ncleaner::options::{MAX_THREADS_PER_CORE, clamp_threads};
 
 /// Sizes of the batches.
 #[derive(Debug, Clone, Copy)]

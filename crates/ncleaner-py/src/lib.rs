@@ -9,7 +9,8 @@
 //!   of Python objects first (bytes, or the UTF-8 of a `str`), cleaned with
 //!   the GIL released, and only the results are turned into Python objects.
 //! - `clean_many` cleans a batch on rayon threads (the global pool, or one of
-//!   `threads` threads), keeping input order.
+//!   `threads` threads, lowered as `-j` is to 4 per core with a
+//!   `RuntimeWarning`), keeping input order.
 //! - A `str` document is already decoded: it is cleaned as UTF-8 whatever its
 //!   `<meta charset>` says (the transport charset overrides the meta tag).
 //! - The options are the library's `CleanOptions`, by their field names as
@@ -27,7 +28,7 @@ use ncleaner::{CleanOptions, Cleaned, InputKind};
 use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Models, OptionValue};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeWarning, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -632,13 +633,23 @@ impl Cleaner {
             docs.push(extract_doc(&item?, None, Some(i))?);
         }
         let pool = match threads {
-            Some(0) => return Err(PyValueError::new_err("threads=0: must be at least 1")),
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| NCleanerError::new_err(format!("threads={n}: {e}")))?,
-            ),
+            Some(n) => {
+                // Lowered as `-j` is, with a warning saying so.
+                let (n, note) = ncleaner::options::clamp_threads(n)
+                    .map_err(|e| PyValueError::new_err(format!("threads={n}: {e}")))?;
+                if let Some(note) = note {
+                    let warning = py.get_type::<PyRuntimeWarning>();
+                    let message = std::ffi::CString::new(format!("threads={note}"))
+                        .expect("no NUL in the note");
+                    PyErr::warn(py, warning.as_any(), &message, 1)?;
+                }
+                Some(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(n)
+                        .build()
+                        .map_err(|e| NCleanerError::new_err(format!("threads={n}: {e}")))?,
+                )
+            }
             None => None,
         };
         let inner = &self.inner;

@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 import subprocess
 import threading
 
@@ -182,6 +183,19 @@ def test_errors_name_the_problem(tmp_path):
         c.clean_many([PAGE, 3.5])
     with pytest.raises(ValueError, match="threads"):
         c.clean_many([PAGE], threads=0)
+
+
+def test_threads_are_lowered_as_jobs_are(cleaner):
+    # Issue 52, item 11: threads=2000 started 2,000 threads for three
+    # documents, and 10**9 ran the process out of threads.
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    one = cleaner.clean(PAGE).text
+    for n in (2000, 10**9):
+        if n <= 4 * cores:
+            continue
+        with pytest.warns(RuntimeWarning, match=f"threads={n} is more than 4 threads per core"):
+            results = cleaner.clean_many([PAGE] * 3, threads=n)
+        assert [r.text for r in results] == [one] * 3
 
 
 def test_corrupt_input_never_raises(cleaner):

@@ -13,7 +13,9 @@
 //!
 //! What is not about cleaning one page stays with the front end that has
 //! it: output formats, `--segments`, the site memory (it reads the inputs
-//! twice), threads.
+//! twice), threads (whose one bound, [`clamp_threads`], every front end
+//! that starts them applies: `-j`, `serve --workers`, Python's
+//! `clean_many(threads=N)`).
 
 use std::sync::Arc;
 
@@ -27,6 +29,31 @@ use crate::lm::{Smoothing, WordLm};
 use crate::model::Model;
 use crate::perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use crate::pipeline::{Cleaner, DEFAULT_FALLBACK, DEFAULT_MODELS, Routes};
+
+/// Worker threads per core a front end may start ([`clamp_threads`]).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// A number of worker threads (`-j`, `threads=`) lowered to
+/// [`MAX_THREADS_PER_CORE`] per core, with a note saying so when it is:
+/// cleaning is CPU-bound, so more buys nothing, and a pool creates its
+/// threads when it starts (10,000 took a minute before the first page was
+/// read; `threads=10**9` ran the process out of threads). Zero is an error.
+pub fn clamp_threads(n: usize) -> std::result::Result<(usize, Option<String>), String> {
+    if n == 0 {
+        return Err("must be at least 1".into());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let max = cores.saturating_mul(MAX_THREADS_PER_CORE);
+    Ok(match n > max {
+        true => (
+            max,
+            Some(format!(
+                "{n} is more than {MAX_THREADS_PER_CORE} threads per core on {cores} core(s); using {max}"
+            )),
+        ),
+        false => (n, None),
+    })
+}
 
 /// The word model of `--method perplexity` by default (embedded).
 pub const DEFAULT_WORD_MODEL: &str = "en-ppl";

@@ -250,7 +250,8 @@ class Cleaner:
     ) -> list[CleanResult]:
         """Cleans documents (or ``(document, url)`` pairs) in parallel in Rust, results in input order.
 
-        ``threads``: worker threads (default: all cores).
+        ``threads``: worker threads (default: all cores); more than 4 per core
+        are lowered to that, with a ``RuntimeWarning`` (as ``ncleaner clean -j``).
         """
 
 class WordModel:
