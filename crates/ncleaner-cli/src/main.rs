@@ -50,7 +50,7 @@ enum Command {
     Pagetype(ncleaner_lab::cli::pagetype::Args),
     /// Serve the web demo and the JSON API.
     #[cfg(feature = "serve")]
-    Serve(cmd::serve::Args),
+    Serve(ncleaner_serve::cli::Args),
 }
 
 fn main() {
@@ -78,7 +78,7 @@ fn main() {
         #[cfg(feature = "lab")]
         Command::Pagetype(a) => ncleaner_lab::cli::pagetype::run(a),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => cmd::serve::run(a),
+        Command::Serve(a) => ncleaner_serve::cli::run(a),
     };
     if let Err(e) = result {
         eprintln!("ncleaner: {e:#}");

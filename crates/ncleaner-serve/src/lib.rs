@@ -33,6 +33,8 @@
 //! in).
 
 mod api;
+#[cfg(feature = "cli")]
+pub mod cli;
 mod conn;
 pub mod fetch;
 #[doc(hidden)]

@@ -4,38 +4,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::builder::TypedValueParser;
-#[cfg(feature = "serve")]
-use ncleaner::Model;
 
-/// `--model`: an embedded model's name or a model file.
-#[derive(clap::Args, Clone)]
-pub struct ModelArg {
-    /// The model: `en` (lexical, embedded), `en-nonlex` (non-lexical, embedded), or a model file's path.
-    #[arg(
-        long = "model",
-        short = 'm',
-        default_value = "en",
-        value_name = "en|en-nonlex|PATH"
-    )]
-    pub model: String,
-}
-
-/// Loads the model that `--model` names.
-#[cfg(feature = "serve")]
-pub fn load_model(arg: &ModelArg) -> Result<Model> {
-    load_model_named(&arg.model)
-}
-
-/// Loads a model by embedded name (`en`, `en-nonlex`) or file path ([`Model::open`]).
-#[cfg(feature = "serve")]
-pub fn load_model_named(name: &str) -> Result<Model> {
-    Model::open(name).map_err(|e| match e {
-        ncleaner::Error::Parameter(m) => anyhow::anyhow!("--{m}"),
-        e => anyhow::Error::new(e).context(format!("loading --model {name}")),
-    })
-}
-
-/// `-j N` (or `--workers N`) lowered to what the machine can use
+/// `-j N` lowered to what the machine can use
 /// ([`ncleaner_corpus::run::clamp_threads`]), with a note when it is.
 pub fn clamp_jobs(jobs: usize, flag: &str) -> Result<usize> {
     let (n, note) =

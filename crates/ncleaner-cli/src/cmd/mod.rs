@@ -3,8 +3,6 @@
 pub mod clean;
 pub mod common;
 pub mod perplexity;
-#[cfg(feature = "serve")]
-pub mod serve;
 pub mod strip;
 
 /// An error that asks for a particular process exit code.

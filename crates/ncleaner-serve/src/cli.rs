@@ -1,13 +1,15 @@
-//! `ncleaner serve`: the web demo and the JSON API.
+//! `ncleaner serve` as a clap definition and its run, behind the `cli`
+//! feature: the `ncleaner` binary mounts it behind its default `serve`
+//! feature, as it mounts the lab's commands, so that the server's options
+//! live beside the server.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use ncleaner_serve::Config;
 
-use super::common::{ModelArg, load_model};
+use crate::Config;
 
 /// Arguments of `ncleaner serve`.
 #[derive(clap::Args)]
@@ -114,8 +116,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut models = Vec::new();
     for name in names {
-        let model = load_model(&ModelArg {
-            model: name.clone(),
+        let model = ncleaner::Model::open(&name).map_err(|e| match e {
+            ncleaner::Error::Parameter(m) => anyhow::anyhow!("--{m}"),
+            e => anyhow::Error::new(e).context(format!("loading --model {name}")),
         })?;
         let short = std::path::Path::new(&name)
             .file_stem()
@@ -124,7 +127,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut config = Config::new(models);
     if let Some(w) = args.workers {
-        config.workers = super::common::clamp_jobs(w, "--workers")?;
+        // Lowered as `clean -j` is, with a note saying so.
+        let (n, note) =
+            ncleaner::options::clamp_threads(w).map_err(|e| anyhow::anyhow!("--workers {e}"))?;
+        note.inspect(|n| eprintln!("ncleaner: --workers {n}"));
+        config.workers = n;
     }
     config.max_body = args.max_body;
     config.timeout = Duration::from_secs_f64(args.timeout);
@@ -144,7 +151,7 @@ pub fn run(args: Args) -> Result<()> {
     config.shutdown_timeout = Duration::from_secs_f64(args.shutdown_timeout);
     config.log = !args.quiet;
     if args.allow_fetch {
-        config.fetch = Some(ncleaner_serve::fetch::FetchConfig {
+        config.fetch = Some(crate::fetch::FetchConfig {
             allow_private: args.allow_private,
             max_bytes: args.max_body,
             proxy: args.fetch_proxy,
@@ -159,7 +166,7 @@ pub fn run(args: Args) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    runtime.block_on(ncleaner_serve::serve(
+    runtime.block_on(crate::serve(
         config,
         args.addr,
         |addr| {
@@ -167,7 +174,7 @@ pub fn run(args: Args) -> Result<()> {
                 "ncleaner serve: listening on http://{addr}/ ({workers} workers; Ctrl-C stops)"
             )
         },
-        ncleaner_serve::shutdown_signal(),
+        crate::shutdown_signal(),
     ))?;
     eprintln!("ncleaner serve: stopped");
     Ok(())
