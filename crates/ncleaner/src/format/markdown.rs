@@ -44,7 +44,9 @@
 //!   stays). Brackets in the text between `[ ]` are escaped, and spaces,
 //!   `<`, `>` and parentheses in a URL percent-encoded.
 //! - In a code block, the line breaks and indentation of the `pre` text are
-//!   restored (the segment's text, which the models read, has spaces there).
+//!   restored (the segment's text, which the models read, has spaces there),
+//!   and a heading is written without its permalink mark (`¶`): the plain
+//!   text's rules ([`ScoredSegment::written_text`]).
 //! - The marks are used only where a segment's output is its own text
 //!   (not where the perplexity filter dropped some of its sentences).
 
@@ -54,7 +56,7 @@ mod table;
 use crate::cleaned::{Cleaned, ScoredSegment};
 use crate::html::Structure;
 use crate::segment::Kind;
-use inline::{code_text, inline_text};
+use inline::inline_text;
 pub use table::MAX_COLUMNS;
 use table::{holds_data, table};
 
@@ -113,7 +115,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             }
             out.push('\n');
             for t in &kept[i..end] {
-                out.push_str(&code_text(t).replace("```", "`\u{200b}``"));
+                out.push_str(&t.written_text().replace("```", "`\u{200b}``"));
                 out.push('\n');
             }
             out.push_str("```\n");

@@ -1,6 +1,5 @@
-//! A kept segment's links and images as Markdown, and a `pre` segment's
-//! line breaks restored ([`crate::html::inline`]'s marks, used only where
-//! the segment's output is its own text).
+//! A kept segment's links and images as Markdown ([`crate::html::inline`]'s
+//! marks, used only where the segment's output is its own text).
 
 use std::borrow::Cow;
 
@@ -15,7 +14,8 @@ fn marks(s: &ScoredSegment) -> Option<&Inline> {
 
 /// A segment's text with its links and images as Markdown.
 pub(super) fn inline_text<'a>(s: &'a ScoredSegment, base: Option<&url::Url>) -> Cow<'a, str> {
-    let text = s.text();
+    // A heading without its permalink mark (and the link of the mark).
+    let text = s.written_line();
     let Some(m) = marks(s).filter(|m| !m.links.is_empty() || !m.images.is_empty()) else {
         return Cow::Borrowed(text);
     };
@@ -135,28 +135,4 @@ fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// A `pre` segment's text with its line breaks and indentation restored.
-pub(super) fn code_text<'a>(s: &'a ScoredSegment) -> Cow<'a, str> {
-    let text = s.text();
-    let Some(m) = marks(s).filter(|m| !m.breaks.is_empty()) else {
-        return Cow::Borrowed(text);
-    };
-    let mut out = String::with_capacity(text.len() + 8 * m.breaks.len());
-    let mut pos = 0;
-    for &(at, indent) in &m.breaks {
-        let at = at as usize;
-        if at < pos || text.as_bytes().get(at) != Some(&b' ') {
-            continue;
-        }
-        out.push_str(&text[pos..at]);
-        out.push('\n');
-        for _ in 0..indent.min(64) {
-            out.push(' ');
-        }
-        pos = at + 1;
-    }
-    out.push_str(&text[pos..]);
-    Cow::Owned(out)
 }
