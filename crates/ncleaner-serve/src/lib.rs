@@ -232,6 +232,7 @@ fn app(state: Arc<AppState>, log: bool) -> Router {
         .route("/api/models", get(api::models))
         .route("/api/openapi.json", get(openapi))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(state);
     if log {
         app.layer(middleware::from_fn(log_request))
