@@ -2,10 +2,11 @@
 
 mod cmd;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-/// Remove boilerplate (navigation, link lists, ads, footers) from web pages
-/// and web-text dumps with character n-gram models (Evert's NCleaner).
+/// Remove boilerplate (menus, link lists, ads, footers) from web pages and
+/// web-text dumps, keeping the running text (Evert's NCleaner and a learned
+/// classifier).
 #[derive(Parser)]
 #[command(name = "ncleaner", version, about, long_about = None)]
 struct Cli {
@@ -13,70 +14,57 @@ struct Cli {
     command: Command,
 }
 
+/// What `ncleaner --help` says under the commands: examples, and where the
+/// rest is. The lab's commands are left out of its list (a user who cleans
+/// takes none of them) and named on one line.
+fn after_help() -> String {
+    let mut s = String::from(
+        "Examples:\n  \
+         ncleaner clean page.html                       the page's running text\n  \
+         ncleaner clean -o pages.jsonl.zst saved/       a folder of pages to JSON Lines\n  \
+         ncleaner clean -o out.warc.gz crawl.warc.gz    a WARC, a conversion record after each page\n  \
+         ncleaner clean -o out.parquet crawl/*.warc.gz  WARC files to Parquet\n",
+    );
+    if cfg!(feature = "serve") {
+        s.push_str("  ncleaner serve                                 the web demo and JSON API on 127.0.0.1:8080\n");
+    }
+    #[cfg(feature = "lab")]
+    s.push_str(&format!(
+        "\nTraining and experiments (TRAINING.md; ncleaner help COMMAND):\n  {}\n",
+        ncleaner_lab::cli::COMMANDS.join(", ")
+    ));
+    s.push_str("\nEach command's options: ncleaner COMMAND --help. The guide: GUIDE.md.");
+    s
+}
+
+/// The user's commands first; the lab's, mounted from `ncleaner-lab`, are
+/// hidden from the list ([`after_help`] names them).
 #[derive(Subcommand)]
 enum Command {
     /// Clean pages: keep the running text, drop the boilerplate.
     Clean(cmd::clean::Args),
-    /// Train a model from pages and their cleaned (gold) versions.
-    #[cfg(feature = "lab")]
-    Train(ncleaner_lab::cli::train::Args),
-    /// Score cleaned pages against gold files (word-level P/R/F, segmentation).
-    #[cfg(feature = "lab")]
-    Eval(ncleaner_lab::cli::eval::Args),
-    /// The paper's Table 2 and Figure 3 by K-fold cross-validation.
-    #[cfg(feature = "lab")]
-    Crossval(ncleaner_lab::cli::crossval::Args),
-    /// Word language models for perplexity filtering: train, convert to and from ARPA.
-    #[cfg(feature = "lab")]
-    Lm(ncleaner_lab::cli::lm::Args),
-    /// The perplexity of a sentence (or of each line of standard input) under a word model.
-    Perplexity(cmd::perplexity::Args),
-    /// HTML to plain text with nothing removed (PyPlexity's tag-remover): one block per line.
-    Strip(cmd::strip::Args),
-    /// Choose n and q (and the threshold) by cross-validated cross-entropy or F (Figure 2).
-    #[cfg(feature = "lab")]
-    Tune(ncleaner_lab::cli::tune::Args),
-    /// The learning curve: models trained on growing subsets, one held-out set (Figure 4).
-    #[cfg(feature = "lab")]
-    Curve(ncleaner_lab::cli::curve::Args),
-    /// Table 2's rows with fixed (e.g. the embedded) models on pages never trained on.
-    #[cfg(feature = "lab")]
-    Heldout(ncleaner_lab::cli::heldout::Args),
-    /// The cross-domain matrix: train on each pool of gold data and on all, test on each.
-    #[cfg(feature = "lab")]
-    Matrix(ncleaner_lab::cli::matrix::Args),
-    /// The page-type classifier cross-validated with folds by domain.
-    #[cfg(feature = "lab")]
-    Pagetype(ncleaner_lab::cli::pagetype::Args),
     /// Serve the web demo and the JSON API.
     #[cfg(feature = "serve")]
     Serve(ncleaner_serve::cli::Args),
+    /// HTML to plain text with nothing removed (PyPlexity's tag-remover): one block per line.
+    Strip(cmd::strip::Args),
+    /// The perplexity of a sentence (or of each line of standard input) under a word model.
+    Perplexity(cmd::perplexity::Args),
+    /// The lab's commands (training, evaluation, the paper's experiments).
+    #[cfg(feature = "lab")]
+    #[command(flatten)]
+    Lab(ncleaner_lab::cli::Command),
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let matches = Cli::command().after_help(after_help()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Clean(a) => cmd::clean::run(a),
-        #[cfg(feature = "lab")]
-        Command::Train(a) => ncleaner_lab::cli::train::run(a),
-        #[cfg(feature = "lab")]
-        Command::Eval(a) => ncleaner_lab::cli::eval::run(a),
-        #[cfg(feature = "lab")]
-        Command::Crossval(a) => ncleaner_lab::cli::crossval::run(a),
-        #[cfg(feature = "lab")]
-        Command::Lm(a) => ncleaner_lab::cli::lm::run(a),
         Command::Perplexity(a) => cmd::perplexity::run(a),
         Command::Strip(a) => cmd::strip::run(a),
         #[cfg(feature = "lab")]
-        Command::Tune(a) => ncleaner_lab::cli::tune::run(a),
-        #[cfg(feature = "lab")]
-        Command::Curve(a) => ncleaner_lab::cli::curve::run(a),
-        #[cfg(feature = "lab")]
-        Command::Heldout(a) => ncleaner_lab::cli::heldout::run(a),
-        #[cfg(feature = "lab")]
-        Command::Matrix(a) => ncleaner_lab::cli::matrix::run(a),
-        #[cfg(feature = "lab")]
-        Command::Pagetype(a) => ncleaner_lab::cli::pagetype::run(a),
+        Command::Lab(c) => c.run(),
         #[cfg(feature = "serve")]
         Command::Serve(a) => ncleaner_serve::cli::run(a),
     };

@@ -164,7 +164,9 @@ fn warc_conversion_records_carry_the_pages_metadata() {
         "<html lang=en><head><title>A Story</title>\
          <meta name=author content=\"Ann Writer\">\
          <meta property=\"article:published_time\" content=\"2025-03-04T10:00:00Z\">\
-         <meta name=description content=\"What happened,\r\n in short.\"></head>\
+         <meta name=description content=\"What happened,\r\n in short.\">\
+         <meta name=keywords content=\"bridges, rivers\">\
+         <meta property=\"article:section\" content=\"Local news\"></head>\
          <body><p>The story has a sentence that is long enough to be kept by the cleaner, and more.</p></body></html>",
     )
     .unwrap();
@@ -187,6 +189,9 @@ fn warc_conversion_records_carry_the_pages_metadata() {
         "ncleaner-Date-Published: 2025-03-04",
         // One line whatever the page wrote.
         "ncleaner-Description: What happened, in short.\r\n",
+        // Tags and categories apart, as the record has them.
+        "ncleaner-Tags: bridges, rivers\r\n",
+        "ncleaner-Categories: Local news\r\n",
     ] {
         assert!(header.contains(field), "{field} missing in:\n{header}");
     }
@@ -813,5 +818,66 @@ fn clean_short_help_fits_a_screen_and_long_help_keeps_the_details() {
     for detail in ["carousel clones", "(0 ↔ p = 0.5", "Examples:"] {
         assert!(!short.contains(detail), "{detail} in clean -h");
         assert!(long.contains(detail), "{detail} missing from clean --help");
+    }
+}
+
+/// `ncleaner --help` fits a screen: the user's commands first (the lab's
+/// named on one line, each still there), examples, and the way to GUIDE.md.
+#[test]
+fn main_help_fits_a_screen_with_the_users_commands_first() {
+    let out = bin().arg("--help").env("COLUMNS", "100").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.lines().count() <= 30,
+        "{} lines:\n{help}",
+        help.lines().count()
+    );
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let users = if cfg!(feature = "serve") {
+        vec!["clean", "serve", "strip", "perplexity", "help"]
+    } else {
+        vec!["clean", "strip", "perplexity", "help"]
+    };
+    assert_eq!(commands, users, "{help}");
+    assert!(
+        help.contains("Examples:\n  ncleaner clean page.html"),
+        "{help}"
+    );
+    assert!(help.trim_end().ends_with("The guide: GUIDE.md."), "{help}");
+    // The lab's commands: named, and each answers --help.
+    let lab = [
+        "train", "eval", "lm", "crossval", "tune", "curve", "heldout", "matrix", "pagetype",
+    ];
+    let named: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Training and experiments"))
+        .nth(1)
+        .unwrap_or_default()
+        .split(", ")
+        .map(str::trim)
+        .collect();
+    if cfg!(feature = "lab") {
+        assert_eq!(named, lab, "{help}");
+        for c in lab {
+            ok(&[c, "--help"]);
+        }
+    }
+    // `clean --help` says what the default cut is, and names every kind of input.
+    let clean = ok(&["clean", "--help"]);
+    let clean = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!clean.contains("chosen for precision"), "{clean}");
+    assert!(
+        clean.contains("Default: the cut that --prefer chooses"),
+        "{clean}"
+    );
+    for input in ["Parquet", "`page.html.gz`", "JSON Lines", "WARC"] {
+        assert!(clean.contains(input), "{input} missing from clean --help");
     }
 }

@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 
-use common::{json_lines, run_clean, shared_data, tempdir};
+use common::{json_lines, repo, run_clean, shared_data, tempdir};
 use ncleaner_corpus::compress::gzip_member;
 use ncleaner_corpus::warc;
 
@@ -472,6 +472,70 @@ fn missing_input_is_named() {
     let o = run_clean(&["/nonexistent/page.html"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/page.html"));
+}
+
+/// README: "one record per input document, an `error` in it when a
+/// document fails". A missing file among the inputs is one: it gets its
+/// record in its place, the others are cleaned, and the exit status says
+/// that one failed.
+#[test]
+fn a_missing_input_among_others_gets_its_record() {
+    let dir = tempdir();
+    let page = repo().join("examples/page.html");
+    let page = page.to_str().unwrap();
+    let missing = dir.path().join("no-such-page.html");
+    let missing = missing.to_str().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let o = run_clean(&["-o", out.to_str().unwrap(), page, missing, page]);
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(missing), "{stderr}");
+    assert!(stderr.contains("1 of 3 document(s) failed"), "{stderr}");
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 3, "{records:?}");
+    assert!(records[0]["text"].as_str().unwrap().contains("Tomatoes"));
+    assert_eq!(records[1]["id"], missing);
+    let error = records[1]["error"].as_str().unwrap();
+    assert!(error.contains("no-such-page.html"), "{error}");
+    assert_eq!(records[2]["text"], records[0]["text"]);
+}
+
+/// `-o` into folders that do not exist makes them, and says so (unless -q).
+#[test]
+fn an_output_in_new_folders_is_named_on_stderr() {
+    let dir = tempdir();
+    let page = repo().join("examples/page.html");
+    let page = page.to_str().unwrap();
+    let out = dir.path().join("new/sub/out.jsonl");
+    let o = run_clean(&["-o", out.to_str().unwrap(), page]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let made = dir.path().join("new/sub");
+    assert!(
+        stderr.contains(&format!("making the folders {}", made.display())),
+        "{stderr}"
+    );
+    assert_eq!(json_lines(&out).len(), 1);
+    // An existing folder: no note; a new output folder: its name.
+    let again = run_clean(&["-o", out.to_str().unwrap(), page]);
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("making"));
+    let folder = dir.path().join("texts");
+    let o = run_clean(&["-o", &format!("{}/", folder.display()), page]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(&format!("making the folder {}", folder.display())),
+        "{stderr}"
+    );
+    assert!(
+        run_clean(&[
+            "-q",
+            "-o",
+            dir.path().join("q/o.txt").to_str().unwrap(),
+            page
+        ])
+        .stderr
+        .is_empty()
+    );
 }
 
 /// A crawl's many files, read several at once (one reader per file up to

@@ -94,6 +94,38 @@ impl Destination {
             path.display()
         ))
     }
+
+    /// The folders the output needs that do not exist, which the run makes
+    /// ([`open_file`], the directory sink), in words for the user (`-o
+    /// new/sub/out.jsonl` makes `new/sub`, `-o new/` makes `new`): a mistyped
+    /// path shows before the run fills it. `None` when there are none.
+    pub fn new_folders_note(&self) -> Option<String> {
+        let (folder, output) = match self {
+            Destination::Stdout => return None,
+            Destination::File(f) => (f.parent()?, f),
+            Destination::Dir(d) => (d.as_path(), d),
+        };
+        // The outermost folder that does not exist: the run makes it and
+        // those under it.
+        let first = folder
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .last()?;
+        Some(if first == folder {
+            format!(
+                "making the folder {} for -o {}",
+                folder.display(),
+                output.display()
+            )
+        } else {
+            format!(
+                "making the folders {} (from {}) for -o {}",
+                folder.display(),
+                first.display(),
+                output.display()
+            )
+        })
+    }
 }
 
 /// The format an output file's name asks for: `.jsonl`/`.ndjson`/`.json`

@@ -13,11 +13,21 @@
 //!   `RuntimeWarning`), keeping input order.
 //! - A `str` document is already decoded: it is cleaned as UTF-8 whatever its
 //!   `<meta charset>` says (the transport charset overrides the meta tag).
+//! - Every document is identified first, as the corpus runner identifies a
+//!   file's bytes and a JSON line's string (`ncleaner_corpus::identify`):
+//!   compressed bytes (gzip, zstd, …, and a `str` that holds them one
+//!   character per byte) are decompressed, and binary bytes (an image, an
+//!   executable, random bytes) are not a document: `clean` raises
+//!   `DocumentError` naming what they are, `clean_many` gives that
+//!   document a result with its `error` and cleans the others.
 //! - The options are the library's `CleanOptions`, by their field names as
 //!   keywords, checked by the library: `Cleaner(model="en")` routes as
 //!   `ncleaner clean --model en` routes (German pages to `en-nonlex`), the
 //!   input is read as `auto` unless told, and a `Cleaner` pickles as its
 //!   options.
+
+mod document;
+mod word_model;
 
 use std::sync::Arc;
 
@@ -25,20 +35,31 @@ use ncleaner::Reason;
 use ncleaner::format::{CleanedRecord, JsonOptions};
 use ncleaner::model::{self, Model};
 use ncleaner::{CleanOptions, Cleaned, InputKind};
-use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use ncleaner::{Models, OptionValue};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeWarning, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+
+use document::{Done, Refused, clean_doc, extract_doc};
+use word_model::{WordModel, load_word_model};
 
 create_exception!(
     _ncleaner,
     NCleanerError,
     PyException,
     "An ncleaner error: a model that cannot be loaded, or a failed batch."
+);
+
+create_exception!(
+    _ncleaner,
+    DocumentError,
+    NCleanerError,
+    "A document that is not one (binary bytes: an image, an archive, an executable, a PDF, \
+     random bytes) or cannot be read (a corrupt compressed stream, more than 64 MiB once \
+     decompressed); the message says which."
 );
 
 /// A configured cleaner: its options ([`CleanOptions`]) and the models
@@ -73,7 +94,8 @@ struct Segment {
     output: Option<String>,
     /// What the segment is on its page: `"title"`, `"byline"`, `"body"`,
     /// `"caption"`, `"comment"`, `"post"`, `"table"`, `"code"` or
-    /// `"furniture"` (HTML input; `None` for text).
+    /// `"furniture"` (HTML input; `None` for text, and for a dropped
+    /// segment that would be `"body"`).
     role: Option<&'static str>,
 }
 
@@ -81,17 +103,33 @@ struct Segment {
 /// fields through the library's `CleanedRecord`, the record that JSON Lines
 /// and the web API write, so the three agree; `to_dict()` gives that record.
 /// The Markdown and the segments are built when first asked for.
+///
+/// A document that was no document (`clean_many`'s binary bytes) has its
+/// `error` and an empty cleaning: no text, no segments, no metadata.
 #[pyclass(frozen, module = "ncleaner")]
 struct CleanResult {
     cleaned: Cleaned,
+    /// Why the document was not cleaned, when it was not.
+    error: Option<String>,
+    /// The method that decided (the API's `method`).
+    method: &'static str,
+    /// Milliseconds the identification and the cleaning took (the API's `elapsed_ms`).
+    elapsed_ms: f64,
     /// The segments as Python objects, built on first access.
     segments: GILOnceCell<Py<PyList>>,
 }
 
 impl CleanResult {
-    fn new(cleaned: Cleaned) -> CleanResult {
+    fn new(done: Done, method: &'static str) -> CleanResult {
+        let (cleaned, error) = match done.outcome {
+            Ok(c) => (c, None),
+            Err(Refused { url, why }) => (not_cleaned(url), Some(why)),
+        };
         CleanResult {
             cleaned,
+            error,
+            method,
+            elapsed_ms: done.elapsed_ms,
             segments: GILOnceCell::new(),
         }
     }
@@ -100,6 +138,24 @@ impl CleanResult {
     /// text as JSON Lines writes it).
     fn record(&self) -> CleanedRecord<'_> {
         CleanedRecord::jsonl(&self.cleaned, None, JsonOptions::default())
+    }
+}
+
+/// The empty cleaning of a document that was not cleaned.
+fn not_cleaned(url: Option<String>) -> Cleaned {
+    Cleaned {
+        url,
+        input: InputKind::Html,
+        encoding: "",
+        had_decode_errors: false,
+        segments: Vec::new(),
+        language: None,
+        model: None,
+        quality: None,
+        metadata: None,
+        truncated: None,
+        cut: None,
+        page_type: None,
     }
 }
 
@@ -202,10 +258,38 @@ impl Segment {
 
 #[pymethods]
 impl CleanResult {
-    /// The document's URL, if known.
+    /// The document's URL: the one given, else the page's canonical URL
+    /// (as in the record: see `to_dict`).
     #[getter]
-    fn url(&self) -> Option<String> {
-        self.cleaned.url.clone()
+    fn url(&self) -> Option<&str> {
+        self.cleaned.record_url()
+    }
+
+    /// Why the document was not cleaned (`clean_many`: bytes that are not
+    /// a document, or cannot be read); `None` when it was.
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Why the document was not read whole (a compressed stream cut
+    /// short, a page past the limits of one document), when it was not.
+    #[getter]
+    fn truncated(&self) -> Option<&str> {
+        self.cleaned.truncated.as_deref()
+    }
+
+    /// The method that decided: "ncleaner", "heuristics", "keep-all" or "perplexity".
+    #[getter]
+    fn method(&self) -> &'static str {
+        self.method
+    }
+
+    /// Milliseconds the document took: its identification (decompression)
+    /// and its cleaning.
+    #[getter]
+    fn elapsed_ms(&self) -> f64 {
+        self.elapsed_ms
     }
 
     /// The cleaned text: kept segments, one per line (no final newline, as
@@ -234,16 +318,17 @@ impl CleanResult {
         self.cleaned.words_out()
     }
 
-    /// `"html"` or `"text"`: how the document was read.
+    /// `"html"` or `"text"`: how the document was read (`None` when it
+    /// was not: see `error`).
     #[getter]
-    fn input(&self) -> &'static str {
-        self.cleaned.input.as_str()
+    fn input(&self) -> Option<&'static str> {
+        self.error.is_none().then(|| self.cleaned.input.as_str())
     }
 
-    /// The encoding the document was decoded with.
+    /// The encoding the document was decoded with (`None` when it was not).
     #[getter]
-    fn encoding(&self) -> &'static str {
-        self.cleaned.encoding
+    fn encoding(&self) -> Option<&'static str> {
+        self.error.is_none().then_some(self.cleaned.encoding)
     }
 
     /// Whether undecodable bytes were replaced by U+FFFD.
@@ -354,9 +439,11 @@ impl CleanResult {
     }
 
     /// The document as a dict: the record of the web API's answer (every
-    /// field, the Markdown and the segments with their reasons), which is
-    /// also what `ncleaner clean --format jsonl --segments --markdown` writes
-    /// (there without the fields it does not know).
+    /// field, the method and the time, the Markdown and the segments with
+    /// their reasons), which is also what `ncleaner clean --format jsonl
+    /// --segments --markdown` writes (there without the fields it does not
+    /// know). A document that was not cleaned gives `{"url", "error"}`, as
+    /// JSON Lines writes a failed document.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let json = self.to_json()?;
         py.import("json")?.call_method1("loads", (json,))
@@ -364,17 +451,27 @@ impl CleanResult {
 
     /// [`to_dict`]'s record as a JSON string.
     fn to_json(&self) -> PyResult<String> {
-        serde_json::to_string(&CleanedRecord::full(&self.cleaned))
-            .map_err(|e| NCleanerError::new_err(format!("serialising the result: {e}")))
+        let json = match &self.error {
+            Some(error) => serde_json::to_string(&serde_json::json!({
+                "url": self.cleaned.url,
+                "error": error,
+            })),
+            None => serde_json::to_string(&CleanedRecord {
+                method: Some(self.method),
+                elapsed_ms: Some(self.elapsed_ms),
+                ..CleanedRecord::full(&self.cleaned)
+            }),
+        };
+        json.map_err(|e| NCleanerError::new_err(format!("serialising the result: {e}")))
     }
 
     fn __repr__(&self) -> String {
+        let url = self.url().map_or("None".into(), |u| format!("{u:?}"));
+        if let Some(e) = &self.error {
+            return format!("Result(url={url}, error={e:?})");
+        }
         format!(
-            "Result(url={}, words_in={}, words_out={}, segments={})",
-            self.cleaned
-                .url
-                .as_ref()
-                .map_or("None".into(), |u| format!("{u:?}")),
+            "Result(url={url}, words_in={}, words_out={}, segments={})",
             self.cleaned.words_in(),
             self.cleaned.words_out(),
             self.cleaned.segments.len()
@@ -384,14 +481,6 @@ impl CleanResult {
 
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
-}
-
-/// A document copied out of Python: its bytes, URL and whether it was a `str`.
-struct Doc {
-    bytes: Vec<u8>,
-    url: Option<String>,
-    is_str: bool,
-    charset: Option<String>,
 }
 
 fn parse_input(input: &str) -> PyResult<InputKind> {
@@ -493,56 +582,6 @@ fn options_dict<'py>(py: Python<'py>, options: &CleanOptions) -> PyResult<Bound<
     py.import("json")?.call_method1("loads", (json,))
 }
 
-/// Copies one document (`str`, `bytes`, or a `(document, url)` tuple) out of Python.
-fn extract_doc(obj: &Bound<'_, PyAny>, url: Option<String>, index: Option<usize>) -> PyResult<Doc> {
-    let at = || index.map_or(String::new(), |i| format!(" (item {i})"));
-    if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(Doc {
-            bytes: s.to_cow()?.as_bytes().to_vec(),
-            url,
-            is_str: true,
-            charset: None,
-        });
-    }
-    if let Ok(b) = obj.downcast::<PyBytes>() {
-        return Ok(Doc {
-            bytes: b.as_bytes().to_vec(),
-            url,
-            is_str: false,
-            charset: None,
-        });
-    }
-    if let Ok(t) = obj.downcast::<PyTuple>()
-        && index.is_some()
-        && t.len() == 2
-    {
-        let url: Option<String> = t.get_item(1)?.extract().map_err(|_| {
-            PyTypeError::new_err(format!("clean_many{}: the URL must be a str or None", at()))
-        })?;
-        return extract_doc(&t.get_item(0)?, url, index);
-    }
-    Err(PyTypeError::new_err(format!(
-        "document{}: expected str or bytes{}, got {}",
-        at(),
-        if index.is_some() {
-            " or a (document, url) tuple"
-        } else {
-            ""
-        },
-        obj.get_type().name()?
-    )))
-}
-
-fn clean_doc(cleaner: &ncleaner::Cleaner, doc: &Doc, input: InputKind) -> Cleaned {
-    // A str is already text: UTF-8 overrides whatever the page declares.
-    let charset = if doc.is_str {
-        Some("utf-8")
-    } else {
-        doc.charset.as_deref()
-    };
-    cleaner.clean_with_charset(&doc.bytes, input, doc.url.as_deref(), charset)
-}
-
 /// What decided a segment: the heuristic rule's name, else the reason's.
 fn reason_name(reason: Reason) -> String {
     match reason {
@@ -614,11 +653,15 @@ impl Cleaner {
         let mut doc = extract_doc(document, url, None)?;
         doc.charset = charset;
         let inner = &self.inner;
-        let cleaned = py.allow_threads(|| clean_doc(inner, &doc, input));
-        Ok(CleanResult::new(cleaned))
+        let done = py.allow_threads(|| clean_doc(inner, &doc, input));
+        if let Err(r) = &done.outcome {
+            return Err(DocumentError::new_err(r.why.clone()));
+        }
+        Ok(CleanResult::new(done, self.options.method.as_str()))
     }
 
-    /// Cleans many documents in parallel in Rust (GIL released), results in input order.
+    /// Cleans many documents in parallel in Rust (GIL released), results in
+    /// input order; a document that is not one gets a result with its `error`.
     #[pyo3(signature = (documents, input=None, threads=None))]
     fn clean_many(
         &self,
@@ -653,7 +696,7 @@ impl Cleaner {
             None => None,
         };
         let inner = &self.inner;
-        let cleaned: Vec<Cleaned> = py.allow_threads(|| {
+        let done: Vec<Done> = py.allow_threads(|| {
             let run = || {
                 docs.par_iter()
                     .map(|d| clean_doc(inner, d, input))
@@ -664,7 +707,11 @@ impl Cleaner {
                 None => run(),
             }
         });
-        Ok(cleaned.into_iter().map(CleanResult::new).collect())
+        let method = self.options.method.as_str();
+        Ok(done
+            .into_iter()
+            .map(|d| CleanResult::new(d, method))
+            .collect())
     }
 
     /// Pickled as its options: the models are loaded again where it is
@@ -739,127 +786,14 @@ fn extract(
         }
     };
     let input = options.input;
-    let cleaned = py.allow_threads(|| clean_doc(&cleaner, &doc, input));
-    Ok(CleanResult::new(cleaned).record().text)
+    let done = py.allow_threads(|| clean_doc(&cleaner, &doc, input));
+    match done.outcome {
+        Ok(c) => Ok(CleanedRecord::jsonl(&c, None, JsonOptions::default()).text),
+        Err(r) => Err(DocumentError::new_err(r.why)),
+    }
 }
 
 /// The names of the models built into the module.
-/// A word n-gram model for perplexity filtering (PyPlexity's method),
-/// loaded once; immutable and safe to share between threads.
-#[pyclass(frozen, module = "ncleaner")]
-struct WordModel {
-    lm: Arc<ncleaner::WordLm>,
-    name: String,
-}
-
-/// Loads a word model by name (`en-ppl`) or path (ours or ARPA), the
-/// embedded ones once per process.
-fn load_word_model(name: &str) -> PyResult<Arc<ncleaner::WordLm>> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static EMBEDDED: OnceLock<Mutex<HashMap<String, Arc<ncleaner::WordLm>>>> = OnceLock::new();
-    if ncleaner::lm::file::EMBEDDED.iter().any(|(n, _)| *n == name) {
-        let map = EMBEDDED.get_or_init(Default::default);
-        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(m) = map.get(name) {
-            return Ok(m.clone());
-        }
-        let m = Arc::new(
-            ncleaner::lm::file::embedded(name)
-                .map_err(|e| NCleanerError::new_err(e.to_string()))?,
-        );
-        map.insert(name.to_owned(), m.clone());
-        return Ok(m);
-    }
-    ncleaner::WordLm::open(name)
-        .map(Arc::new)
-        .map_err(|e| NCleanerError::new_err(e.to_string()))
-}
-
-fn sentence_filter(lm: &Arc<ncleaner::WordLm>, max_perplexity: f64) -> PyResult<SentenceFilter> {
-    SentenceFilter::new(lm.clone())
-        .with_max_perplexity(max_perplexity)
-        .map_err(|e| PyValueError::new_err(format!("max_perplexity={max_perplexity}: {e}")))
-}
-
-#[pymethods]
-impl WordModel {
-    #[new]
-    #[pyo3(signature = (model="en-ppl"))]
-    fn new(model: &str) -> PyResult<WordModel> {
-        Ok(WordModel {
-            lm: load_word_model(model)?,
-            name: model.to_owned(),
-        })
-    }
-
-    /// The model's name or path, as given.
-    #[getter]
-    fn model(&self) -> &str {
-        &self.name
-    }
-
-    /// The perplexity of one sentence (tokenized as the model was trained).
-    fn perplexity(&self, py: Python<'_>, sentence: &str) -> f64 {
-        let filter = SentenceFilter::new(self.lm.clone());
-        let sentence = sentence.to_owned();
-        py.allow_threads(move || filter.perplexity(&sentence))
-    }
-
-    /// Every sentence of `text` (split within lines) as `(sentence,
-    /// perplexity, keep)`, `keep` when the perplexity is at most the cut-off.
-    #[pyo3(signature = (text, max_perplexity=DEFAULT_MAX_PERPLEXITY))]
-    fn sentences(
-        &self,
-        py: Python<'_>,
-        text: &str,
-        max_perplexity: f64,
-    ) -> PyResult<Vec<(String, f64, bool)>> {
-        let filter = sentence_filter(&self.lm, max_perplexity)?;
-        let text = text.to_owned();
-        Ok(py.allow_threads(move || {
-            filter
-                .score_lines(&text)
-                .into_iter()
-                .map(|s| (s.text, s.perplexity, s.keep))
-                .collect()
-        }))
-    }
-
-    /// `text` without its sentences above the cut-off: each line keeps its
-    /// kept sentences, joined by spaces; lines left empty go. Returns the
-    /// text and the number of sentences removed.
-    #[pyo3(signature = (text, max_perplexity=DEFAULT_MAX_PERPLEXITY))]
-    fn filter(&self, py: Python<'_>, text: &str, max_perplexity: f64) -> PyResult<(String, usize)> {
-        let filter = sentence_filter(&self.lm, max_perplexity)?;
-        let text = text.to_owned();
-        Ok(py.allow_threads(move || filter.filter_lines(&text)))
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((slf.get_type().into_any(), (slf.get().name.clone(),)))
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "WordModel(model={:?}, order={})",
-            self.name,
-            self.lm.order()
-        )
-    }
-}
-
-/// The perplexity of one sentence under a word model (`en-ppl` by default,
-/// loaded once per process).
-#[pyfunction]
-#[pyo3(signature = (sentence, model="en-ppl"))]
-fn perplexity(py: Python<'_>, sentence: &str, model: &str) -> PyResult<f64> {
-    let lm = load_word_model(model)?;
-    let filter = SentenceFilter::new(lm);
-    let sentence = sentence.to_owned();
-    Ok(py.allow_threads(move || filter.perplexity(&sentence)))
-}
-
 #[pyfunction]
 fn embedded_models() -> Vec<&'static str> {
     model::EMBEDDED.iter().map(|(n, _)| *n).collect()
@@ -875,10 +809,11 @@ fn _ncleaner(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PageQuality>()?;
     m.add_class::<PageType>()?;
     m.add_class::<WordModel>()?;
-    m.add_function(wrap_pyfunction!(perplexity, m)?)?;
+    m.add_function(wrap_pyfunction!(word_model::perplexity, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(embedded_models, m)?)?;
     m.add("NCleanerError", m.py().get_type::<NCleanerError>())?;
+    m.add("DocumentError", m.py().get_type::<DocumentError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -106,6 +106,25 @@ def test_drop_empty_and_options(tmp_path):
         NCleanerExtractor(batch_size=0)
 
 
+def test_a_document_that_is_no_document_is_dropped_and_counted():
+    from datatrove.data import Document
+
+    page = dev_pages(1)[0][1].decode("utf-8", "replace")
+    # A body read as text that is an executable's bytes, one character a byte.
+    binary = (b"\x7fELF\x02\x01\x01\x00" + bytes((i * 7) % 256 for i in range(4000))).decode("latin-1")
+    step = NCleanerExtractor(batch_size=3, drop_empty=False)
+    docs = [
+        Document(text=page, id="a", metadata={}),
+        Document(text=binary, id="elf", metadata={}),
+        Document(text=page, id="b", metadata={}),
+    ]
+    kept = list(step.run(iter(docs)))
+    assert [d.id for d in kept] == ["a", "b"]
+    assert kept[0].text == kept[1].text and kept[0].text
+    assert step.stats["not_a_document"].total == 1
+    assert step.stats["extracted"].total == 2
+
+
 def test_perplexity_filter_in_a_pipeline(tmp_path):
     from ncleaner.datatrove import PerplexityFilter
 

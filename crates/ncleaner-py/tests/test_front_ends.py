@@ -132,8 +132,10 @@ def test_one_record_from_four_front_ends(tmp_path, server, page, i):
             assert api[key] == value, key
             assert py[key] == value, key
     # And what JSON Lines leaves out: the cut that decided, and where it came from.
-    for key in ["threshold", "operating_point", "input", "language", "model", "markdown"]:
+    for key in ["threshold", "operating_point", "input", "language", "model", "markdown", "method"]:
         assert api[key] == py[key], key
+    # One record: the API's fields are Python's.
+    assert sorted(api) == sorted(py)
     assert api["operating_point"] == POINTS[i]
     if page is GERMAN and options.get("route", True):
         assert (cli["language"], cli["model"]) == ("de", "en-nonlex")

@@ -1,5 +1,6 @@
 """The Python module against the CLI, and its API contract."""
 
+import gzip
 import json
 import math
 import os
@@ -95,7 +96,11 @@ def test_page_type_and_roles(cleaner):
     assert r.to_dict()["page_type"] == {"type": t.name, "confidence": round(t.confidence, 3)}
     roles = {s.text: s.role for s in r.segments}
     assert roles["Portrait photography"] == "title"
-    assert all(role is not None for role in roles.values())
+    assert all(s.role is not None for s in r.segments if s.keep)
+    # A dropped menu item is not the page's body: it has no role.
+    assert not any(s.keep for s in r.segments if s.text == "Home")
+    assert roles["Home"] is None and roles["Contact"] is None
+    assert all(s.role != "body" for s in r.segments if not s.keep)
     # The body alone: no title.
     body = ncleaner.Cleaner(roles="body").clean(PAGE)
     assert "Portrait photography" not in body.text.splitlines()
@@ -199,9 +204,74 @@ def test_threads_are_lowered_as_jobs_are(cleaner):
 
 
 def test_corrupt_input_never_raises(cleaner):
-    for doc in [b"", b"\xff\xfe\x00<p>", b"<" * 10000, bytes(range(256)) * 50, "<p>\ud7ff</p>"]:
+    for doc in [b"", b"\xff\xfe\x00<p>", b"<" * 10000, "<p>\ud7ff</p>"]:
         r = cleaner.clean(doc)
         assert r.words_out <= r.words_in
+    # Random bytes are no document: a DocumentError, or cleaned when forced through.
+    with pytest.raises(ncleaner.DocumentError, match="not a document: binary data"):
+        cleaner.clean(bytes(range(256)) * 50)
+    r = cleaner.clean(bytes(range(256)) * 50, input="html")
+    assert r.words_out <= r.words_in
+
+
+# The first bytes of an ELF executable, then 20 KB of its code.
+ELF = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + bytes((i * 7) % 256 for i in range(20000))
+
+
+def test_bytes_are_identified_as_the_cli_identifies_them(cleaner, tmp_path):
+    plain = cleaner.clean(PAGE)
+    # Gzipped bytes (a page saved as crawled) are decompressed, as the CLI and the server do.
+    gz = gzip.compress(PAGE)
+    r = cleaner.clean(gz)
+    assert (r.text, r.words_in, r.language) == (plain.text, plain.words_in, "en")
+    assert r.truncated is None
+    assert ncleaner.extract(gz) == plain.text
+    # The CLI on the same bytes in a file: the same text.
+    path = tmp_path / "page.html"
+    path.write_bytes(gz)
+    out = subprocess.run([str(cli_binary()), "clean", "-q", str(path)], capture_output=True, check=True)
+    assert out.stdout.decode().rstrip("\n") == r.text
+    # A str holding the gzip bytes one character per byte, as a JSON line may.
+    assert cleaner.clean(gz.decode("latin-1")).text == plain.text
+    # A stream cut short: what decodes is cleaned, and the result says so.
+    long = PAGE.replace(b"<p>Copyright", b"<p>" + b"More text of the page here. " * 400 + b"</p><p>Copyright")
+    cut = gzip.compress(long)[:-200]
+    t = cleaner.clean(cut)
+    assert t.words_in > 0 and "cut short" in t.truncated
+    assert "cut short" in t.to_dict()["truncated"]
+    # Binary bytes are refused, naming what they are; the CLI skips them.
+    with pytest.raises(ncleaner.DocumentError, match="not a document: ELF executable"):
+        cleaner.clean(ELF)
+    with pytest.raises(ncleaner.NCleanerError, match="ELF executable"):
+        ncleaner.extract(ELF)
+    path.write_bytes(ELF)
+    out = subprocess.run([str(cli_binary()), "clean", str(path)], capture_output=True)
+    assert out.stdout == b"" and "ELF executable" in out.stderr.decode()
+    # clean_many: the document gets its error, the others are cleaned.
+    many = cleaner.clean_many([PAGE, (ELF, "https://example.com/a.out"), gz])
+    assert [m.error is None for m in many] == [True, False, True]
+    bad = many[1]
+    assert bad.error.startswith("not a document: ELF executable")
+    assert (bad.text, bad.words_in, bad.segments, bad.metadata, bad.input) == ("", 0, [], None, None)
+    assert bad.to_dict() == {"url": "https://example.com/a.out", "error": bad.error}
+    assert "error=" in repr(bad)
+    assert many[2].text == many[0].text == plain.text
+    # Forced through when the input kind is given, as `clean --input html` forces files.
+    assert ncleaner.Cleaner(input="html").clean(ELF).error is None
+
+
+def test_the_record_has_the_api_fields(cleaner):
+    r = cleaner.clean(PAGE, url="https://example.com/p")
+    d = r.to_dict()
+    assert d["method"] == r.method == "ncleaner"
+    assert isinstance(d["elapsed_ms"], float) and d["elapsed_ms"] == r.elapsed_ms >= 0
+    assert ncleaner.Cleaner(method="keep-all").clean(PAGE).to_dict()["method"] == "keep-all"
+    # The URL given wins; without one, the page's own canonical URL.
+    canonical = b"<link rel=canonical href='https://example.com/canonical'>" + PAGE
+    assert cleaner.clean(canonical, url="https://mirror.test/p").url == "https://mirror.test/p"
+    assert cleaner.clean(canonical).url == "https://example.com/canonical"
+    assert cleaner.clean(canonical).to_dict()["url"] == "https://example.com/canonical"
+    assert cleaner.clean(PAGE).url is None
 
 
 def test_clean_many_matches_clean_in_order(cleaner):

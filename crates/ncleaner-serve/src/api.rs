@@ -654,6 +654,22 @@ pub(crate) async fn not_found() -> ApiError {
     )
 }
 
+/// A route asked with a method it does not take (`GET /api/clean`): a JSON
+/// error as every other, naming the route (the `Allow` header names its
+/// methods).
+pub(crate) async fn method_not_allowed(
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{method} {}: method not allowed (see the Allow header, and /api/openapi.json)",
+            uri.path()
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;

@@ -245,6 +245,7 @@ fn app(state: Arc<AppState>, log: bool) -> Router {
         .route("/api/models", get(api::models))
         .route("/api/openapi.json", get(openapi))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(middleware::from_fn_with_state(state.clone(), guard::guard))
         .with_state(state);
     if log {

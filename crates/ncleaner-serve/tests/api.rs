@@ -372,6 +372,32 @@ async fn bad_requests_get_json_errors() {
         let v: Value = r.json().await.unwrap();
         assert!(v["error"].as_str().unwrap().contains(says), "{v}");
     }
+    // A route asked with another method: a JSON error too, naming the route,
+    // and the methods it takes in `Allow`.
+    for (path, allow) in [("/api/clean", "POST"), ("/api/models", "GET,HEAD")] {
+        let r = c.put(s.url(path)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 405, "PUT {path}");
+        assert_eq!(r.headers()["allow"], allow, "PUT {path}");
+        let v: Value = r.json().await.unwrap();
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(&format!("PUT {path}: method not allowed")),
+            "{v}"
+        );
+    }
+    let r = c.get(s.url("/api/clean")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let v: Value = r.json().await.unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("GET /api/clean"),
+        "{v}"
+    );
     // Invalid UTF-8 in a raw body is not an error: the decoder takes any bytes.
     let r = c
         .post(s.url("/api/clean"))

@@ -9,11 +9,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 mod roles;
+mod written;
 
 pub use roles::{
     BYLINE_MAX_WORDS, BYLINE_REACH, CAPTION_MAX_WORDS, FURNITURE_MAX_WORDS, Role, Roles,
-    apply_roles, assign_roles,
+    apply_roles, assign_roles, settle_roles,
 };
+pub(crate) use written::without_permalink;
 
 use crate::classify::Decision;
 use crate::perplexity::SentenceScore;
@@ -227,14 +229,27 @@ impl Cleaned {
         self.segments.iter().filter(|s| s.keep())
     }
 
-    /// The cleaned text: kept segments, one per line.
+    /// The cleaned text: kept segments, one per line (a block of code in
+    /// its lines), as [`ScoredSegment::written_text`] writes each.
     pub fn text(&self) -> String {
         let mut out = String::new();
         for s in self.kept() {
-            out.push_str(s.text());
+            out.push_str(&s.written_text());
             out.push('\n');
         }
         out
+    }
+
+    /// The document's URL as its record gives it: the URL it came with (a
+    /// WARC record's target, a JSON line's or a Parquet row's `url`, the
+    /// caller's), which wins; else the URL the page states as its canonical
+    /// one ([`crate::html::Metadata::canonical_url`], absolute); else none.
+    pub fn record_url(&self) -> Option<&str> {
+        self.url.as_deref().or_else(|| {
+            self.metadata
+                .as_ref()
+                .and_then(|m| m.canonical_url.as_deref())
+        })
     }
 
     /// Words before cleaning (all segments).

@@ -604,6 +604,15 @@ impl Cleaner {
             if md.date_modified.is_none() {
                 md.date_modified = dateline(&segments, Dateline::Updated);
             }
+            // A title that a heading gave, as the heading is written: without
+            // its permalink mark (after the page's features, which read the
+            // title as the models were trained on it).
+            if let Some(t) = &mut md.title {
+                let written = crate::cleaned::without_permalink(t);
+                if written.len() < t.len() {
+                    *t = written.to_string();
+                }
+            }
         }
         let mut c = Cleaned {
             url: doc.url,
@@ -620,6 +629,7 @@ impl Cleaner {
             page_type,
         };
         self.assess_with(model, &mut c);
+        crate::cleaned::settle_roles(&mut c.segments);
         Ok(c)
     }
 

@@ -265,6 +265,20 @@ fn a_byline_a_caption_and_a_share_bar_carry_their_roles() {
         role("Council votes to rebuild the old bridge"),
         Some(Role::Title)
     );
+    // The body is the running text the page keeps: the menu items the
+    // cleaner dropped are no body (they have no role), and a dropped
+    // segment whose structure says what it is keeps that role.
+    for item in ["Home", "News", "Sport", "Contact"] {
+        let s = doc.segments.iter().find(|s| s.segment.text() == item);
+        let s = s.unwrap_or_else(|| panic!("no segment {item:?}"));
+        assert!(!s.keep(), "{item} kept");
+        assert_eq!(s.role, None, "{item}");
+    }
+    assert!(
+        doc.segments
+            .iter()
+            .all(|s| s.role != Some(Role::Body) || s.keep())
+    );
     // The body alone: the story without its title, byline, caption and share bar.
     let body = cleaner()
         .with_roles(Roles::Body)

@@ -35,11 +35,17 @@ use super::common::{check_clean_options, names, option_error, thread_pool};
     The guide to `clean`, with recipes: GUIDE.md, \"ncleaner clean\"."
 )]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
+    /// Pages (also `.gz`), folders, WARC, JSON Lines or Parquet files, or `-` (stdin).
     ///
+    /// Files, directories (searched recursively) or `-` for standard input.
     /// WARC (`.warc`, `.warc.gz`: HTML `response` records) and JSON Lines
     /// (`.jsonl`, `.jsonl.gz`, `.jsonl.zst`: `{"id", "url", "html" or "text"}`)
-    /// are read record by record; other files are one document each.
+    /// are read record by record, Parquet (`.parquet`: an `html` or `text`
+    /// column, `id` and `url` when present) row by row; other files are one
+    /// document each, decompressed when compressed (`page.html.gz`, `.zst`,
+    /// `.br`, or by their bytes). Images, PDFs and other binary files are
+    /// skipped and counted. A missing input gets its failed record and the
+    /// run goes on (exit status 1).
     #[arg(
         required = true,
         value_name = "INPUT",
@@ -61,7 +67,8 @@ pub struct Args {
     /// `.warc` (optionally `.gz`/`.zst`, which compress it) or `.parquet`,
     /// or a directory getting one output file per input
     /// (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or JSON Lines input →
-    /// one file). Default: standard output.
+    /// one file). Folders that do not exist are created (and named on
+    /// standard error). Default: standard output.
     #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
@@ -149,9 +156,9 @@ pub struct Args {
     /// default) the evidence is log2(p / (1 − p)) of its probability p of
     /// being clean (0 ↔ p = 0.5, 2 ↔ p = 0.8); for the paper's models it is
     /// the n-gram score log2 P(clean) − log2 P(dirty). Positive keeps less
-    /// (higher precision), negative keeps more. Default: the model's own
-    /// operating point (chosen for precision at training time; 0 for the
-    /// paper's models).
+    /// (higher precision), negative keeps more. Default: the cut that
+    /// --prefer chooses (`f`: each page's own cut, where its expected word F
+    /// is highest; 0 for the paper's models).
     #[arg(
         long,
         value_name = "T",
@@ -448,13 +455,9 @@ pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
 
 /// [`run_corpus`], resuming an interrupted run when `resume`.
 pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<()> {
-    // A mistyped argument stops the run before it starts; what the walk of
-    // a folder finds wrong is reported as it goes and the rest is cleaned.
-    for input in run.inputs {
-        if input.as_os_str() != "-" {
-            std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
-        }
-    }
+    // An input that cannot be read (a missing file among many) is a failed
+    // document as any other: it gets its record, is named on standard error,
+    // and the rest is cleaned (the exit status is then 1).
     let dest = Destination::from_arg(run.output);
     // An output over an input, or one the walk would read back, is refused
     // now; an output file inside an input folder is left out of the walk.
@@ -466,6 +469,10 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
         .unwrap_or(run.default_format);
     let opts = corpus::CorpusOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
+    if !run.quiet {
+        dest.new_folders_note()
+            .inspect(|n| eprintln!("ncleaner: {n}"));
+    }
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);

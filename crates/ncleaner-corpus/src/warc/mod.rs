@@ -62,8 +62,9 @@ pub const METADATA_FIELD_MAX: usize = 1024;
 /// use; here the ISO 639-1 tag) and, as WARC allows for fields it does not
 /// define, `ncleaner-Title`, `ncleaner-Author` (one field per author),
 /// `ncleaner-Date-Published`, `ncleaner-Date-Modified`,
-/// `ncleaner-Site-Name`, `ncleaner-Canonical-URL`, `ncleaner-Description`
-/// and `ncleaner-Tags` (tags and categories, joined by `, `). A field
+/// `ncleaner-Site-Name`, `ncleaner-Canonical-URL`, `ncleaner-Description`,
+/// `ncleaner-Tags` and `ncleaner-Categories` (the record's `tags` and
+/// `categories`, each list joined by `, `). A field
 /// nobody stated is left out. Values are one line (control characters
 /// become spaces, runs of whitespace one space) of at most
 /// [`METADATA_FIELD_MAX`] bytes.
@@ -108,14 +109,13 @@ pub fn metadata_fields(m: &ncleaner::Metadata) -> Vec<(String, String)> {
             add(name, v);
         }
     }
-    let tags: Vec<&str> = m
-        .tags
-        .iter()
-        .chain(&m.categories)
-        .map(String::as_str)
-        .collect();
-    if !tags.is_empty() {
-        add("ncleaner-Tags", &tags.join(", "));
+    for (name, list) in [
+        ("ncleaner-Tags", &m.tags),
+        ("ncleaner-Categories", &m.categories),
+    ] {
+        if !list.is_empty() {
+            add(name, &list.join(", "));
+        }
     }
     out
 }

@@ -30,6 +30,7 @@ ncleaner[datatrove]``).
 from ._ncleaner import (
     Cleaner,
     CleanResult,
+    DocumentError,
     Metadata,
     NCleanerError,
     PageQuality,
@@ -48,6 +49,7 @@ Result = CleanResult
 __all__ = [
     "Cleaner",
     "CleanResult",
+    "DocumentError",
     "Metadata",
     "NCleanerError",
     "PageQuality",

@@ -1,7 +1,11 @@
 from ._ncleaner import (
     Cleaner as Cleaner,
     CleanResult as CleanResult,
+    DocumentError as DocumentError,
+    Metadata as Metadata,
     NCleanerError as NCleanerError,
+    PageQuality as PageQuality,
+    PageType as PageType,
     Segment as Segment,
     WordModel as WordModel,
     perplexity as perplexity,

@@ -10,6 +10,12 @@ InputKind = Literal["html", "text", "auto"]
 class NCleanerError(Exception):
     """A model that cannot be loaded, or a failed batch; the message names the input."""
 
+class DocumentError(NCleanerError):
+    """A document that is not one (binary bytes: an image, an archive, an executable, a PDF,
+    random bytes) or cannot be read (a corrupt compressed stream, more than 64 MiB once
+    decompressed); the message says which. ``clean_many`` gives such a document a result
+    with its ``error`` instead."""
+
 class Segment:
     """One segment of a cleaned document (a paragraph, heading or list item)."""
 
@@ -50,7 +56,9 @@ class Segment:
         Literal["title", "byline", "body", "caption", "comment", "post", "table", "code", "furniture"]
     ]:
         """What the segment is on its page (HTML input; None for text); ``roles`` chooses which
-        kept roles the text carries."""
+        kept roles the text carries. A dropped segment keeps only a role its structure gives
+        (a comment, a caption, ...) and has None where it would be "body": the body is the
+        running text the page keeps."""
 
 class Metadata:
     """A page's metadata (the ``metadata`` object of the CLI's JSON Lines): each field None, or
@@ -117,7 +125,23 @@ class CleanResult:
 
     @property
     def url(self) -> Optional[str]:
-        """The document's URL, if known."""
+        """The document's URL: the one given (``url=``), else the page's canonical URL
+        (``metadata.canonical_url``), else None."""
+    @property
+    def error(self) -> Optional[str]:
+        """Why the document was not cleaned (``clean_many``: bytes that are not a document, or
+        cannot be read); None when it was. A result with an error has no text, segments or
+        metadata."""
+    @property
+    def truncated(self) -> Optional[str]:
+        """Why the document was not read whole (a compressed stream cut short, a page past the
+        limits of one document); None when it was."""
+    @property
+    def method(self) -> str:
+        """The method that decided: "ncleaner", "heuristics", "keep-all" or "perplexity"."""
+    @property
+    def elapsed_ms(self) -> float:
+        """Milliseconds the document took: its identification (decompression) and cleaning."""
     @property
     def text(self) -> str:
         """The cleaned text: the kept segments, one per line, no final newline (as the CLI's JSON Lines)."""
@@ -131,11 +155,11 @@ class CleanResult:
     def words_out(self) -> int:
         """Whitespace-separated words in the kept segments."""
     @property
-    def input(self) -> Literal["html", "text"]:
-        """How the document was read."""
+    def input(self) -> Optional[Literal["html", "text"]]:
+        """How the document was read; None when it was not (``error``)."""
     @property
-    def encoding(self) -> str:
-        """The encoding the document was decoded with."""
+    def encoding(self) -> Optional[str]:
+        """The encoding the document was decoded with; None when it was not (``error``)."""
     @property
     def had_decode_errors(self) -> bool:
         """Whether undecodable bytes were replaced by U+FFFD."""
@@ -166,7 +190,11 @@ class CleanResult:
     def page_quality(self) -> Optional[PageQuality]:
         """The predicted quality of the page's cleaning (models with a page-quality model)."""
     def to_dict(self) -> dict[str, Any]:
-        """The document as the web API's record: every field (None when unknown), the Markdown and the segments with their ``reason`` and ``evidence``; ``ncleaner clean --format jsonl --segments --markdown`` writes the same record without the fields it does not know."""
+        """The document as the web API's record: every field (None when unknown), ``method`` and
+        ``elapsed_ms``, the Markdown and the segments with their ``reason``, ``evidence`` and
+        ``role``; ``ncleaner clean --format jsonl --segments --markdown`` writes the same record
+        without the fields it does not know. A result with an ``error`` gives ``{"url", "error"}``,
+        as JSON Lines writes a failed document."""
     def to_json(self) -> str:
         """``to_dict()``'s record as a JSON string."""
 
@@ -239,8 +267,13 @@ class Cleaner:
     ) -> CleanResult:
         """Cleans one document, releasing the GIL.
 
-        ``bytes`` are decoded as the CLI does (BOM, then ``charset`` -- the HTTP
-        header's label -- then ``<meta>``, then detection); a ``str`` is used as is.
+        The document is identified as the CLI identifies a file: compressed bytes (gzip,
+        zstd, zlib, brotli; a ``str`` holding them one character per byte too) are
+        decompressed, and bytes that are no document (an image, a PDF, an executable,
+        random bytes) raise DocumentError naming what they are, unless ``input`` is "html"
+        or "text" (which forces them through, as ``clean --input`` does). ``bytes`` are then
+        decoded as the CLI does (BOM, then ``charset`` -- the HTTP header's label -- then
+        ``<meta>``, then detection); a ``str`` is used as is.
         """
     def clean_many(
         self,
@@ -250,6 +283,8 @@ class Cleaner:
     ) -> list[CleanResult]:
         """Cleans documents (or ``(document, url)`` pairs) in parallel in Rust, results in input order.
 
+        Each is identified as ``clean`` identifies one; one that is no document gets a result
+        with its ``error`` (and no text), and the others are cleaned.
         ``threads``: worker threads (default: all cores); more than 4 per core
         are lowered to that, with a ``RuntimeWarning`` (as ``ncleaner clean -j``).
         """
@@ -281,7 +316,8 @@ def perplexity(sentence: str, model: str = "en-ppl") -> float:
 
 def extract(document: Document, url: Optional[str] = None, **options: Any) -> str:
     """The cleaned text of one page with the options of ``Cleaner`` (the cleaner of each
-    set of options is made once per process): the one-line case."""
+    set of options is made once per process): the one-line case. Identifies the document as
+    ``Cleaner.clean`` does (DocumentError for bytes that are no document)."""
 
 def embedded_models() -> list[str]:
     """The names of the models built into the module."""

@@ -8,10 +8,15 @@ Needs the ``datatrove`` extra (``pip install "ncleaner[datatrove]"``)::
     from datatrove.pipeline.writers import JsonlWriter
     from ncleaner.datatrove import NCleanerExtractor, PerplexityFilter
 
-    LocalPipelineExecutor(
-        pipeline=[WarcReader("warcs/"), NCleanerExtractor(), PerplexityFilter(), JsonlWriter("out/")],
-        tasks=8,
-    ).run()
+    if __name__ == "__main__":  # datatrove starts its workers by importing this file again
+        LocalPipelineExecutor(
+            pipeline=[WarcReader("warcs/"), NCleanerExtractor(), PerplexityFilter(), JsonlWriter("out/")],
+            tasks=8,
+        ).run()
+
+The guard is needed: datatrove starts its workers with ``forkserver``, which
+imports the script again in each one; without it every worker fails in its
+bootstrapping phase and the pool starts new ones without end.
 
 Unlike datatrove's Python extractors, which run each document in a sandbox
 process with a timeout (they may hang), ncleaner neither hangs nor crashes on
@@ -53,6 +58,9 @@ class NCleanerExtractor(BaseExtractor):
         page_metadata: add the page's own metadata (below).
         markdown: the document's text becomes the kept text as Markdown (headings, lists,
             code blocks, quotes, tables) instead of plain lines.
+
+    A document whose content is no document (binary bytes, which ``ncleaner.Cleaner``
+    identifies as the CLI does) is dropped and counted as ``not_a_document``.
 
     Each document gets metadata ``words_in``, ``words_out`` and ``ncleaner_model``, and
     ``page_type`` and ``page_type_confidence`` when the model predicts the page's type; with
@@ -123,6 +131,11 @@ class NCleanerExtractor(BaseExtractor):
                 )
             for doc, result in zip(batch, results):
                 self.stat_update(StatHints.total)
+                if result.error is not None:
+                    # Bytes that are no document (binary) or cannot be read: counted, dropped.
+                    self.stat_update("not_a_document")
+                    self.stat_update(StatHints.dropped)
+                    continue
                 self.stat_update("extracted")
                 doc.text = result.markdown if self.markdown else result.text
                 doc.metadata["words_in"] = result.words_in

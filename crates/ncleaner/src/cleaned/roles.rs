@@ -8,7 +8,9 @@
 //! and from the page's predicted type, after the segments are decided;
 //! they change no decision but the one [`Roles`] asks for. They are
 //! assigned to every segment of an HTML page, kept or dropped, so that a
-//! reader of `--segments` sees what the model dropped too.
+//! reader of `--segments` sees what the model dropped too; once the page is
+//! decided, a dropped segment whose role would be the body has none
+//! ([`settle_roles`]): the body is what the page keeps.
 
 use crate::classify::page::PagePrediction;
 use crate::html::{Context, Kind, Tag, word_hash};
@@ -271,6 +273,22 @@ pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePredi
         .any(|p| lower.starts_with(p));
         if by || has(s, &w.byline) || crate::html::date_in_text(text).is_some() {
             s.role = Some(Role::Byline);
+        }
+    }
+}
+
+/// Settles the roles of a decided page as the outputs give them: a
+/// dropped segment keeps a role that says what it is (a title, a byline, a
+/// caption, a comment, a post, a table's cell, code, furniture), and has
+/// none where it would be [`Role::Body`]. The body is the running text the
+/// page keeps: a dropped menu item ("Skip to content", "Log in") is not
+/// the page's body, and `body` on it read as if it were. Called once the
+/// page is decided (the bylines the cleaner dropped are read for the
+/// metadata before).
+pub fn settle_roles(segments: &mut [ScoredSegment]) {
+    for s in segments.iter_mut().filter(|s| !s.keep()) {
+        if s.role == Some(Role::Body) {
+            s.role = None;
         }
     }
 }

@@ -47,7 +47,9 @@
 //!   link's text stays). Spaces, controls, `<`, `>`, `|` and parentheses
 //!   in a URL are percent-encoded.
 //! - In a code block, the line breaks and indentation of the `pre` text are
-//!   restored (the segment's text, which the models read, has spaces there).
+//!   restored (the segment's text, which the models read, has spaces there),
+//!   and a heading is written without its permalink mark (`¶`): the plain
+//!   text's rules ([`ScoredSegment::written_text`]).
 //! - The marks are used only where a segment's output is its own text
 //!   (not where the perplexity filter dropped some of its sentences).
 
@@ -61,7 +63,7 @@ use crate::cleaned::{Cleaned, ScoredSegment};
 use crate::html::Structure;
 use crate::segment::Kind;
 use escape::Place;
-use inline::{code_text, inline_text};
+use inline::inline_text;
 pub use table::MAX_COLUMNS;
 use table::{holds_data, table};
 
@@ -120,7 +122,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             }
             out.push('\n');
             for t in &kept[i..end] {
-                out.push_str(&code_text(t).replace("```", "`\u{200b}``"));
+                out.push_str(&t.written_text().replace("```", "`\u{200b}``"));
                 out.push('\n');
             }
             out.push_str("```\n");

@@ -3,7 +3,9 @@
 //! - [`Format::Cleaneval`]: `URL: <url>` first when the URL is known, a blank
 //!   line, then one kept segment per line, each starting `<p> `, `<h> ` or
 //!   `<l> `: the format of the CleanEval gold files and of `eval`.
-//! - [`Format::Text`]: the kept segments, one per line.
+//! - [`Format::Text`]: the kept segments, one per line, as the outputs of
+//!   kept text write them (a block of code in its lines, a heading without
+//!   its permalink mark: [`crate::cleaned::ScoredSegment::written_text`]).
 //! - [`Format::Jsonl`]: one JSON object per document on one line, a
 //!   [`CleanedRecord`]: `url`, `text`, `words_in`, `words_out`, `metadata`
 //!   for HTML input (the page's title, authors, dates, … :
@@ -174,10 +176,12 @@ pub fn cleaneval_string(doc: &Cleaned) -> String {
     String::from_utf8(buf).expect("the writer writes UTF-8")
 }
 
-/// Writes the kept text of one document, one segment per line.
+/// Writes the kept text of one document, one segment per line (a block of
+/// code in its lines, a heading without its permalink mark:
+/// [`crate::cleaned::ScoredSegment::written_text`]).
 pub fn write_text(w: &mut impl Write, doc: &Cleaned) -> std::io::Result<()> {
     for s in doc.kept() {
-        writeln!(w, "{}", s.text())?;
+        writeln!(w, "{}", s.written_text())?;
     }
     Ok(())
 }

@@ -83,8 +83,9 @@ pub struct CleanedRecord<'a> {
     /// out when it was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<&'a str>,
-    /// The document's URL (`null` when unknown).
-    pub url: &'a Option<String>,
+    /// The document's URL: the one it came with, else the page's canonical
+    /// URL ([`Cleaned::record_url`]); `null` when neither is known.
+    pub url: Option<&'a str>,
     /// Words in all segments.
     pub words_in: usize,
     /// Words in the kept segments.
@@ -153,7 +154,7 @@ impl<'a> CleanedRecord<'a> {
             },
             threshold: None,
             truncated: doc.truncated.as_deref(),
-            url: &doc.url,
+            url: doc.record_url(),
             words_in: doc.words_in(),
             words_out: doc.words_out(),
         }
@@ -225,7 +226,9 @@ pub struct SegmentRecord<'a> {
     /// What decided: `{"by": "score"}`, `{"by": "heuristic", "rule": …}`, …
     pub reason: &'a Reason,
     /// What the segment is on its page (`title`, `byline`, `body`,
-    /// `caption`, `comment`, `post`, `table`, `code`, `furniture`; HTML input).
+    /// `caption`, `comment`, `post`, `table`, `code`, `furniture`; HTML
+    /// input; left out for a dropped segment that would be `body`:
+    /// `crate::cleaned::settle_roles`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<crate::cleaned::Role>,
     /// The n-gram log-odds in bits (absent without a model).

@@ -1,8 +1,6 @@
-//! A kept segment's links and images as Markdown, and a `pre` segment's
-//! line breaks restored ([`crate::html::inline`]'s marks, used only where
-//! the segment's output is its own text).
+//! A kept segment's links and images as Markdown ([`crate::html::inline`]'s
+//! marks, used only where the segment's output is its own text).
 
-use std::borrow::Cow;
 
 use super::escape::{self, Place};
 use crate::cleaned::ScoredSegment;
@@ -15,9 +13,10 @@ fn marks(s: &ScoredSegment) -> Option<&Inline> {
 }
 
 /// A segment's text as Markdown for `place`: escaped ([`escape::inline`]),
-/// with its links and images.
+/// with its links and images; a heading without its permalink mark (and
+/// the link of the mark).
 pub(super) fn inline_text(s: &ScoredSegment, base: Option<&url::Url>, place: Place) -> String {
-    let text = s.text();
+    let text = s.written_line();
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     let Some(m) = marks(s).filter(|m| !m.links.is_empty() || !m.images.is_empty()) else {
         escape::inline(&mut out, text, place);
@@ -160,28 +159,4 @@ fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
         out.push(c);
     }
     Some(out)
-}
-
-/// A `pre` segment's text with its line breaks and indentation restored.
-pub(super) fn code_text<'a>(s: &'a ScoredSegment) -> Cow<'a, str> {
-    let text = s.text();
-    let Some(m) = marks(s).filter(|m| !m.breaks.is_empty()) else {
-        return Cow::Borrowed(text);
-    };
-    let mut out = String::with_capacity(text.len() + 8 * m.breaks.len());
-    let mut pos = 0;
-    for &(at, indent) in &m.breaks {
-        let at = at as usize;
-        if at < pos || text.as_bytes().get(at) != Some(&b' ') {
-            continue;
-        }
-        out.push_str(&text[pos..at]);
-        out.push('\n');
-        for _ in 0..indent.min(64) {
-            out.push(' ');
-        }
-        pos = at + 1;
-    }
-    out.push_str(&text[pos..]);
-    Cow::Owned(out)
 }
