@@ -35,7 +35,7 @@ use super::common::{check_clean_options, names, option_error, thread_pool};
     The guide to `clean`, with recipes: GUIDE.md, \"ncleaner clean\"."
 )]
 pub struct Args {
-    /// Pages (also `.gz`), folders, WARC, JSON Lines or Parquet files, or `-` (stdin).
+    /// Pages (also `.gz`), folders, WARC, JSON Lines, Parquet, or `-` (stdin).
     ///
     /// Files, directories (searched recursively) or `-` for standard input.
     /// WARC (`.warc`, `.warc.gz`: HTML `response` records) and JSON Lines
