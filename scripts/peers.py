@@ -25,7 +25,9 @@ Choices, written down because they change the figures:
   under readability and jusText, refuses them).
 - readability's summary (HTML) is rendered to lines of text by Resiliparse
   without its main-content filter.
-- Default settings of every system; jusText with its English stoplist.
+- Default settings of every system; jusText with its English stoplist, or
+  the stoplist of the pages' language given with --language (without one
+  for that language, its language-independent mode).
 - A system that raises or returns nothing for a page writes an empty file
   (it costs recall, like a lost document).
 """
@@ -71,10 +73,24 @@ def run_readability(html):
     return run_resiliparse(Document(html).summary(html_partial=True), main=False)
 
 
+# jusText's stoplist for a page's language (--language); English by default.
+# A language it has no stoplist for (Chinese, Japanese, ...) runs in the
+# language-independent mode its documentation gives: an empty stoplist with
+# both stop-word density thresholds at 0.
+JUSTEXT_STOPLISTS = {"en": "English", "ru": "Russian", "pl": "Polish", "el": "Greek", "de": "German",
+                     "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese", "nl": "Dutch",
+                     "cs": "Czech", "uk": "Ukrainian", "tr": "Turkish"}
+JUSTEXT_LANGUAGE = "en"
+
+
 def run_justext(html):
     import justext
 
-    paras = justext.justext(html.encode("utf-8"), justext.get_stoplist("English"), encoding="utf-8")
+    name = JUSTEXT_STOPLISTS.get(JUSTEXT_LANGUAGE)
+    if name:
+        paras = justext.justext(html.encode("utf-8"), justext.get_stoplist(name), encoding="utf-8")
+    else:
+        paras = justext.justext(html.encode("utf-8"), frozenset(), stopwords_low=0, stopwords_high=0, encoding="utf-8")
     return "\n".join(p.text for p in paras if not p.is_boilerplate)
 
 
@@ -123,7 +139,11 @@ def main():
     ap.add_argument("--plain", action="store_true", help="write each system's text as returned, no <p> markers")
     ap.add_argument("--trafilatura-extras", action="store_true",
                     help="trafilatura also writes NAME.meta.json and NAME.md")
+    ap.add_argument("--language", default="en",
+                    help="ISO 639-1 language of the pages, for jusText's stoplist (default en)")
     args = ap.parse_args()
+    global JUSTEXT_LANGUAGE
+    JUSTEXT_LANGUAGE = args.language
     systems = [s for s in args.systems.split(",") if s]
     for s in systems:
         if s not in SYSTEMS:

@@ -27,6 +27,8 @@ fn make_dirs(root: &Path) -> (PathBuf, PathBuf) {
         ("cleanportaleval", "portal/2013", 10),
         ("googlenews/train", "gn", 6),
         ("dragnet/train", "dragnet", 6),
+        // Five languages, three of the ten pages Chinese (for --cjk-chars).
+        ("daniel/train", "daniel", 10),
     ] {
         let files = txt_files(&gold_src.join(sub));
         assert!(
@@ -96,11 +98,12 @@ fn same_output_as_the_reference_scorer() {
     let tmp = tempfile::tempdir().unwrap();
     let (out, gold) = make_dirs(tmp.path());
     let script = shared_dir().join("tools/cleaneval_score.py");
-    let modes: [&[&str]; 4] = [
+    let modes: [&[&str]; 5] = [
         &[],
         &["--ascii"],
         &["--words-only"],
         &["--ascii", "--words-only"],
+        &["--words-only", "--cjk-chars"],
     ];
     // The reference is slow: run every mode at once.
     let children: Vec<_> = modes
@@ -144,7 +147,7 @@ fn same_output_as_the_reference_scorer() {
             String::from_utf8(rs.stdout).unwrap(),
         );
         assert_eq!(rs_out, py_out, "flags {flags:?}");
-        assert!(rs_out.starts_with("files\t92\n"), "{rs_out}");
+        assert!(rs_out.starts_with("files\t102\n"), "{rs_out}");
         let (py_t, rs_t) = (
             fs::read_to_string(&py_tsv).unwrap(),
             fs::read_to_string(&rs_tsv).unwrap(),

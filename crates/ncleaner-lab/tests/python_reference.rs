@@ -234,6 +234,7 @@ fn same_results_as_python() {
             ascii: *ascii,
             words_only: *words_only,
             unlabelled: false,
+            cjk_chars: false,
         };
         let s = score_pair(out, gold, &opts);
         let got = [

@@ -30,7 +30,8 @@ With --metric wcxb: WCXB's metric (Murrough Foley, WCXB: Web Content eXtraction 
 Examples:
   ncleaner eval out/ ../shared/data/gold/cleaneval/test
   ncleaner eval --metric levenshtein out/ ../shared/data/gold/cleaneval/test
-  ncleaner eval --words-only --per-file files.tsv out/ ../shared/data/gold/dragnet/train")]
+  ncleaner eval --words-only --per-file files.tsv out/ ../shared/data/gold/dragnet/train
+  ncleaner eval --words-only --cjk-chars out/zh/ gold-of-the-chinese-pages/")]
 pub struct Args {
     /// Directory of cleaned pages (REL/NAME.txt).
     pub outdir: PathBuf,
@@ -47,6 +48,11 @@ pub struct Args {
     /// write none.
     #[arg(long)]
     pub words_only: bool,
+    /// With --words-only: every Han, kana and full-width character is a word
+    /// of its own, as the reference scorer's --cjk-chars makes them. The
+    /// measure for Chinese and Japanese, which are written without spaces.
+    #[arg(long, requires = "words_only")]
+    pub cjk_chars: bool,
     /// Read every marker as <p> for the word counts too, so that a wrong label
     /// (<p> for <h>) costs nothing there. Not in the reference scorer.
     #[arg(long)]
@@ -84,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ascii: args.ascii,
         words_only: args.words_only,
         unlabelled: args.unlabelled,
+        cjk_chars: args.cjk_chars,
     };
     // The library's messages already include their cause; anyhow's `{:#}`
     // would print it twice.
@@ -106,7 +113,7 @@ fn levenshtein(args: &Args) -> anyhow::Result<()> {
     use crate::eval::levenshtein::{mean, per_file_tsv, similarity_dirs, to_json};
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
-        "--ascii, --words-only and --unlabelled apply to --metric words only"
+        "--ascii, --words-only, --cjk-chars and --unlabelled apply to --metric words only"
     );
     let files = similarity_dirs(&args.outdir, &args.golddir).map_err(|e| anyhow::anyhow!("{e}"))?;
     if let Some(path) = &args.per_file {
@@ -127,7 +134,7 @@ fn wcxb(args: &Args) -> anyhow::Result<()> {
     use crate::eval::wcxb;
     anyhow::ensure!(
         !args.ascii && !args.words_only && !args.unlabelled,
-        "--ascii, --words-only and --unlabelled apply to --metric words only"
+        "--ascii, --words-only, --cjk-chars and --unlabelled apply to --metric words only"
     );
     let pages = wcxb::load_ground_truth(&args.golddir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let scores = wcxb::score_dir(&pages, &args.outdir);

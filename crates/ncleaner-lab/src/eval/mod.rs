@@ -22,6 +22,7 @@ pub use difflib::matching_blocks;
 pub use tokens::{is_marker, tokens};
 
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,11 @@ pub struct EvalOptions {
     /// for the unlabelled segmentation figure (`--unlabelled`; not in the
     /// reference scorer, which always aligns words with labelled markers).
     pub unlabelled: bool,
+    /// With `words_only`: every Han, kana and full-width character is a
+    /// token of its own (`--cjk-chars`), as the reference scorer's flag
+    /// makes them: the measure for Chinese and Japanese, written without
+    /// spaces ([`tokens::split_cjk`]).
+    pub cjk_chars: bool,
 }
 
 /// True positives, false positives and false negatives of one alignment.
@@ -214,10 +220,15 @@ fn split_words(s: &str) -> Vec<&str> {
 /// Scores one output text against its gold text (both CleanEval format).
 pub fn score_pair(output: &str, gold: &str, opts: &EvalOptions) -> PairScore {
     if opts.words_only {
+        let (output, gold): (Cow<str>, Cow<str>) = if opts.cjk_chars {
+            (tokens::split_cjk(output), tokens::split_cjk(gold))
+        } else {
+            (output.into(), gold.into())
+        };
         // Marker case is irrelevant here: markers are dropped.
         let (o, g) = (
-            tokens::normalize(output, opts.ascii, false),
-            tokens::normalize(gold, opts.ascii, false),
+            tokens::normalize(&output, opts.ascii, false),
+            tokens::normalize(&gold, opts.ascii, false),
         );
         let (words, _) = align(&split_words(&o), &split_words(&g));
         return PairScore {
@@ -520,6 +531,38 @@ mod tests {
 
     fn opts() -> EvalOptions {
         EvalOptions::default()
+    }
+
+    #[test]
+    fn cjk_chars_make_each_han_and_kana_character_a_word() {
+        let w = EvalOptions {
+            words_only: true,
+            cjk_chars: true,
+            ..opts()
+        };
+        // 中 文 测 试 against 中 文 and the Latin word, which stays whole;
+        // the full-width comma is a character of its own too.
+        let s = score_pair("<p> 中文测试，word", "<p> 中文 word", &w);
+        assert_eq!(
+            s.words,
+            Counts {
+                tp: 3,
+                fp: 3,
+                fn_: 0
+            }
+        );
+        // Without the flag the run of Han characters is one word.
+        let s = score_pair(
+            "<p> 中文测试，word",
+            "<p> 中文 word",
+            &EvalOptions {
+                cjk_chars: false,
+                ..w
+            },
+        );
+        assert_eq!(s.words.tp, 0);
+        assert_eq!(tokens::split_cjk("plain"), "plain");
+        assert_eq!(tokens::split_cjk("かな漢字"), " か  な  漢  字 ");
     }
 
     #[test]

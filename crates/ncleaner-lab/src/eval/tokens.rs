@@ -12,6 +12,40 @@ fn is_py_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
+/// Whether `c` is a character the reference scorer's `--cjk-chars` makes a
+/// token of its own: CJK symbols and punctuation, Hiragana and Katakana,
+/// the CJK unified ideographs and their extension A, the compatibility
+/// ideographs, and the half- and full-width forms (its `CJK` pattern).
+pub fn is_cjk_char(c: char) -> bool {
+    matches!(c,
+        '\u{3000}'..='\u{303f}'
+        | '\u{3040}'..='\u{30ff}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{f900}'..='\u{faff}'
+        | '\u{ff00}'..='\u{ffef}')
+}
+
+/// The reference's `CJK.sub(r" \1 ", text)`: a space before and after every
+/// character of [`is_cjk_char`], so that splitting on whitespace makes each
+/// a token.
+pub fn split_cjk(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_cjk_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if is_cjk_char(c) {
+            out.push(' ');
+            out.push(c);
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Whether `tok` is a segment marker `<p>`, `<h>` or `<l>`, in either case.
 pub fn is_marker(tok: &str) -> bool {
     matches!(
