@@ -1,7 +1,6 @@
 //! A kept segment's links and images as Markdown ([`crate::html::inline`]'s
 //! marks, used only where the segment's output is its own text).
 
-
 use super::escape::{self, Place};
 use crate::cleaned::ScoredSegment;
 use crate::html::Inline;
