@@ -185,6 +185,8 @@ fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Contain
             &peeked
         }
     };
+    // A byte-order mark (Windows tools write one) is not content.
+    let plain = plain.strip_prefix(b"\xef\xbb\xbf").unwrap_or(plain);
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc
     } else if compression == Compression::None && head.starts_with(b"PAR1") {
