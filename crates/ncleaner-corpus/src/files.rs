@@ -145,10 +145,13 @@ pub enum Found {
 
 /// Walks command-line inputs lazily, in order: files as given (even
 /// non-regular ones: `<(cmd)` is a FIFO the user asked for), directories
-/// recursively ([`walkdir`], sorted by name, hidden names skipped, links
-/// followed), `-` for standard input. A symlink loop is reported once, where
-/// the link is; an unreadable folder is reported and the rest goes on; a
-/// FIFO, socket or device inside a folder is skipped, never opened.
+/// recursively ([`walkdir`], sorted by name, links followed), `-` for
+/// standard input. A symlink loop is reported once, where the link is; an
+/// unreadable folder is reported and the rest goes on; a FIFO, socket or
+/// device inside a folder is skipped, never opened. A hidden file or
+/// folder inside a folder (its name starts with a dot: `.git`, an editor's
+/// backup) is skipped, not read, and reported as skipped, so that the
+/// summary counts it.
 pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send + 'static {
     inputs
         .into_iter()
@@ -175,16 +178,43 @@ pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send +
 
 /// The walk of one directory argument.
 fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
-    let walker = walkdir::WalkDir::new(&root)
+    let mut walker = walkdir::WalkDir::new(&root)
         .follow_links(true)
         .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    walker.filter_map(move |item| match item {
+        .into_iter();
+    let next = move || {
+        let item = walker.next()?;
+        if let Ok(e) = &item
+            && e.depth() > 0
+            && e.file_name().as_encoded_bytes().starts_with(b".")
+        {
+            if e.file_type().is_dir() {
+                walker.skip_current_dir();
+            }
+            let reason = match e.file_type().is_dir() {
+                true => "hidden folder (its name starts with a dot; not walked)",
+                false => "hidden file (its name starts with a dot)",
+            };
+            return Some(Err(Found::Skipped {
+                path: e.path().to_path_buf(),
+                reason: reason.into(),
+            }));
+        }
+        Some(Ok(item))
+    };
+    std::iter::from_fn(next).filter_map(move |item| match item {
+        Err(found) => Some(found),
+        Ok(item) => walk_item(&root, item),
+    })
+}
+
+/// What one item of a folder's walk is.
+fn walk_item(root: &Path, item: walkdir::Result<walkdir::DirEntry>) -> Option<Found> {
+    match item {
         Ok(e) if e.file_type().is_dir() => None,
         Ok(e) if e.file_type().is_file() => {
             let path = e.into_path();
-            let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
             Some(Found::Origin(Origin::File { path, rel }))
         }
         Ok(e) => Some(Found::Skipped {
@@ -192,7 +222,7 @@ fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
             path: e.into_path(),
         }),
         Err(e) => {
-            let path = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
+            let path = e.path().map_or_else(|| root.to_path_buf(), Path::to_path_buf);
             let reason = match (e.loop_ancestor(), e.io_error()) {
                 (Some(a), _) => format!(
                     "symbolic link loop (leads back to {}); not followed",
@@ -204,7 +234,7 @@ fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
             };
             Some(Found::Problem { path, reason })
         }
-    })
+    }
 }
 
 /// What kind of non-regular file this is, in words.
@@ -271,8 +301,10 @@ pub struct OwnOutput {
 impl OwnOutput {
     /// Whether `found` is the run's own output (or its temporary file).
     pub fn is(&self, found: &Found) -> bool {
-        let Found::Origin(Origin::File { path, .. }) = found else {
-            return false;
+        let path = match found {
+            Found::Origin(Origin::File { path, .. }) => path,
+            Found::Skipped { path, .. } => path,
+            _ => return false,
         };
         // The name first: a canonical path costs a system call.
         self.paths.iter().any(|p| p.file_name() == path.file_name())
