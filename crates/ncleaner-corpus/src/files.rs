@@ -371,8 +371,9 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                     }
                 }
             }
+            let resuming = crate::sink::resuming_path(out);
             Ok(OwnOutput {
-                paths: [out.as_path(), partial.as_path()]
+                paths: [&**out, &*partial, &*resuming]
                     .into_iter()
                     .filter_map(canonical)
                     .collect(),

@@ -264,10 +264,11 @@ pub struct Args {
     /// Continue an interrupted run into the same output.
     ///
     /// Continue an interrupted run into the same output (-o OUT.jsonl,
-    /// optionally .gz/.zst, or -o DIR/), given the same inputs: the
-    /// documents already written are left out (matched by their place in
-    /// the inputs, and their id checked; in a directory, by output file), a
-    /// record torn by the interruption is dropped and done again.
+    /// optionally .gz/.zst, -o OUT.parquet, or -o DIR/), given the same
+    /// inputs: the documents already written are left out (matched by their
+    /// place in the inputs, and their id checked; in a directory, by output
+    /// file), a record torn by the interruption is dropped and done again.
+    /// One text, Markdown or WARC file cannot be continued.
     #[arg(long, requires = "output", help_heading = "Corpus run")]
     pub resume: bool,
 
@@ -493,7 +494,7 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
                     signal_name(sig),
                     stats.documents + stats.skipped
                 );
-                dest.incomplete_note()
+                dest.incomplete_note(format)
                     .inspect(|n| eprintln!("ncleaner: {n}"));
             }
         }
