@@ -291,11 +291,15 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
     })
 }
 
-/// A run's own output file, which its walk of the inputs must not read
-/// ([`check_output`]): the file and its temporary name, by canonical path.
+/// What [`check_output`] found of a run's output and inputs: the run's
+/// own output file (with its temporary files), which its walk of
+/// the inputs must not read or count, and the inputs, which no output file
+/// of a directory output may resolve into ([`OwnOutput::check_output_file`]).
 #[derive(Debug, Clone, Default)]
 pub struct OwnOutput {
     paths: Vec<PathBuf>,
+    /// The inputs' canonical paths, and whether each is a folder.
+    inputs: std::sync::Arc<Vec<(PathBuf, bool)>>,
 }
 
 impl OwnOutput {
@@ -309,6 +313,41 @@ impl OwnOutput {
         // The name first: a canonical path costs a system call.
         self.paths.iter().any(|p| p.file_name() == path.file_name())
             && canonical(path).is_some_and(|c| self.paths.contains(&c))
+    }
+
+    /// Refuses to write the output file `out` of a directory output when,
+    /// every component of its path resolved (a symbolic link inside the
+    /// output directory included), it is an input or lies inside an input
+    /// folder: it would replace an input, or be read back as one.
+    pub fn check_output_file(&self, out: &Path) -> Result<()> {
+        if self.inputs.is_empty() {
+            return Ok(());
+        }
+        let Some(resolved) = canonical(out) else {
+            return Ok(());
+        };
+        for (input, dir) in self.inputs.iter() {
+            let inside = *dir && resolved.starts_with(input);
+            if resolved == *input || inside {
+                return Err(Error::document(
+                    out.display().to_string(),
+                    format!(
+                        "refused: this output resolves (through a symbolic link) to {}, {} {}; \
+                         writing it would {}; remove the link, or give an output directory \
+                         outside the inputs",
+                        resolved.display(),
+                        if inside { "inside the input folder" } else { "the input" },
+                        input.display(),
+                        if inside {
+                            "add to the inputs, or replace one"
+                        } else {
+                            "replace the input"
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -349,10 +388,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// inside an input folder or holds an input, and `-o NAME` that names a
 /// directory (no output format's extension) where a file of that name
 /// exists. An output file inside an input folder is allowed: the walk
-/// leaves it and its temporary file out (the returned [`OwnOutput`]).
+/// leaves it and its temporary files out (the returned
+/// [`OwnOutput`]), which also refuses each output file of a directory
+/// output that resolves into an input through a link inside the output
+/// directory, when the run comes to write it.
 pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<OwnOutput> {
     use crate::Destination;
     let inputs: Vec<&PathBuf> = inputs.iter().filter(|p| p.as_os_str() != "-").collect();
+    let resolved = std::sync::Arc::new(
+        inputs
+            .iter()
+            .filter_map(|i| canonical(i).map(|c| (c, i.is_dir())))
+            .collect::<Vec<_>>(),
+    );
     match dest {
         Destination::Stdout => Ok(OwnOutput::default()),
         Destination::File(out) => {
@@ -377,6 +425,7 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                     .into_iter()
                     .filter_map(canonical)
                     .collect(),
+                inputs: resolved,
             })
         }
         Destination::Dir(out) => {
@@ -416,7 +465,10 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                         .into(),
                 );
             }
-            Ok(OwnOutput::default())
+            Ok(OwnOutput {
+                paths: Vec::new(),
+                inputs: resolved,
+            })
         }
     }
 }

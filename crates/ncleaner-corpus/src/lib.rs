@@ -395,13 +395,26 @@ pub fn clean_streaming(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
-    clean_resuming(found, dest, cleaner, opts, pool, observer, None).map(|(s, _)| s)
+    let plan = OutputPlan::default();
+    clean_resuming(found, dest, cleaner, opts, pool, observer, plan).map(|(s, _)| s)
 }
 
-/// [`clean_streaming`] continuing an interrupted run: with `resume`, what
-/// it says is already written is left out ([`Outcome::Resumed`]) and the
-/// output is continued: a JSON Lines file cut where its complete records
-/// end and appended to (opened only once a new record comes, so that
+/// What a run of [`clean_resuming`] knows of its output beyond where it
+/// goes: what it continues, and which inputs it must never write into.
+#[derive(Debug, Default)]
+pub struct OutputPlan {
+    /// The output of an interrupted run to continue (`clean --resume`).
+    pub resume: Option<Resume>,
+    /// The run's inputs and own files, as [`check_output`] found them: a
+    /// directory output refuses an output file that resolves into an input.
+    pub own: OwnOutput,
+}
+
+/// [`clean_streaming`] continuing an interrupted run: with `plan.resume`,
+/// what it says is already written is left out ([`Outcome::Resumed`]) and
+/// the output is continued: a JSON Lines file cut where its complete
+/// records end and appended to, a Parquet file's rows copied into the file
+/// that replaces it (either opened only once a new record comes, so that
 /// inputs that do not match the output leave it as it was), a directory
 /// completed. Returns the counts and the number of entries left out.
 pub fn clean_resuming(
@@ -411,8 +424,9 @@ pub fn clean_resuming(
     opts: CorpusOptions,
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
-    resume: Option<Resume>,
+    plan: OutputPlan,
 ) -> Result<(Stats, u64)> {
+    let OutputPlan { resume, own } = plan;
     let source = Source::streaming(
         found,
         SourceOptions {
@@ -440,7 +454,7 @@ pub fn clean_resuming(
                 abort.clone(),
             ))
         }
-        _ => sink::open(dest, opts.format)?,
+        _ => sink::open_checked(dest, opts.format, &own)?,
     };
     let stats = run(
         source,

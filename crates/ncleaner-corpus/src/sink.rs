@@ -138,6 +138,16 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
 
 /// Opens the sink for `dest` in `format`.
 pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> {
+    open_checked(dest, format, &crate::OwnOutput::default())
+}
+
+/// [`open`], a directory output refusing each output file that resolves
+/// into one of the inputs `own` names ([`crate::OwnOutput::check_output_file`]).
+pub fn open_checked(
+    dest: &Destination,
+    format: Format,
+    own: &crate::OwnOutput,
+) -> Result<Box<dyn Sink + Send>> {
     Ok(match dest {
         Destination::Stdout if format == Format::Parquet => parquet_stdout()?,
         Destination::Stdout => {
@@ -150,6 +160,7 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
             claims: Claims::new(dir, format.extension()),
             format,
             current: None,
+            own: own.clone(),
         }),
     })
 }
@@ -670,6 +681,8 @@ pub struct DirSink {
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
     /// The output paths of this run so far.
     claims: Claims,
+    /// The inputs no output file may resolve into.
+    own: crate::OwnOutput,
 }
 
 /// The output paths of a run into a directory, each claimed once, in input
@@ -758,6 +771,7 @@ impl Sink for DirSink {
             if !matches!(outcome, Outcome::Skipped(_)) {
                 let path = self.claims.claim(&entry.input);
                 if let Outcome::Rendered(_) = outcome {
+                    self.own.check_output_file(&path)?;
                     let mut sink = open_file(&path, self.format)?;
                     sink.write(entry, outcome)?;
                     sink.finish()?;
@@ -772,6 +786,7 @@ impl Sink for DirSink {
         if !same {
             self.close_current(true)?;
             let path = self.claims.claim(&entry.input);
+            self.own.check_output_file(&path)?;
             self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
         }
         let (_, sink) = self.current.as_mut().expect("opened above");

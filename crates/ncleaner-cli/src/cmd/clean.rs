@@ -460,7 +460,8 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
     // An output over an input, or one the walk would read back, is refused
     // now; an output file inside an input folder is left out of the walk.
     let own = corpus::check_output(run.inputs, &dest)?;
-    let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !own.is(f));
+    let walk_own = own.clone();
+    let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !walk_own.is(f));
     let format = run
         .format
         .or_else(|| corpus::sink::format_from_name(&dest))
@@ -477,8 +478,9 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
     if let (Some(corpus::Resume::File(f)), false) = (&resume, run.quiet) {
         f.torn_note().inspect(|n| eprintln!("ncleaner: {n}"));
     }
+    let plan = corpus::OutputPlan { resume, own };
     let (stats, resumed) =
-        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, resume)?;
+        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, plan)?;
     progress.finish();
     let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {
