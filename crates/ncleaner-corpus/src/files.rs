@@ -292,7 +292,7 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// What [`check_output`] found of a run's output and inputs: the run's
-/// own output file (with its temporary files), which its walk of
+/// own output file (with its temporary and lock files), which its walk of
 /// the inputs must not read or count, and the inputs, which no output file
 /// of a directory output may resolve into ([`OwnOutput::check_output_file`]).
 #[derive(Debug, Clone, Default)]
@@ -303,7 +303,8 @@ pub struct OwnOutput {
 }
 
 impl OwnOutput {
-    /// Whether `found` is the run's own output (or its temporary file).
+    /// Whether `found` is the run's own output (or its temporary or lock
+    /// file).
     pub fn is(&self, found: &Found) -> bool {
         let path = match found {
             Found::Origin(Origin::File { path, .. }) => path,
@@ -388,7 +389,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// inside an input folder or holds an input, and `-o NAME` that names a
 /// directory (no output format's extension) where a file of that name
 /// exists. An output file inside an input folder is allowed: the walk
-/// leaves it and its temporary files out (the returned
+/// leaves it and its temporary and lock files out (the returned
 /// [`OwnOutput`]), which also refuses each output file of a directory
 /// output that resolves into an input through a link inside the output
 /// directory, when the run comes to write it.
@@ -420,8 +421,9 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                 }
             }
             let resuming = crate::sink::resuming_path(out);
+            let lock = crate::lock::lock_path(dest).unwrap_or_default();
             Ok(OwnOutput {
-                paths: [&**out, &*partial, &*resuming]
+                paths: [&**out, &*partial, &*resuming, &*lock]
                     .into_iter()
                     .filter_map(canonical)
                     .collect(),

@@ -11,7 +11,8 @@
 //!   (or per WARC record), in input order;
 //! - [`run`](mod@run): cleans the entries on all threads, in order, in bounded memory;
 //! - [`sink`]: writes the results (per-file, one stream, JSON Lines, WARC);
-//! - [`resume`]: continuing an interrupted run (`clean --resume`).
+//! - [`resume`]: continuing an interrupted run (`clean --resume`);
+//! - [`lock`]: one run per output.
 //!
 //! Never losing a document: every document the source finds becomes one
 //! entry, and every entry one [`Outcome`]: rendered, failed (with an error
@@ -27,6 +28,7 @@ pub mod identify;
 pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
+pub mod lock;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod resume;
@@ -39,6 +41,7 @@ pub mod torture;
 pub mod warc;
 
 pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, walk, walk_inputs};
+pub use lock::OutputLock;
 pub use resume::Resume;
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
@@ -386,7 +389,9 @@ pub fn clean(
 
 /// [`clean`] over what a walk finds ([`walk_inputs`]), cleaning while the
 /// walk goes on: unreadable folders and symlink loops are failed entries,
-/// FIFOs and other non-regular files skipped ones.
+/// FIFOs and other non-regular files skipped ones. The output's lock
+/// ([`OutputLock`]) is held while it runs: another run writing to `dest`
+/// makes this one fail before it writes anything.
 pub fn clean_streaming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
@@ -395,6 +400,7 @@ pub fn clean_streaming(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
+    let _lock = OutputLock::acquire(dest)?;
     let plan = OutputPlan::default();
     clean_resuming(found, dest, cleaner, opts, pool, observer, plan).map(|(s, _)| s)
 }
@@ -410,13 +416,15 @@ pub struct OutputPlan {
     pub own: OwnOutput,
 }
 
-/// [`clean_streaming`] continuing an interrupted run: with `plan.resume`,
-/// what it says is already written is left out ([`Outcome::Resumed`]) and
-/// the output is continued: a JSON Lines file cut where its complete
-/// records end and appended to, a Parquet file's rows copied into the file
-/// that replaces it (either opened only once a new record comes, so that
-/// inputs that do not match the output leave it as it was), a directory
-/// completed. Returns the counts and the number of entries left out.
+/// [`clean_streaming`] as a command runs it, the caller holding the
+/// output's lock ([`OutputLock`]), continuing an interrupted run: with
+/// `plan.resume`, what it says is already written is left out
+/// ([`Outcome::Resumed`]) and the output is continued: a JSON Lines file
+/// cut where its complete records end and appended to, a Parquet file's
+/// rows copied into the file that replaces it (either opened only once a
+/// new record comes, so that inputs that do not match the output leave it
+/// as it was), a directory completed. Returns the counts and the number of
+/// entries left out.
 pub fn clean_resuming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,

@@ -61,7 +61,9 @@ pub struct Args {
     /// `.warc` (optionally `.gz`/`.zst`, which compress it) or `.parquet`,
     /// or a directory getting one output file per input
     /// (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or JSON Lines input →
-    /// one file). Default: standard output.
+    /// one file). Default: standard output. Written under a temporary name
+    /// (.NAME.partial) until complete; one run per output (a second run on
+    /// the same output is refused while the first holds its lock).
     #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
@@ -335,6 +337,8 @@ pub fn run(args: Args) -> Result<()> {
         "--links and --images go into Markdown: give --format markdown (or -o FILE.md), or --format jsonl --markdown"
     );
     let mut cleaner = Cleaner::new(options).map_err(option_error)?;
+    // The output is checked and locked before any work, the site pass too.
+    let prepared = prepare(&args.inputs, args.output.as_deref())?;
     let sites = args.sites || args.site_memory.is_some();
     let mut memory = None;
     if sites {
@@ -378,7 +382,7 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    let result = run_corpus_with(&cleaner, run, args.resume);
+    let result = run_corpus_prepared(&cleaner, run, args.resume, prepared);
     if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
@@ -444,22 +448,49 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    run_corpus_with(cleaner, run, false)
+    let prepared = prepare(run.inputs, run.output)?;
+    run_corpus_prepared(cleaner, run, false, prepared)
 }
 
-/// [`run_corpus`], resuming an interrupted run when `resume`.
-pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<()> {
-    // A mistyped argument stops the run before it starts; what the walk of
-    // a folder finds wrong is reported as it goes and the rest is cleaned.
-    for input in run.inputs {
+/// A run's output, checked against its inputs and locked ([`prepare`]).
+pub struct Prepared {
+    dest: Destination,
+    own: corpus::OwnOutput,
+    /// Held until the run ends: one run per output.
+    _lock: Option<corpus::OutputLock>,
+}
+
+/// Checks a run's inputs and output before any work and takes the
+/// output's lock: a mistyped input, an output over an input (or one the
+/// walk would read back) and an output another run is writing are refused
+/// now; an output file inside an input folder is left out of the walk.
+pub fn prepare(inputs: &[PathBuf], output: Option<&std::path::Path>) -> Result<Prepared> {
+    // What the walk of a folder finds wrong is reported as it goes and the
+    // rest is cleaned.
+    for input in inputs {
         if input.as_os_str() != "-" {
             std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
         }
     }
-    let dest = Destination::from_arg(run.output);
-    // An output over an input, or one the walk would read back, is refused
-    // now; an output file inside an input folder is left out of the walk.
-    let own = corpus::check_output(run.inputs, &dest)?;
+    let dest = Destination::from_arg(output);
+    let own = corpus::check_output(inputs, &dest)?;
+    let lock = corpus::OutputLock::acquire(&dest)?;
+    Ok(Prepared {
+        dest,
+        own,
+        _lock: lock,
+    })
+}
+
+/// [`run_corpus`] on an output already checked and locked ([`prepare`]),
+/// resuming an interrupted run when `resume`.
+fn run_corpus_prepared(
+    cleaner: &Cleaner,
+    run: Run<'_>,
+    resume: bool,
+    prepared: Prepared,
+) -> Result<()> {
+    let Prepared { dest, own, _lock } = prepared;
     let walk_own = own.clone();
     let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !walk_own.is(f));
     let format = run
