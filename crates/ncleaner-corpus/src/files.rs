@@ -354,7 +354,7 @@ impl OwnOutput {
 
 /// `path` with its existing part made canonical (symbolic links and `..`
 /// resolved) and the rest, which does not exist yet, appended.
-fn canonical(path: &Path) -> Option<PathBuf> {
+pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     let abs = std::path::absolute(path).ok()?;
     let mut missing = Vec::new();
     let mut at = abs.as_path();
@@ -369,7 +369,7 @@ fn canonical(path: &Path) -> Option<PathBuf> {
 
 /// The same file: the same canonical path, or (hard links) the same device
 /// and inode.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     if canonical(a).is_some_and(|x| canonical(b) == Some(x)) {
         return true;
     }

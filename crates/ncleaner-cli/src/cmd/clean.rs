@@ -252,6 +252,8 @@ pub struct Args {
     /// Like --sites, and the site memory is also loaded from FILE if it
     /// exists and saved there afterwards with this run's pages added, so
     /// that the pages of other runs (other WARC files of a crawl) count.
+    /// FILE must be neither an input nor an output (refused otherwise); it
+    /// is written under a unique temporary name beside it, then renamed.
     #[arg(long, value_name = "FILE", help_heading = "Corpus run")]
     pub site_memory: Option<PathBuf>,
 
@@ -339,6 +341,9 @@ pub fn run(args: Args) -> Result<()> {
     let mut cleaner = Cleaner::new(options).map_err(option_error)?;
     // The output is checked and locked before any work, the site pass too.
     let prepared = prepare(&args.inputs, args.output.as_deref())?;
+    if let Some(file) = &args.site_memory {
+        corpus::sites::check_site_memory(file, &args.inputs, &prepared.dest)?;
+    }
     let sites = args.sites || args.site_memory.is_some();
     let mut memory = None;
     if sites {
@@ -382,8 +387,13 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
+    // The memory is whole once its pass is: it is saved even when the
+    // cleaning pass is interrupted, but not when its own pass was.
+    let learned = corpus::interrupt::stopped().is_none();
     let result = run_corpus_prepared(&cleaner, run, args.resume, prepared);
-    if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
+    if let (Some(f), Some(mem), false, true) =
+        (&args.site_memory, &memory, args.no_site_pass, learned)
+    {
         mem.save(f)?;
     }
     result
