@@ -416,6 +416,66 @@ pub struct OutputPlan {
     pub own: OwnOutput,
 }
 
+/// A run's output, checked against its inputs and locked before any work
+/// ([`prepare_output`]); the lock is held until it is dropped.
+#[derive(Debug)]
+pub struct PreparedOutput {
+    /// Where the output goes.
+    pub dest: Destination,
+    /// The run's own files and its inputs ([`check_output`]).
+    pub own: OwnOutput,
+    /// One run per output ([`OutputLock`]).
+    _lock: Option<OutputLock>,
+}
+
+impl PreparedOutput {
+    /// The walk of `inputs` ([`walk_inputs`]), the run's own output files
+    /// left out.
+    pub fn walk(&self, inputs: &[PathBuf]) -> impl Iterator<Item = Found> + Send + 'static {
+        let own = self.own.clone();
+        walk_inputs(inputs.to_vec()).filter(move |f| !own.is(f))
+    }
+
+    /// The plan of a run into this output in `format`: with `resume`, what
+    /// an interrupted run left there to continue ([`Resume::of`]).
+    pub fn plan(&self, resume: bool, format: Format) -> Result<OutputPlan> {
+        let resume = match resume {
+            true => Some(Resume::of(&self.dest, format)?),
+            false => None,
+        };
+        let own = self.own.clone();
+        Ok(OutputPlan { resume, own })
+    }
+}
+
+/// Checks a run's inputs and output (`-o`, `None` for standard output)
+/// before any work and takes the output's lock: a mistyped input, an
+/// output over an input (or one the walk would read back), a site memory
+/// file (`--site-memory`) that is an input or an output
+/// ([`sites::check_site_memory`]) and an output another run is writing
+/// are refused now; an output file inside an input folder is left out of
+/// the walk. What the walk of a folder finds wrong is reported as it goes.
+pub fn prepare_output(
+    inputs: &[PathBuf],
+    output: Option<&Path>,
+    site_memory: Option<&Path>,
+) -> Result<PreparedOutput> {
+    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        std::fs::metadata(input).map_err(|e| Error::io(input, e))?;
+    }
+    let dest = Destination::from_arg(output);
+    let own = check_output(inputs, &dest)?;
+    if let Some(file) = site_memory {
+        sites::check_site_memory(file, inputs, &dest)?;
+    }
+    let lock = OutputLock::acquire(&dest)?;
+    Ok(PreparedOutput {
+        dest,
+        own,
+        _lock: lock,
+    })
+}
+
 /// [`clean_streaming`] as a command runs it, the caller holding the
 /// output's lock ([`OutputLock`]), continuing an interrupted run: with
 /// `plan.resume`, what it says is already written is left out

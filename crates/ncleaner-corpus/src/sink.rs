@@ -215,7 +215,12 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
 /// its end closes it under its temporary name, readable).
 #[cfg(feature = "parquet")]
 fn parquet_file(path: &Path) -> Result<Box<dyn Sink + Send>> {
-    let names = crate::parquet::write::Names::of(path);
+    let partial = partial_path(path);
+    let names = crate::parquet::write::Names {
+        tmp: partial.clone(),
+        fin: path.to_path_buf(),
+        partial,
+    };
     let f = std::fs::File::create(&names.tmp).map_err(|e| Error::io(&names.tmp, e))?;
     let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(1 << 20, f));
     Ok(Box::new(crate::parquet::ParquetSink::new(
@@ -230,7 +235,11 @@ fn parquet_file(path: &Path) -> Result<Box<dyn Sink + Send>> {
 /// ([`resuming_path`]) takes its rows and the new ones, and replaces it
 /// when closed, so that its rows stay readable until then.
 #[cfg(feature = "parquet")]
-fn parquet_resumed(path: &Path, existing: Option<&Path>, rows: u64) -> Result<Box<dyn Sink + Send>> {
+fn parquet_resumed(
+    path: &Path,
+    existing: Option<&Path>,
+    rows: u64,
+) -> Result<Box<dyn Sink + Send>> {
     use crate::parquet::write::Names;
     let partial = partial_path(path);
     // A complete output resumed goes to its temporary name first: an
@@ -261,7 +270,9 @@ fn parquet_resumed(path: &Path, existing: Option<&Path>, rows: u64) -> Result<Bo
             }
         }
         if copied < rows {
-            return Err(bad(format!("holds {copied} rows, not the {rows} read before")));
+            return Err(bad(format!(
+                "holds {copied} rows, not the {rows} read before"
+            )));
         }
     }
     Ok(Box::new(sink))

@@ -61,9 +61,8 @@ pub struct Args {
     /// `.warc` (optionally `.gz`/`.zst`, which compress it) or `.parquet`,
     /// or a directory getting one output file per input
     /// (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or JSON Lines input →
-    /// one file). Default: standard output. Written under a temporary name
-    /// (.NAME.partial) until complete; one run per output (a second run on
-    /// the same output is refused while the first holds its lock).
+    /// one file). Default: standard output. Written as .NAME.partial until
+    /// complete; a second run on the same output is refused while one runs.
     #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
@@ -252,8 +251,7 @@ pub struct Args {
     /// Like --sites, and the site memory is also loaded from FILE if it
     /// exists and saved there afterwards with this run's pages added, so
     /// that the pages of other runs (other WARC files of a crawl) count.
-    /// FILE must be neither an input nor an output (refused otherwise); it
-    /// is written under a unique temporary name beside it, then renamed.
+    /// FILE is refused if it is an input or an output; saved whole, then renamed.
     #[arg(long, value_name = "FILE", help_heading = "Corpus run")]
     pub site_memory: Option<PathBuf>,
 
@@ -340,10 +338,8 @@ pub fn run(args: Args) -> Result<()> {
     );
     let mut cleaner = Cleaner::new(options).map_err(option_error)?;
     // The output is checked and locked before any work, the site pass too.
-    let prepared = prepare(&args.inputs, args.output.as_deref())?;
-    if let Some(file) = &args.site_memory {
-        corpus::sites::check_site_memory(file, &args.inputs, &prepared.dest)?;
-    }
+    let (output, memory_file) = (args.output.as_deref(), args.site_memory.as_deref());
+    let prepared = corpus::prepare_output(&args.inputs, output, memory_file)?;
     let sites = args.sites || args.site_memory.is_some();
     let mut memory = None;
     if sites {
@@ -387,13 +383,8 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    // The memory is whole once its pass is: it is saved even when the
-    // cleaning pass is interrupted, but not when its own pass was.
-    let learned = corpus::interrupt::stopped().is_none();
     let result = run_corpus_prepared(&cleaner, run, args.resume, prepared);
-    if let (Some(f), Some(mem), false, true) =
-        (&args.site_memory, &memory, args.no_site_pass, learned)
-    {
+    if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
     result
@@ -458,70 +449,35 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    let prepared = prepare(run.inputs, run.output)?;
+    let prepared = corpus::prepare_output(run.inputs, run.output, None)?;
     run_corpus_prepared(cleaner, run, false, prepared)
 }
 
-/// A run's output, checked against its inputs and locked ([`prepare`]).
-pub struct Prepared {
-    dest: Destination,
-    own: corpus::OwnOutput,
-    /// Held until the run ends: one run per output.
-    _lock: Option<corpus::OutputLock>,
-}
-
-/// Checks a run's inputs and output before any work and takes the
-/// output's lock: a mistyped input, an output over an input (or one the
-/// walk would read back) and an output another run is writing are refused
-/// now; an output file inside an input folder is left out of the walk.
-pub fn prepare(inputs: &[PathBuf], output: Option<&std::path::Path>) -> Result<Prepared> {
-    // What the walk of a folder finds wrong is reported as it goes and the
-    // rest is cleaned.
-    for input in inputs {
-        if input.as_os_str() != "-" {
-            std::fs::metadata(input).map_err(|e| ncleaner::Error::io(input, e))?;
-        }
-    }
-    let dest = Destination::from_arg(output);
-    let own = corpus::check_output(inputs, &dest)?;
-    let lock = corpus::OutputLock::acquire(&dest)?;
-    Ok(Prepared {
-        dest,
-        own,
-        _lock: lock,
-    })
-}
-
-/// [`run_corpus`] on an output already checked and locked ([`prepare`]),
-/// resuming an interrupted run when `resume`.
+/// [`run_corpus`] on an output already checked and locked
+/// ([`corpus::prepare_output`]), resuming an interrupted run when `resume`.
 fn run_corpus_prepared(
     cleaner: &Cleaner,
     run: Run<'_>,
     resume: bool,
-    prepared: Prepared,
+    prepared: corpus::PreparedOutput,
 ) -> Result<()> {
-    let Prepared { dest, own, _lock } = prepared;
-    let walk_own = own.clone();
-    let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !walk_own.is(f));
+    let found = prepared.walk(run.inputs);
+    let dest = &prepared.dest;
     let format = run
         .format
-        .or_else(|| corpus::sink::format_from_name(&dest))
+        .or_else(|| corpus::sink::format_from_name(dest))
         .unwrap_or(run.default_format);
     let opts = corpus::CorpusOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);
-    let resume = match resume {
-        true => Some(corpus::Resume::of(&dest, format)?),
-        false => None,
-    };
-    if let (Some(corpus::Resume::File(f)), false) = (&resume, run.quiet) {
+    let plan = prepared.plan(resume, format)?;
+    if let (Some(corpus::Resume::File(f)), false) = (&plan.resume, run.quiet) {
         f.torn_note().inspect(|n| eprintln!("ncleaner: {n}"));
     }
-    let plan = corpus::OutputPlan { resume, own };
     let (stats, resumed) =
-        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, plan)?;
+        corpus::clean_resuming(found, dest, cleaner, opts, &pool, &mut progress, plan)?;
     progress.finish();
     let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {

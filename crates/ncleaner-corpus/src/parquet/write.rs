@@ -19,7 +19,7 @@
 //! the number of documents. Columns are compressed with zstd.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -187,23 +187,11 @@ pub struct Names {
     pub tmp: PathBuf,
     /// Its final name, where it goes when the run is complete.
     pub fin: PathBuf,
-    /// Where it stays when the run stops before its end
-    /// ([`crate::sink::partial_path`]). A resumed run writes its file
+    /// Where it stays when the run stops before its end (`.NAME.partial`,
+    /// which the sink that opens it names). A resumed run writes its file
     /// beside the one it continues (`tmp` is then another name), so that
     /// the rows of that one stay readable until the new file is closed.
     pub partial: PathBuf,
-}
-
-impl Names {
-    /// The names of a file written under its temporary name from the start.
-    pub fn of(path: &Path) -> Names {
-        let partial = crate::sink::partial_path(path);
-        Names {
-            tmp: partial.clone(),
-            fin: path.to_path_buf(),
-            partial,
-        }
-    }
 }
 
 /// The Parquet sink; see the module documentation.
