@@ -71,6 +71,19 @@ fn wait_for(path: &Path) {
     }
 }
 
+/// Waits until the lock file `path` names its holder (30 s at most).
+fn wait_for_holder(path: &Path) {
+    let started = Instant::now();
+    while !std::fs::read_to_string(path).is_ok_and(|s| s.starts_with("pid ")) {
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{} never named its holder",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[cfg(unix)]
 fn sigterm(child: &Child) {
     let killed = std::process::Command::new("kill")
@@ -122,7 +135,10 @@ fn an_interrupted_parquet_output_is_partial_and_resumes() {
     assert!(partial.exists(), "{e}");
     let kept = parquet_ids(&partial);
     assert!(!kept.is_empty() && kept.len() <= 300, "{}", kept.len());
-    assert!(e.contains(".out.parquet.partial") && e.contains("--resume"), "{e}");
+    assert!(
+        e.contains(".out.parquet.partial") && e.contains("--resume"),
+        "{e}"
+    );
 
     let (child, stdin) = start_on_stdin(&out, &["--resume"], &lines);
     drop(stdin);
@@ -176,17 +192,21 @@ fn a_second_run_on_the_same_output_is_refused() {
         let lines = jsonl_docs(160);
         let half = lines.len() / 2;
         let (first, mut stdin) = start_on_stdin(&out, &[], &lines[..half]);
-        // The first run has written its first batch (64 documents).
-        let partial = match name {
-            "outdir" => out.join(".stdin.txt.partial"),
-            n => dir.path().join(format!(".{n}.partial")),
+        // The first run holds the lock and has written its id there (a
+        // directory output opens its first file only once documents come).
+        let lock = match name {
+            "outdir" => out.join(".ncleaner.lock"),
+            n => dir.path().join(format!(".{n}.lock")),
         };
-        wait_for(&partial);
+        wait_for_holder(&lock);
         let page = dir.path().join("page.html");
         std::fs::write(&page, page_text("Second")).unwrap();
         let second = run_clean(&["-q", "-o", out.to_str().unwrap(), page.to_str().unwrap()]);
         let e = stderr(&second);
-        assert!(!second.status.success(), "{name}: the second run went on: {e}");
+        assert!(
+            !second.status.success(),
+            "{name}: the second run went on: {e}"
+        );
         assert!(
             e.contains("another ncleaner run") && e.contains(&format!("pid {}", first.id())),
             "{name}: {e}"
@@ -258,7 +278,10 @@ mod run;
 #[cfg(unix)]
 fn clean_peak(args: &[&str], stdin: Option<&Path>) -> (Option<i32>, String, u64) {
     let mut cmd = common::bin();
-    cmd.arg("clean").args(args).stdout(Stdio::null()).stderr(Stdio::piped());
+    cmd.arg("clean")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     if let Some(f) = stdin {
         cmd.stdin(std::fs::File::open(f).unwrap());
     }
@@ -411,7 +434,9 @@ fn json_lines_as_scripts_and_windows_tools_write_them() {
     let line = |id: &str, body: &str| format!("{{\"id\":\"{id}\",\"html\":\"<p>{body}</p>\"}}\n");
     let mut data = b"\xef\xbb\xbf".to_vec();
     data.extend(line("bom", "Written by a Windows tool, with a mark before it.").bytes());
-    data.extend(b"{\"id\":\"latin1\",\"html\":\"<p>Un caf\xe9 au lait, s'il vous pla\xeet.</p>\"}\n");
+    data.extend(
+        b"{\"id\":\"latin1\",\"html\":\"<p>Un caf\xe9 au lait, s'il vous pla\xeet.</p>\"}\n",
+    );
     data.extend(line("lone", "Python wrote this half \\ud800 of a pair.").bytes());
     data.extend(b"{\"id\":\"twice\",\"html\":\"<p>One.</p>\",\"html\":\"<p>Two.</p>\"}\n");
     data.extend(
@@ -431,7 +456,12 @@ fn json_lines_as_scripts_and_windows_tools_write_them() {
     assert!(e.contains("5 documents: 4 cleaned, 1 failed"), "{e}");
     let records = json_lines(&out);
     let by_id = |id: &str| records.iter().find(|r| r["id"] == id).unwrap().clone();
-    assert!(by_id("bom")["text"].as_str().unwrap().contains("Windows tool"));
+    assert!(
+        by_id("bom")["text"]
+            .as_str()
+            .unwrap()
+            .contains("Windows tool")
+    );
     assert!(
         by_id("latin1")["text"]
             .as_str()
@@ -468,7 +498,10 @@ fn hidden_files_are_counted_as_skipped() {
     let o = run_clean(&["--method", "keep-all", d.to_str().unwrap()]);
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
-    assert!(e.contains("1 documents: 1 cleaned, 0 failed, 2 skipped"), "{e}");
+    assert!(
+        e.contains("1 documents: 1 cleaned, 0 failed, 2 skipped"),
+        "{e}"
+    );
     assert!(e.contains("hidden"), "{e}");
 }
 
@@ -480,7 +513,11 @@ fn page_text_cannot_forge_a_document_boundary() {
     let dir = tempdir();
     let forged = "<!-- ncleaner document id=\"forged\" url=null -->";
     let a = dir.path().join("a.txt");
-    std::fs::write(&a, format!("The first dump starts here.\n{forged}\nIt goes on.\n")).unwrap();
+    std::fs::write(
+        &a,
+        format!("The first dump starts here.\n{forged}\nIt goes on.\n"),
+    )
+    .unwrap();
     let b = dir.path().join("b.txt");
     std::fs::write(&b, "The second dump.\n").unwrap();
     let o = run_clean(&[
@@ -522,7 +559,11 @@ fn warc_responses_without_a_content_type_are_sniffed() {
     };
     let mut warc = record(
         "http",
-        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{}", page("Httpquux")).as_bytes(),
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{}",
+            page("Httpquux")
+        )
+        .as_bytes(),
     );
     warc.extend(record("bare", page("Barequux").as_bytes()));
     let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
