@@ -222,7 +222,9 @@ fn walk_item(root: &Path, item: walkdir::Result<walkdir::DirEntry>) -> Option<Fo
             path: e.into_path(),
         }),
         Err(e) => {
-            let path = e.path().map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+            let path = e
+                .path()
+                .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
             let reason = match (e.loop_ancestor(), e.io_error()) {
                 (Some(a), _) => format!(
                     "symbolic link loop (leads back to {}); not followed",
@@ -337,7 +339,11 @@ impl OwnOutput {
                          writing it would {}; remove the link, or give an output directory \
                          outside the inputs",
                         resolved.display(),
-                        if inside { "inside the input folder" } else { "the input" },
+                        if inside {
+                            "inside the input folder"
+                        } else {
+                            "the input"
+                        },
                         input.display(),
                         if inside {
                             "add to the inputs, or replace one"

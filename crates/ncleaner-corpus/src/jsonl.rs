@@ -102,7 +102,9 @@ fn lone_surrogates_replaced(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
     let hex = |at: usize| -> Option<u32> {
         let h = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
-        u32::from_str_radix(h, 16).ok().filter(|_| h.bytes().all(|c| c.is_ascii_hexdigit()))
+        u32::from_str_radix(h, 16)
+            .ok()
+            .filter(|_| h.bytes().all(|c| c.is_ascii_hexdigit()))
     };
     let escape = |at: usize| -> Option<u32> {
         (b.get(at) == Some(&b'\\') && b.get(at + 1) == Some(&b'u'))
@@ -154,7 +156,11 @@ pub fn line_text(line: &[u8]) -> Cow<'_, str> {
     let utf8_beyond_ascii = line.utf8_chunks().any(|c| !c.valid().is_ascii());
     match utf8_beyond_ascii {
         true => String::from_utf8_lossy(line),
-        false => encoding_rs::WINDOWS_1252.decode_without_bom_handling(line).0,
+        false => {
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(line)
+                .0
+        }
     }
 }
 
@@ -384,7 +390,10 @@ mod tests {
         assert!(e.reason.contains("\"html\" is given twice"), "{}", e.reason);
         assert_eq!(e.id.as_deref(), Some("x"));
         let d = parse_line(br#"{"text":"a text","html":"<p>a page</p>"}"#, 1).unwrap();
-        assert_eq!((d.kind, d.body.as_str()), (InputKind::Html, "<p>a page</p>"));
+        assert_eq!(
+            (d.kind, d.body.as_str()),
+            (InputKind::Html, "<p>a page</p>")
+        );
         let e = parse_line(br#"{"html":["x"]}"#, 1).unwrap_err();
         assert!(e.reason.contains("\"html\" is an array"), "{}", e.reason);
     }

@@ -778,7 +778,13 @@ fn kinds() -> Vec<Kind> {
             || Carrier::JsonlLine,
             100 * K,
             Cleaned(Some("Bomquux")),
-            |r, n| [&b"\xef\xbb\xbf"[..], json_line("b", &prose_page(r, "Bomquux", n)).as_bytes()].concat(),
+            |r, n| {
+                [
+                    &b"\xef\xbb\xbf"[..],
+                    json_line("b", &prose_page(r, "Bomquux", n)).as_bytes(),
+                ]
+                .concat()
+            },
         ),
         k(
             "jsonl-duplicate-key",
@@ -797,7 +803,13 @@ fn kinds() -> Vec<Kind> {
             || Carrier::WarcUntyped,
             100 * K,
             Cleaned(Some("Untypedquux")),
-            |r, n| http("text/html", "", prose_page(r, "Untypedquux", n).into_bytes()),
+            |r, n| {
+                http(
+                    "text/html",
+                    "",
+                    prose_page(r, "Untypedquux", n).into_bytes(),
+                )
+            },
         ),
         k(
             "warc-untyped-bare",
@@ -835,7 +847,10 @@ fn kinds() -> Vec<Kind> {
     // Without Parquet support a Parquet file is one failed entry: no case.
     .filter(|k| {
         cfg!(feature = "parquet")
-            || !matches!((k.carrier)(), Carrier::Parquet(_) | Carrier::ParquetStdin(_))
+            || !matches!(
+                (k.carrier)(),
+                Carrier::Parquet(_) | Carrier::ParquetStdin(_)
+            )
     })
     .collect()
 }

@@ -59,7 +59,10 @@ fn whole(mut cmd: Command, input: &str) -> (Option<i32>, String) {
     });
     let o = child.wait_with_output().expect("waiting");
     let _ = writer.join();
-    (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 /// Waits until `path` exists (30 s at most).
@@ -197,9 +200,15 @@ fn two_runs(bin: &Path, work: &Path) -> OutputOutcome {
     let _ = stdin.write_all(input[input.len() / 2..].as_bytes());
     drop(stdin);
     let o = first.wait_with_output().expect("waiting");
-    let records = std::fs::read_to_string(&out).unwrap_or_default().lines().count();
+    let records = std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .lines()
+        .count();
     if !o.status.success() || records != 50 {
-        problems.push(format!("the first run: {:?}, {records} records", o.status.code()));
+        problems.push(format!(
+            "the first run: {:?}, {records} records",
+            o.status.code()
+        ));
     }
     OutputOutcome {
         name: "two runs, one output".into(),
@@ -220,13 +229,17 @@ fn nested_link(bin: &Path, work: &Path) -> OutputOutcome {
     std::fs::write(input.join("sub/page.txt"), "The input's own text.\n").unwrap();
     std::os::unix::fs::symlink("../in/sub", out.join("sub")).unwrap();
     let o = Command::new(bin)
-        .args(["clean", "-q", "--method", "keep-all", "--input", "text", "-o"])
+        .args([
+            "clean", "-q", "--method", "keep-all", "--input", "text", "-o",
+        ])
         .arg(format!("{}/", out.display()))
         .arg(&input)
         .output()
         .expect("running ncleaner");
-    let intact =
-        std::fs::read_to_string(input.join("sub/page.txt")).ok().as_deref() == Some("The input's own text.\n");
+    let intact = std::fs::read_to_string(input.join("sub/page.txt"))
+        .ok()
+        .as_deref()
+        == Some("The input's own text.\n");
     let mut problems = Vec::new();
     if o.status.success() || !intact {
         problems.push(format!(
@@ -247,14 +260,21 @@ fn site_memory_over_output(bin: &Path, work: &Path) -> OutputOutcome {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("out.jsonl");
-    let (code, e) = whole(clean(bin, &out, &["--site-memory", out.to_str().unwrap()]), "");
+    let (code, e) = whole(
+        clean(bin, &out, &["--site-memory", out.to_str().unwrap()]),
+        "",
+    );
     let mut problems = Vec::new();
     if code == Some(0) || out.exists() || !e.contains("--site-memory") {
         problems.push(format!("not refused: {e}"));
     }
     OutputOutcome {
         name: "--site-memory OUT -o OUT".into(),
-        what: format!("refused: {}; nothing written: {}", code != Some(0), !out.exists()),
+        what: format!(
+            "refused: {}; nothing written: {}",
+            code != Some(0),
+            !out.exists()
+        ),
         problems,
     }
 }

@@ -184,7 +184,11 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
                 ordinary(&pages[0]).as_bytes(),
                 &[],
             );
-            w.extend(torture::warc_response_untyped("b", "http://b.example/", &bytes));
+            w.extend(torture::warc_response_untyped(
+                "b",
+                "http://b.example/",
+                &bytes,
+            ));
             w.extend(torture::warc_response(
                 "c",
                 "http://c.example/",
@@ -335,7 +339,10 @@ fn parquet_rows(path: &Path, pages: &[String; 2], bytes: &[u8], rows: usize) {
     let cases = (0..rows).map(|i| (format!("b{i}"), bytes.to_vec()));
     let all = std::iter::once(("a".to_string(), pages[0].clone().into_bytes()))
         .chain(cases)
-        .chain(std::iter::once(("c".to_string(), pages[1].clone().into_bytes())));
+        .chain(std::iter::once((
+            "c".to_string(),
+            pages[1].clone().into_bytes(),
+        )));
     torture::write_parquet(path, all).unwrap();
 }
 

@@ -463,10 +463,13 @@ fn dictionary_encoded_columns_are_read() {
     use arrow_array::types::Int32Type;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.parquet");
-    let html: DictionaryArray<Int32Type> =
-        vec!["<p>One page.</p>", "<p>Another page.</p>", "<p>One page.</p>"]
-            .into_iter()
-            .collect();
+    let html: DictionaryArray<Int32Type> = vec![
+        "<p>One page.</p>",
+        "<p>Another page.</p>",
+        "<p>One page.</p>",
+    ]
+    .into_iter()
+    .collect();
     let url: DictionaryArray<Int32Type> = vec!["http://a/", "http://a/", "http://b/"]
         .into_iter()
         .collect();
@@ -497,7 +500,10 @@ fn batches_are_bounded_by_bytes() {
             _ => format!("<p>big page {i}</p>{big}"),
         })
         .collect();
-    write_parquet(&path, vec![("html", Arc::new(StringArray::from(pages)) as ArrayRef)]);
+    write_parquet(
+        &path,
+        vec![("html", Arc::new(StringArray::from(pages)) as ArrayRef)],
+    );
     let (_, batches) = read::all_batches(std::fs::File::open(&path).unwrap()).unwrap();
     let sizes: Vec<(usize, usize)> = batches
         .map(|b| b.unwrap())
