@@ -211,7 +211,7 @@ fn a_second_run_on_the_same_output_is_refused() {
             e.contains("another ncleaner run") && e.contains(&format!("pid {}", first.id())),
             "{name}: {e}"
         );
-        stdin.write_all(lines[half..].as_bytes()).unwrap();
+        stdin.write_all(&lines.as_bytes()[half..]).unwrap();
         drop(stdin);
         let o = first.wait_with_output().unwrap();
         assert!(o.status.success(), "{name}: {}", stderr(&o));

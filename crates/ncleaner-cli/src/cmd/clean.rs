@@ -12,7 +12,7 @@ use ncleaner::Smoothing;
 use ncleaner::classify::{self, Method, Preference};
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{CleanOptions, Cleaner, InputKind};
-use ncleaner_corpus::{self as corpus, Destination, Entry, Observer, Stats};
+use ncleaner_corpus::{self as corpus, Entry, Observer, Stats};
 
 use super::common::{check_clean_options, names, option_error, thread_pool};
 

@@ -189,7 +189,7 @@ fn two_runs(bin: &Path, work: &Path) -> OutputOutcome {
     let mut problems = Vec::new();
     let mut first = clean(bin, &out, &[]).spawn().expect("running ncleaner");
     let mut stdin = first.stdin.take().expect("piped");
-    let _ = stdin.write_all(input[..input.len() / 2].as_bytes());
+    let _ = stdin.write_all(&input.as_bytes()[..input.len() / 2]);
     let _ = stdin.flush();
     appears(&partial(&out));
     let (code, e) = whole(clean(bin, &out, &[]), &input);
@@ -197,7 +197,7 @@ fn two_runs(bin: &Path, work: &Path) -> OutputOutcome {
     if !refused {
         problems.push(format!("the second run was not refused: {e}"));
     }
-    let _ = stdin.write_all(input[input.len() / 2..].as_bytes());
+    let _ = stdin.write_all(&input.as_bytes()[input.len() / 2..]);
     drop(stdin);
     let o = first.wait_with_output().expect("waiting");
     let records = std::fs::read_to_string(&out)
