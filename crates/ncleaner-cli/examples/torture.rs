@@ -1,7 +1,9 @@
 //! The torture corpus of issue 35, the full run (`scripts/torture`): every
 //! case at the size the issue found it at and ten times that, through
-//! `clean` and through `serve`, then four concurrent 10 MB pathological
-//! requests to one server and the attribute flood with `/healthz` polled.
+//! `clean` and through `serve`, the outputs of issue 52 (runs interrupted
+//! in every output format, two runs on one output, a link into an input),
+//! then four concurrent 10 MB pathological requests to one server and the
+//! attribute flood with `/healthz` polled.
 //! Prints a Markdown table per part (BENCHMARKS.md holds them) and exits 1
 //! when anything was wrong.
 //!
@@ -11,6 +13,9 @@
 
 #[path = "../tests/torture/run.rs"]
 mod run;
+
+#[path = "../tests/torture/outputs.rs"]
+mod outputs;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -69,6 +74,24 @@ fn main() {
         println!("\nnot linear: {p}");
     }
     failed += linear.len();
+
+    println!("\n### outputs (issue 52: interrupted, concurrent, linked; `--method keep-all`)\n");
+    println!("| case | what came of it | problems |\n|---|---|---|");
+    let out_work = work.join("outputs");
+    let output_cases = match only.as_deref() {
+        Some(o) if !"outputs".contains(o) => Vec::new(),
+        _ => outputs::output_cases(&bin, &out_work),
+    };
+    for o in output_cases {
+        println!(
+            "| {} | {} | {} |",
+            o.name,
+            o.what,
+            o.problems.join("; ").replace('|', "/")
+        );
+        failed += o.problems.len();
+    }
+    let _ = std::fs::remove_dir_all(&out_work);
 
     println!("\n### serve (each page as a raw body; /healthz after each)\n");
     let mut server = run::Server::start(&bin, &["-j", "2"]);

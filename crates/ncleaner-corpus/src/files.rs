@@ -145,10 +145,13 @@ pub enum Found {
 
 /// Walks command-line inputs lazily, in order: files as given (even
 /// non-regular ones: `<(cmd)` is a FIFO the user asked for), directories
-/// recursively ([`walkdir`], sorted by name, hidden names skipped, links
-/// followed), `-` for standard input. A symlink loop is reported once, where
-/// the link is; an unreadable folder is reported and the rest goes on; a
-/// FIFO, socket or device inside a folder is skipped, never opened.
+/// recursively ([`walkdir`], sorted by name, links followed), `-` for
+/// standard input. A symlink loop is reported once, where the link is; an
+/// unreadable folder is reported and the rest goes on; a FIFO, socket or
+/// device inside a folder is skipped, never opened. A hidden file or
+/// folder inside a folder (its name starts with a dot: `.git`, an editor's
+/// backup) is skipped, not read, and reported as skipped, so that the
+/// summary counts it.
 pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send + 'static {
     inputs
         .into_iter()
@@ -175,16 +178,43 @@ pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send +
 
 /// The walk of one directory argument.
 fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
-    let walker = walkdir::WalkDir::new(&root)
+    let mut walker = walkdir::WalkDir::new(&root)
         .follow_links(true)
         .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    walker.filter_map(move |item| match item {
+        .into_iter();
+    let next = move || {
+        let item = walker.next()?;
+        if let Ok(e) = &item
+            && e.depth() > 0
+            && e.file_name().as_encoded_bytes().starts_with(b".")
+        {
+            if e.file_type().is_dir() {
+                walker.skip_current_dir();
+            }
+            let reason = match e.file_type().is_dir() {
+                true => "hidden folder (its name starts with a dot; not walked)",
+                false => "hidden file (its name starts with a dot)",
+            };
+            return Some(Err(Found::Skipped {
+                path: e.path().to_path_buf(),
+                reason: reason.into(),
+            }));
+        }
+        Some(Ok(item))
+    };
+    std::iter::from_fn(next).filter_map(move |item| match item {
+        Err(found) => Some(found),
+        Ok(item) => walk_item(&root, item),
+    })
+}
+
+/// What one item of a folder's walk is.
+fn walk_item(root: &Path, item: walkdir::Result<walkdir::DirEntry>) -> Option<Found> {
+    match item {
         Ok(e) if e.file_type().is_dir() => None,
         Ok(e) if e.file_type().is_file() => {
             let path = e.into_path();
-            let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
             Some(Found::Origin(Origin::File { path, rel }))
         }
         Ok(e) => Some(Found::Skipped {
@@ -192,7 +222,9 @@ fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
             path: e.into_path(),
         }),
         Err(e) => {
-            let path = e.path().map_or_else(|| root.clone(), Path::to_path_buf);
+            let path = e
+                .path()
+                .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
             let reason = match (e.loop_ancestor(), e.io_error()) {
                 (Some(a), _) => format!(
                     "symbolic link loop (leads back to {}); not followed",
@@ -204,7 +236,7 @@ fn walk_dir(root: PathBuf) -> impl Iterator<Item = Found> + Send + 'static {
             };
             Some(Found::Problem { path, reason })
         }
-    })
+    }
 }
 
 /// What kind of non-regular file this is, in words.
@@ -261,28 +293,74 @@ pub fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
     })
 }
 
-/// A run's own output file, which its walk of the inputs must not read
-/// ([`check_output`]): the file and its temporary name, by canonical path.
+/// What [`check_output`] found of a run's output and inputs: the run's
+/// own output file (with its temporary and lock files), which its walk of
+/// the inputs must not read or count, and the inputs, which no output file
+/// of a directory output may resolve into ([`OwnOutput::check_output_file`]).
 #[derive(Debug, Clone, Default)]
 pub struct OwnOutput {
     paths: Vec<PathBuf>,
+    /// The inputs' canonical paths, and whether each is a folder.
+    inputs: std::sync::Arc<Vec<(PathBuf, bool)>>,
 }
 
 impl OwnOutput {
-    /// Whether `found` is the run's own output (or its temporary file).
+    /// Whether `found` is the run's own output (or its temporary or lock
+    /// file).
     pub fn is(&self, found: &Found) -> bool {
-        let Found::Origin(Origin::File { path, .. }) = found else {
-            return false;
+        let path = match found {
+            Found::Origin(Origin::File { path, .. }) => path,
+            Found::Skipped { path, .. } => path,
+            _ => return false,
         };
         // The name first: a canonical path costs a system call.
         self.paths.iter().any(|p| p.file_name() == path.file_name())
             && canonical(path).is_some_and(|c| self.paths.contains(&c))
     }
+
+    /// Refuses to write the output file `out` of a directory output when,
+    /// every component of its path resolved (a symbolic link inside the
+    /// output directory included), it is an input or lies inside an input
+    /// folder: it would replace an input, or be read back as one.
+    pub fn check_output_file(&self, out: &Path) -> Result<()> {
+        if self.inputs.is_empty() {
+            return Ok(());
+        }
+        let Some(resolved) = canonical(out) else {
+            return Ok(());
+        };
+        for (input, dir) in self.inputs.iter() {
+            let inside = *dir && resolved.starts_with(input);
+            if resolved == *input || inside {
+                return Err(Error::document(
+                    out.display().to_string(),
+                    format!(
+                        "refused: this output resolves (through a symbolic link) to {}, {} {}; \
+                         writing it would {}; remove the link, or give an output directory \
+                         outside the inputs",
+                        resolved.display(),
+                        if inside {
+                            "inside the input folder"
+                        } else {
+                            "the input"
+                        },
+                        input.display(),
+                        if inside {
+                            "add to the inputs, or replace one"
+                        } else {
+                            "replace the input"
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `path` with its existing part made canonical (symbolic links and `..`
 /// resolved) and the rest, which does not exist yet, appended.
-fn canonical(path: &Path) -> Option<PathBuf> {
+pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     let abs = std::path::absolute(path).ok()?;
     let mut missing = Vec::new();
     let mut at = abs.as_path();
@@ -297,7 +375,7 @@ fn canonical(path: &Path) -> Option<PathBuf> {
 
 /// The same file: the same canonical path, or (hard links) the same device
 /// and inode.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     if canonical(a).is_some_and(|x| canonical(b) == Some(x)) {
         return true;
     }
@@ -317,10 +395,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// inside an input folder or holds an input, and `-o NAME` that names a
 /// directory (no output format's extension) where a file of that name
 /// exists. An output file inside an input folder is allowed: the walk
-/// leaves it and its temporary file out (the returned [`OwnOutput`]).
+/// leaves it and its temporary and lock files out (the returned
+/// [`OwnOutput`]), which also refuses each output file of a directory
+/// output that resolves into an input through a link inside the output
+/// directory, when the run comes to write it.
 pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<OwnOutput> {
     use crate::Destination;
     let inputs: Vec<&PathBuf> = inputs.iter().filter(|p| p.as_os_str() != "-").collect();
+    let resolved = std::sync::Arc::new(
+        inputs
+            .iter()
+            .filter_map(|i| canonical(i).map(|c| (c, i.is_dir())))
+            .collect::<Vec<_>>(),
+    );
     match dest {
         Destination::Stdout => Ok(OwnOutput::default()),
         Destination::File(out) => {
@@ -339,11 +426,14 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                     }
                 }
             }
+            let resuming = crate::sink::resuming_path(out);
+            let lock = crate::lock::lock_path(dest).unwrap_or_default();
             Ok(OwnOutput {
-                paths: [out.as_path(), partial.as_path()]
+                paths: [&**out, &*partial, &*resuming, &*lock]
                     .into_iter()
                     .filter_map(canonical)
                     .collect(),
+                inputs: resolved,
             })
         }
         Destination::Dir(out) => {
@@ -383,7 +473,10 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                         .into(),
                 );
             }
-            Ok(OwnOutput::default())
+            Ok(OwnOutput {
+                paths: Vec::new(),
+                inputs: resolved,
+            })
         }
     }
 }

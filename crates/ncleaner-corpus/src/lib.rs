@@ -11,7 +11,8 @@
 //!   (or per WARC record), in input order;
 //! - [`run`](mod@run): cleans the entries on all threads, in order, in bounded memory;
 //! - [`sink`]: writes the results (per-file, one stream, JSON Lines, WARC);
-//! - [`resume`]: continuing an interrupted run (`clean --resume`).
+//! - [`resume`]: continuing an interrupted run (`clean --resume`);
+//! - [`lock`]: one run per output.
 //!
 //! Never losing a document: every document the source finds becomes one
 //! entry, and every entry one [`Outcome`]: rendered, failed (with an error
@@ -27,6 +28,7 @@ pub mod identify;
 pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
+pub mod lock;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod resume;
@@ -39,6 +41,7 @@ pub mod torture;
 pub mod warc;
 
 pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, walk, walk_inputs};
+pub use lock::OutputLock;
 pub use resume::Resume;
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
@@ -185,6 +188,8 @@ fn sniff_as(head: &[u8], allow_json: bool, compression: Compression) -> (Contain
             &peeked
         }
     };
+    // A byte-order mark (Windows tools write one) is not content.
+    let plain = plain.strip_prefix(b"\xef\xbb\xbf").unwrap_or(plain);
     let container = if plain.trim_ascii_start().starts_with(b"WARC/") {
         Container::Warc
     } else if compression == Compression::None && head.starts_with(b"PAR1") {
@@ -384,7 +389,9 @@ pub fn clean(
 
 /// [`clean`] over what a walk finds ([`walk_inputs`]), cleaning while the
 /// walk goes on: unreadable folders and symlink loops are failed entries,
-/// FIFOs and other non-regular files skipped ones.
+/// FIFOs and other non-regular files skipped ones. The output's lock
+/// ([`OutputLock`]) is held while it runs: another run writing to `dest`
+/// makes this one fail before it writes anything.
 pub fn clean_streaming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
@@ -393,15 +400,90 @@ pub fn clean_streaming(
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
 ) -> Result<Stats> {
-    clean_resuming(found, dest, cleaner, opts, pool, observer, None).map(|(s, _)| s)
+    let _lock = OutputLock::acquire(dest)?;
+    let plan = OutputPlan::default();
+    clean_resuming(found, dest, cleaner, opts, pool, observer, plan).map(|(s, _)| s)
 }
 
-/// [`clean_streaming`] continuing an interrupted run: with `resume`, what
-/// it says is already written is left out ([`Outcome::Resumed`]) and the
-/// output is continued: a JSON Lines file cut where its complete records
-/// end and appended to (opened only once a new record comes, so that
-/// inputs that do not match the output leave it as it was), a directory
-/// completed. Returns the counts and the number of entries left out.
+/// What a run of [`clean_resuming`] knows of its output beyond where it
+/// goes: what it continues, and which inputs it must never write into.
+#[derive(Debug, Default)]
+pub struct OutputPlan {
+    /// The output of an interrupted run to continue (`clean --resume`).
+    pub resume: Option<Resume>,
+    /// The run's inputs and own files, as [`check_output`] found them: a
+    /// directory output refuses an output file that resolves into an input.
+    pub own: OwnOutput,
+}
+
+/// A run's output, checked against its inputs and locked before any work
+/// ([`prepare_output`]); the lock is held until it is dropped.
+#[derive(Debug)]
+pub struct PreparedOutput {
+    /// Where the output goes.
+    pub dest: Destination,
+    /// The run's own files and its inputs ([`check_output`]).
+    pub own: OwnOutput,
+    /// One run per output ([`OutputLock`]).
+    _lock: Option<OutputLock>,
+}
+
+impl PreparedOutput {
+    /// The walk of `inputs` ([`walk_inputs`]), the run's own output files
+    /// left out.
+    pub fn walk(&self, inputs: &[PathBuf]) -> impl Iterator<Item = Found> + Send + 'static {
+        let own = self.own.clone();
+        walk_inputs(inputs.to_vec()).filter(move |f| !own.is(f))
+    }
+
+    /// The plan of a run into this output in `format`: with `resume`, what
+    /// an interrupted run left there to continue ([`Resume::of`]).
+    pub fn plan(&self, resume: bool, format: Format) -> Result<OutputPlan> {
+        let resume = match resume {
+            true => Some(Resume::of(&self.dest, format)?),
+            false => None,
+        };
+        let own = self.own.clone();
+        Ok(OutputPlan { resume, own })
+    }
+}
+
+/// Checks a run's inputs and output (`-o`, `None` for standard output)
+/// before any work and takes the output's lock: an output over an input (or one the walk would read back), a site memory
+/// file (`--site-memory`) that is an input or an output
+/// ([`sites::check_site_memory`]) and an output another run is writing
+/// are refused now; an output file inside an input folder is left out of
+/// the walk. A missing input, and what the walk of a folder finds wrong,
+/// are failed documents reported as the run goes.
+pub fn prepare_output(
+    inputs: &[PathBuf],
+    output: Option<&Path>,
+    site_memory: Option<&Path>,
+) -> Result<PreparedOutput> {
+    // A missing input is no reason to refuse the run: the walk gives it a
+    // failed document, with its record, in its place.
+    let dest = Destination::from_arg(output);
+    let own = check_output(inputs, &dest)?;
+    if let Some(file) = site_memory {
+        sites::check_site_memory(file, inputs, &dest)?;
+    }
+    let lock = OutputLock::acquire(&dest)?;
+    Ok(PreparedOutput {
+        dest,
+        own,
+        _lock: lock,
+    })
+}
+
+/// [`clean_streaming`] as a command runs it, the caller holding the
+/// output's lock ([`OutputLock`]), continuing an interrupted run: with
+/// `plan.resume`, what it says is already written is left out
+/// ([`Outcome::Resumed`]) and the output is continued: a JSON Lines file
+/// cut where its complete records end and appended to, a Parquet file's
+/// rows copied into the file that replaces it (either opened only once a
+/// new record comes, so that inputs that do not match the output leave it
+/// as it was), a directory completed. Returns the counts and the number of
+/// entries left out.
 pub fn clean_resuming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
@@ -409,8 +491,9 @@ pub fn clean_resuming(
     opts: CorpusOptions,
     pool: &rayon::ThreadPool,
     observer: &mut dyn Observer,
-    resume: Option<Resume>,
+    plan: OutputPlan,
 ) -> Result<(Stats, u64)> {
+    let OutputPlan { resume, own } = plan;
     let source = Source::streaming(
         found,
         SourceOptions {
@@ -438,7 +521,7 @@ pub fn clean_resuming(
                 abort.clone(),
             ))
         }
-        _ => sink::open(dest, opts.format)?,
+        _ => sink::open_checked(dest, opts.format, &own)?,
     };
     let stats = run(
         source,

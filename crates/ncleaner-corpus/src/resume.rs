@@ -16,6 +16,11 @@
 //!   that end at a record's end ([`crate::sink::MEMBER_BYTES`]), and a torn
 //!   last one is dropped the same way. The file is cut where its complete
 //!   records end and appended to.
+//! - A Parquet output file: a run stopped by a signal closes it whole
+//!   (footer and all) under its temporary name, so its rows are read back
+//!   (the `id` column) and copied into a new file beside it, which takes
+//!   the new rows and replaces it when closed. A file without its footer (a
+//!   run killed outright) cannot be read: its documents are done again.
 //! - A directory: each single document's output file is claimed in input
 //!   order as the first run claimed it ([`Claims`]); a document is done
 //!   when its file exists (files are written whole, then renamed).
@@ -35,7 +40,7 @@ use crate::{Container, Entry};
 /// What a resumed run (`clean --resume`) continues.
 #[derive(Debug, Clone)]
 pub enum Resume {
-    /// A JSON Lines output file.
+    /// A JSON Lines or Parquet output file.
     File(FileResume),
     /// A directory output.
     Dir {
@@ -46,7 +51,7 @@ pub enum Resume {
     },
 }
 
-/// A JSON Lines output file an interrupted run left.
+/// A JSON Lines or Parquet output file an interrupted run left.
 #[derive(Debug, Clone)]
 pub struct FileResume {
     /// The output file (its final name).
@@ -54,7 +59,8 @@ pub struct FileResume {
     /// The file the interrupted run left: under its temporary name
     /// ([`sink::partial_path`]) or, when there is none, the final one.
     pub existing: Option<PathBuf>,
-    /// The bytes of `existing` that hold complete records.
+    /// The bytes of `existing` that hold complete records (JSON Lines), or
+    /// its rows (Parquet).
     pub keep: u64,
     /// The bytes after them, dropped (a torn record or member).
     pub dropped: u64,
@@ -86,8 +92,8 @@ impl FileResume {
 impl Resume {
     /// What to continue when resuming into `dest` in `format`: reads what
     /// an interrupted run left there. Fails when the output cannot be
-    /// continued (a format other than JSON Lines in one file, a file that
-    /// is not this program's JSON Lines).
+    /// continued (a format other than JSON Lines or Parquet in one file, a
+    /// file that is not this program's JSON Lines or Parquet).
     pub fn of(dest: &Destination, format: Format) -> Result<Resume> {
         match dest {
             Destination::File(path) if format == Format::Jsonl => {
@@ -105,24 +111,101 @@ impl Resume {
                     ids,
                 }))
             }
-            // A Parquet file is readable only once its footer is written
-            // (its end): an interrupted one holds no row that can be kept.
-            Destination::File(path) if format == Format::Parquet => Err(Error::Parameter(format!(
-                "--resume cannot continue a Parquet output ({}): a Parquet file is readable only \
-                 once it is complete, so an interrupted one keeps nothing; run again without \
-                 --resume, or write JSON Lines (-o OUT.jsonl, which --resume continues) and \
-                 convert it",
-                path.display()
-            ))),
+            Destination::File(path) if format == Format::Parquet => {
+                let partial = sink::partial_path(path);
+                let existing = [partial.clone(), path.clone()]
+                    .into_iter()
+                    .find(|p| p.exists());
+                let (keep, dropped, ids) = match &existing {
+                    Some(p) => read_rows(p, *p == partial)?,
+                    None => (0, 0, Vec::new()),
+                };
+                Ok(Resume::File(FileResume {
+                    path: path.clone(),
+                    existing,
+                    keep,
+                    dropped,
+                    ids,
+                }))
+            }
             Destination::Dir(dir) => Ok(Resume::Dir {
                 dir: dir.clone(),
                 ext: format.extension(),
             }),
             _ => Err(Error::Parameter(
-                "--resume continues a JSON Lines output file (-o OUT.jsonl, optionally .gz or .zst) or an output directory (-o DIR/)".into(),
+                "--resume continues a JSON Lines output file (-o OUT.jsonl, optionally .gz or \
+                 .zst), a Parquet output file (-o OUT.parquet) or an output directory (-o DIR/)"
+                    .into(),
             )),
         }
     }
+
+    /// Whether `--resume` continues an output to `dest` in `format`: a
+    /// JSON Lines file (plain, gzip or zstd), a Parquet file, a directory.
+    pub fn continues(dest: &Destination, format: Format) -> bool {
+        match dest {
+            Destination::File(path) => match format {
+                Format::Jsonl => Compression::from_name(path) != Compression::Brotli,
+                Format::Parquet => cfg!(feature = "parquet"),
+                _ => false,
+            },
+            Destination::Dir(_) => true,
+            Destination::Stdout => false,
+        }
+    }
+}
+
+/// The rows of a Parquet output file an interrupted run left: (rows, bytes
+/// of the file when none can be read, their ids' hashes). A run stopped by
+/// a signal closes the file whole; one killed outright leaves it without
+/// the footer a Parquet file is read by, and then, under its temporary
+/// name (`partial`), its rows are done again.
+#[cfg(feature = "parquet")]
+fn read_rows(path: &Path, partial: bool) -> Result<(u64, u64, Vec<u64>)> {
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    let io = |e| Error::io(path, e);
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    let not_ours = |why: String| {
+        Error::document(
+            "--resume",
+            format!(
+                "{}: {why}; the file is not a Parquet output of this program, or was changed \
+                 since: run without --resume to start again",
+                path.display()
+            ),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let (schema, batches) = match crate::parquet::read::all_batches(file) {
+        Ok(b) => b,
+        Err(_) if partial => return Ok((0, len, Vec::new())),
+        Err(why) => return Err(not_ours(format!("not readable as Parquet ({why})"))),
+    };
+    let ours = crate::parquet::schema();
+    if schema.fields() != ours.fields() {
+        return Err(not_ours("its columns are not those ncleaner writes".into()));
+    }
+    let id = ours.index_of("id").expect("an id column");
+    let mut ids = Vec::new();
+    for batch in batches {
+        let batch = batch.map_err(|why| not_ours(format!("a row group cannot be read ({why})")))?;
+        let column = batch.column(id).as_string::<i32>();
+        for i in 0..column.len() {
+            match column.is_valid(i) {
+                true => ids.push(id_hash(column.value(i))),
+                false => return Err(not_ours(format!("row {} has no id", ids.len() + 1))),
+            }
+        }
+    }
+    Ok((ids.len() as u64, 0, ids))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn read_rows(_: &Path, _: bool) -> Result<(u64, u64, Vec<u64>)> {
+    Err(Error::Parameter(
+        "Parquet output: this ncleaner was built without Parquet support (the default feature `parquet`)".into(),
+    ))
 }
 
 /// The hash of an `id` that records are matched by (FNV-1a, 64 bits:

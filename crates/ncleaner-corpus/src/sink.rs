@@ -79,18 +79,27 @@ impl Destination {
 }
 
 impl Destination {
-    /// Where a run stopped by a signal left its output, in words for the
-    /// user: an output file stays under its temporary name
-    /// ([`Sink::finish_incomplete`]); `None` for standard output.
-    pub fn incomplete_note(&self) -> Option<String> {
+    /// Where a run stopped by a signal left its output in `format`, in
+    /// words for the user, and what `--resume` can do with it: an output
+    /// file stays under its temporary name ([`Sink::finish_incomplete`]);
+    /// `None` for standard output.
+    pub fn incomplete_note(&self, format: Format) -> Option<String> {
         let (what, path) = match self {
             Destination::File(p) => ("the output so far is in", partial_path(p)),
             Destination::Dir(d) => ("the outputs so far are under", d.clone()),
             Destination::Stdout => return None,
         };
+        let next = match crate::Resume::continues(self, format) {
+            true => "the same command with --resume completes it".to_string(),
+            false => format!(
+                "--resume cannot continue a {} output file: run the command again, without \
+                 --resume, to write it whole",
+                format.as_str()
+            ),
+        };
         Some(format!(
             "{what} {} (an output file stays under its temporary name .NAME.partial: it is \
-             incomplete); the same command with --resume completes it",
+             incomplete); {next}",
             path.display()
         ))
     }
@@ -161,6 +170,16 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
 
 /// Opens the sink for `dest` in `format`.
 pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> {
+    open_checked(dest, format, &crate::OwnOutput::default())
+}
+
+/// [`open`], a directory output refusing each output file that resolves
+/// into one of the inputs `own` names ([`crate::OwnOutput::check_output_file`]).
+pub fn open_checked(
+    dest: &Destination,
+    format: Format,
+    own: &crate::OwnOutput,
+) -> Result<Box<dyn Sink + Send>> {
     Ok(match dest {
         Destination::Stdout if format == Format::Parquet => parquet_stdout()?,
         Destination::Stdout => {
@@ -173,6 +192,7 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
             claims: Claims::new(dir, format.extension()),
             format,
             current: None,
+            own: own.clone(),
         }),
     })
 }
@@ -223,17 +243,76 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
 }
 
 /// Opens a Parquet output file (written under its temporary name and
-/// renamed when finished, as the other outputs are).
+/// renamed when finished, as the other outputs are; a run stopped before
+/// its end closes it under its temporary name, readable).
 #[cfg(feature = "parquet")]
 fn parquet_file(path: &Path) -> Result<Box<dyn Sink + Send>> {
-    let tmp = partial_path(path);
-    let f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let partial = partial_path(path);
+    let names = crate::parquet::write::Names {
+        tmp: partial.clone(),
+        fin: path.to_path_buf(),
+        partial,
+    };
+    let f = std::fs::File::create(&names.tmp).map_err(|e| Error::io(&names.tmp, e))?;
     let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(1 << 20, f));
     Ok(Box::new(crate::parquet::ParquetSink::new(
         w,
         path.display().to_string(),
-        Some((tmp, path.to_path_buf())),
+        Some(names),
     )?))
+}
+
+/// Opens a Parquet output file that continues the one an interrupted run
+/// left (`existing`, its first `rows` rows kept): a new file beside it
+/// ([`resuming_path`]) takes its rows and the new ones, and replaces it
+/// when closed, so that its rows stay readable until then.
+#[cfg(feature = "parquet")]
+fn parquet_resumed(
+    path: &Path,
+    existing: Option<&Path>,
+    rows: u64,
+) -> Result<Box<dyn Sink + Send>> {
+    use crate::parquet::write::Names;
+    let partial = partial_path(path);
+    // A complete output resumed goes to its temporary name first: an
+    // output being written is never under its final name.
+    if let Some(from) = existing.filter(|f| *f != partial.as_path()) {
+        std::fs::rename(from, &partial).map_err(|e| Error::io(from, e))?;
+    }
+    let names = Names {
+        tmp: resuming_path(path),
+        fin: path.to_path_buf(),
+        partial: partial.clone(),
+    };
+    let f = std::fs::File::create(&names.tmp).map_err(|e| Error::io(&names.tmp, e))?;
+    let w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::with_capacity(1 << 20, f));
+    let mut sink = crate::parquet::ParquetSink::new(w, path.display().to_string(), Some(names))?;
+    if rows > 0 {
+        let bad = |why: String| Error::document(partial.display().to_string(), why);
+        let f = std::fs::File::open(&partial).map_err(|e| Error::io(&partial, e))?;
+        let (_, batches) = crate::parquet::read::all_batches(f).map_err(bad)?;
+        let mut copied = 0u64;
+        for b in batches {
+            let b = b.map_err(bad)?;
+            let n = (b.num_rows() as u64).min(rows - copied);
+            sink.append_batch(&b.slice(0, n as usize))?;
+            copied += n;
+            if copied == rows {
+                break;
+            }
+        }
+        if copied < rows {
+            return Err(bad(format!(
+                "holds {copied} rows, not the {rows} read before"
+            )));
+        }
+    }
+    Ok(Box::new(sink))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_resumed(_: &Path, _: Option<&Path>, _: u64) -> Result<Box<dyn Sink + Send>> {
+    parquet_stdout()
 }
 
 /// A Parquet stream to standard output.
@@ -268,13 +347,18 @@ fn parquet_stdout() -> Result<Box<dyn Sink + Send>> {
 /// one) is moved to the temporary name, cut to its first `keep` bytes (its
 /// complete records; a torn last record or member goes), appended to (a
 /// compressed file gets new gzip members or zstd frames) and renamed to
-/// the final name when finished.
+/// the final name when finished. A Parquet output (`format`) keeps its
+/// first `keep` rows in a new file that replaces it ([`resuming_path`]).
 pub fn open_appending(
     path: &Path,
     existing: Option<&Path>,
     keep: u64,
     format: Format,
 ) -> Result<Box<dyn Sink + Send>> {
+    if format == Format::Parquet {
+        // `keep` counts rows: a Parquet file is not cut and appended to.
+        return parquet_resumed(path, existing, keep);
+    }
     let tmp = partial_path(path);
     if let Some(from) = existing.filter(|f| *f != tmp.as_path()) {
         std::fs::rename(from, &tmp).map_err(|e| Error::io(from, e))?;
@@ -363,6 +447,15 @@ pub fn partial_path(path: &Path) -> PathBuf {
     let mut name = std::ffi::OsString::from(".");
     name.push(path.file_name().unwrap_or_default());
     name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// The temporary name of a Parquet output file written by a resumed run,
+/// beside the one it continues: `DIR/.NAME.resuming.partial`.
+pub fn resuming_path(path: &Path) -> PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".resuming.partial");
     path.with_file_name(name)
 }
 
@@ -631,6 +724,8 @@ pub struct DirSink {
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
     /// The output paths of this run so far.
     claims: Claims,
+    /// The inputs no output file may resolve into.
+    own: crate::OwnOutput,
 }
 
 /// The output paths of a run into a directory, each claimed once, in input
@@ -719,6 +814,7 @@ impl Sink for DirSink {
             if !matches!(outcome, Outcome::Skipped(_)) {
                 let path = self.claims.claim(&entry.input);
                 if let Outcome::Rendered(_) = outcome {
+                    self.own.check_output_file(&path)?;
                     let mut sink = open_file(&path, self.format)?;
                     sink.write(entry, outcome)?;
                     sink.finish()?;
@@ -733,6 +829,7 @@ impl Sink for DirSink {
         if !same {
             self.close_current(true)?;
             let path = self.claims.claim(&entry.input);
+            self.own.check_output_file(&path)?;
             self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
         }
         let (_, sink) = self.current.as_mut().expect("opened above");

@@ -141,3 +141,47 @@ pub fn site_memory(
     };
     Ok((memory, pages))
 }
+
+/// Refuses a site memory file (`--site-memory FILE`) that the run also
+/// reads or writes otherwise, naming both: an input, the output file (or
+/// its temporary or lock file), or a file inside the output directory.
+/// Saved over the output, the memory would replace the cleaned text; read
+/// as an input, it would be cleaned.
+pub fn check_site_memory(file: &Path, inputs: &[PathBuf], dest: &crate::Destination) -> Result<()> {
+    use crate::Destination;
+    use crate::files::{canonical, same_file};
+    let refuse = |what: String| {
+        Err(Error::Parameter(format!(
+            "--site-memory {}: this is {what}; the memory is saved over the file it names: \
+             give it a file of its own",
+            file.display()
+        )))
+    };
+    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        if same_file(file, input) {
+            return refuse(format!("the input {}", input.display()));
+        }
+    }
+    match dest {
+        Destination::Stdout => Ok(()),
+        Destination::File(out) => {
+            let own = [
+                out.clone(),
+                crate::sink::partial_path(out),
+                crate::sink::resuming_path(out),
+            ];
+            let lock = crate::lock::lock_path(dest);
+            match own.iter().chain(&lock).find(|o| same_file(file, o)) {
+                Some(o) => refuse(format!("the output -o {} ({})", out.display(), o.display())),
+                None => Ok(()),
+            }
+        }
+        Destination::Dir(dir) => match (canonical(file), canonical(dir)) {
+            (Some(f), Some(d)) if f.starts_with(&d) => refuse(format!(
+                "inside the output directory -o {}, among the outputs",
+                dir.display()
+            )),
+            _ => Ok(()),
+        },
+    }
+}

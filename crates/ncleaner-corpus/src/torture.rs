@@ -9,6 +9,12 @@
 //! WARC record among others, a JSON line among others, standard input)
 //! between two ordinary documents, which must come out as ever.
 
+mod carriers;
+
+#[cfg(feature = "parquet")]
+pub use carriers::write_parquet;
+pub use carriers::{json_line, json_string, warc_response, warc_response_untyped};
+
 /// How a case reaches the cleaner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Carrier {
@@ -26,6 +32,17 @@ pub enum Carrier {
     /// Text to score, not a page: the standard input of `ncleaner
     /// perplexity --json -` and the `text` of `POST /api/perplexity`.
     Perplexity,
+    /// A whole line of a JSON Lines file, as it is (its `id` is `b`),
+    /// between two ordinary lines.
+    JsonlLine,
+    /// The block of a WARC `response` record without the record's own
+    /// `Content-Type` field, between two ordinary responses.
+    WarcUntyped,
+    /// The `html` cell (bytes) of this many rows of a Parquet file (ids
+    /// `b0`, `b1`, …), between two ordinary rows ([`write_parquet`]).
+    Parquet(usize),
+    /// The same Parquet file on standard input.
+    ParquetStdin(usize),
 }
 
 /// What must come of a case (besides: no abort, the other documents there).
@@ -244,6 +261,9 @@ fn min_size(name: &str) -> usize {
         _ => 0,
     }
 }
+
+/// Rows of the Parquet cases: the reader decoded 64 at a time (issue 52).
+const PARQUET_ROWS: usize = 64;
 
 /// Kinds whose size is not scaled down for CI: decompression bombs (their
 /// point is the decompressed limit, and they cost little).
@@ -720,6 +740,106 @@ fn kinds() -> Vec<Kind> {
                 v
             },
         ),
+        // Issue 52: inputs read as a demanding user expects, in memory
+        // bounded by a document, not by a file.
+        k(
+            "parquet-big-rows",
+            "52/5: 64 rows of large pages in a Parquet file",
+            || Carrier::Parquet(PARQUET_ROWS),
+            16 * M,
+            Cleaned(Some("Rowquux")),
+            big_row,
+        ),
+        k(
+            "parquet-big-rows-stdin",
+            "52/5: the same Parquet file on standard input",
+            || Carrier::ParquetStdin(PARQUET_ROWS),
+            16 * M,
+            Cleaned(Some("Rowquux")),
+            big_row,
+        ),
+        k(
+            "jsonl-latin1",
+            "52/12: a Latin-1 byte in a JSON line",
+            || Carrier::JsonlLine,
+            100 * K,
+            Cleaned(Some("Latin1quux caf\u{e9}")),
+            |r, n| {
+                let page = prose_page(r, "Latin1quux caf\u{e9}", n);
+                let line = json_line("b", &page).into_bytes();
+                // The one character beyond ASCII as a Latin-1 byte.
+                let at = memchr::memmem::find(&line, "\u{e9}".as_bytes()).expect("there");
+                [&line[..at], &[0xe9], &line[at + 2..]].concat()
+            },
+        ),
+        k(
+            "jsonl-lone-surrogate",
+            "52/12: a lone surrogate escape in a JSON line",
+            || Carrier::JsonlLine,
+            100 * K,
+            Cleaned(Some("Surrogatequux\u{fffd}")),
+            |r, n| {
+                let page = prose_page(r, "Surrogatequux", n);
+                json_line("b", &page)
+                    .replacen("Surrogatequux", "Surrogatequux\\ud800", 1)
+                    .into_bytes()
+            },
+        ),
+        k(
+            "jsonl-bom",
+            "52/12: a byte-order mark before a JSON line",
+            || Carrier::JsonlLine,
+            100 * K,
+            Cleaned(Some("Bomquux")),
+            |r, n| {
+                [
+                    &b"\xef\xbb\xbf"[..],
+                    json_line("b", &prose_page(r, "Bomquux", n)).as_bytes(),
+                ]
+                .concat()
+            },
+        ),
+        k(
+            "jsonl-duplicate-key",
+            "52/12: a key given twice in a JSON line",
+            || Carrier::JsonlLine,
+            100 * K,
+            Failed("\"html\" is given twice"),
+            |r, n| {
+                let page = serde_json::to_string(&prose_page(r, "Twicequux", n)).expect("a string");
+                format!("{{\"id\":\"b\",\"html\":{page},\"html\":\"<p>another</p>\"}}").into_bytes()
+            },
+        ),
+        k(
+            "warc-untyped-http",
+            "52/12: a WARC response without Content-Type (an HTTP block)",
+            || Carrier::WarcUntyped,
+            100 * K,
+            Cleaned(Some("Untypedquux")),
+            |r, n| {
+                http(
+                    "text/html",
+                    "",
+                    prose_page(r, "Untypedquux", n).into_bytes(),
+                )
+            },
+        ),
+        k(
+            "warc-untyped-bare",
+            "52/12: a WARC response without Content-Type (HTML alone)",
+            || Carrier::WarcUntyped,
+            100 * K,
+            Cleaned(Some("Barequux")),
+            |r, n| prose_page(r, "Barequux", n).into_bytes(),
+        ),
+        k(
+            "hidden-file",
+            "52/12: a hidden file in a folder",
+            || Carrier::File(".hidden.html"),
+            10 * K,
+            Skipped("hidden"),
+            |r, n| prose_page(r, "Hiddenquux", n).into_bytes(),
+        ),
         k(
             "utf16le-declared",
             "D16: UTF-16LE declared, no BOM",
@@ -773,6 +893,16 @@ fn kinds() -> Vec<Kind> {
             },
         ),
     ]
+    .into_iter()
+    // Without Parquet support a Parquet file is one failed entry: no case.
+    .filter(|k| {
+        cfg!(feature = "parquet")
+            || !matches!(
+                (k.carrier)(),
+                Carrier::Parquet(_) | Carrier::ParquetStdin(_)
+            )
+    })
+    .collect()
 }
 
 /// What the limits of a run make of a case of `size` bytes carried so:
@@ -783,11 +913,25 @@ fn over_the_limit(carrier: &Carrier, size: usize, compressed: bool) -> Option<Ex
     }
     Some(Expect::Failed(match carrier {
         Carrier::File(_) | Carrier::Stdin => "more than the limit",
-        Carrier::Warc(_) => "larger than the limit",
-        Carrier::Jsonl => "longer than",
+        Carrier::Warc(_) | Carrier::WarcUntyped => "larger than the limit",
+        Carrier::Jsonl | Carrier::JsonlLine => "longer than",
+        Carrier::Parquet(_) | Carrier::ParquetStdin(_) => "larger than the limit",
         // `perplexity` reads a line at a time, whatever the text's size.
         Carrier::Perplexity => return None,
     }))
+}
+
+/// A page of a few words of prose and a comment that fills it to `n`
+/// bytes: large, quick to clean, and compressed to almost nothing in a
+/// Parquet file (the issue's 49 KB file of 64 such rows).
+fn big_row(_: &mut Rng, n: usize) -> Vec<u8> {
+    flood(
+        "<html><body><p>Rowquux is the word this page starts with, and a sentence of \
+         ordinary prose follows it so that the page keeps it.</p><!--",
+        " -",
+        n,
+        "--></body></html>",
+    )
 }
 
 /// The cases at `factor` times the sizes the issue found them at (CI
@@ -830,32 +974,6 @@ pub fn cases(seed: u64, factor: f64) -> Vec<Case> {
         }
     }
     out
-}
-
-/// A WARC `response` record of `block`, with `id` and these extra fields.
-pub fn warc_response(id: &str, uri: &str, block: &[u8], extra: &[(&str, String)]) -> Vec<u8> {
-    let mut head = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
-         WARC-Target-URI: {uri}\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
-         Content-Type: application/http; msgtype=response\r\n"
-    );
-    for (k, v) in extra {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
-    let mut v = head.into_bytes();
-    v.extend_from_slice(block);
-    v.extend_from_slice(b"\r\n\r\n");
-    v
-}
-
-/// The bytes as a JSON string: UTF-8 as it is, other bytes one character
-/// per byte (as a crawler that stored bodies as Latin-1 would).
-pub fn json_string(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    }
 }
 
 #[cfg(test)]

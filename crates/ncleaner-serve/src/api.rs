@@ -38,10 +38,13 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// `POST /api/clean` as JSON: exactly one of `html`, `text` and `fetch`,
-/// the page's `url`, and any cleaning option ([`CleanOptions`], by its
-/// field names, as in Python: `"model": "en"`, `"threshold": 1.5`, `"route":
-/// false`, …), with `ncleaner clean`'s defaults and routing.
+/// `POST /api/clean` as JSON: `html` or `text` (the HTML is cleaned when
+/// both are given, as in JSON Lines and Parquet inputs) or `fetch`, the
+/// page's `url`, and any cleaning option ([`CleanOptions`], by its field
+/// names, as in Python: `"model": "en"`, `"threshold": 1.5`, `"route":
+/// false`, …), with `ncleaner clean`'s defaults and routing. The body is
+/// read as a JSON line is ([`ncleaner_corpus::jsonl::object`]): a key given
+/// twice is refused, a lone surrogate escape is U+FFFD.
 #[derive(Debug, Default, Serialize)]
 pub struct CleanRequest {
     /// An HTML page.
@@ -61,8 +64,10 @@ impl CleanRequest {
     /// Reads a JSON body: the document's fields, and the rest as cleaning
     /// options (an unknown field is refused, naming the fields known).
     fn from_json(bytes: &[u8]) -> Result<CleanRequest, ApiError> {
-        let mut map: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| ApiError::bad(format!("JSON body: not UTF-8 ({e})")))?;
+        let mut map = ncleaner_corpus::jsonl::object(text)
+            .map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
         let mut take = |k: &str| match map.remove(k) {
             None | Some(serde_json::Value::Null) => Ok(None),
             Some(serde_json::Value::String(s)) => Ok(Some(s)),
@@ -192,7 +197,7 @@ pub(crate) async fn clean(
         let mut req = CleanRequest::from_json(&bytes)?;
         drop(bytes);
         let (doc, input) = match (req.html.take(), req.text.take(), req.fetch.as_ref()) {
-            (Some(h), None, None) => (json_string_bytes(h), InputKind::Html),
+            (Some(h), _, None) => (json_string_bytes(h), InputKind::Html),
             (None, Some(t), None) => (json_string_bytes(t), InputKind::Text),
             (None, None, Some(u)) => {
                 let Some(fetcher) = st.fetcher.as_ref() else {
@@ -231,7 +236,8 @@ pub(crate) async fn clean(
             }
             _ => {
                 return Err(ApiError::bad(
-                    "give exactly one of \"html\", \"text\" and \"fetch\"",
+                    "give \"html\" or \"text\" (the HTML is cleaned when both are given), \
+                     or \"fetch\" alone",
                 ));
             }
         };

@@ -271,16 +271,23 @@ async fn bad_requests_get_json_errors() {
         (
             "/api/clean",
             "application/json",
-            b"{\"html\": \"a\", \"text\": \"b\"}".to_vec(),
+            b"{\"html\": \"a\", \"fetch\": \"http://x/\"}".to_vec(),
             400,
-            "exactly one",
+            "\"fetch\" alone",
         ),
         (
             "/api/clean",
             "application/json",
             b"{}".to_vec(),
             400,
-            "exactly one",
+            "give \"html\" or \"text\"",
+        ),
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"a\", \"threshold\": 1, \"threshold\": 2}".to_vec(),
+            400,
+            "\"threshold\" is given twice",
         ),
         (
             "/api/clean",
@@ -398,6 +405,27 @@ async fn bad_requests_get_json_errors() {
         v["error"].as_str().unwrap().contains("GET /api/clean"),
         "{v}"
     );
+    // Issue 52, 12: a JSON body is read as a JSON line is: `html` cleaned
+    // when `text` comes too, a lone surrogate escape read as U+FFFD, a
+    // byte-order mark skipped.
+    for body in [
+        &b"{\"method\": \"keep-all\", \"text\": \"a dump\", \"html\": \"<p>Tomatoes grow.</p>\"}"[..],
+        b"{\"method\": \"keep-all\", \"html\": \"<p>Tomatoes grow.\\ud800</p>\"}",
+        b"\xef\xbb\xbf{\"method\": \"keep-all\", \"html\": \"<p>Tomatoes grow.</p>\"}",
+    ] {
+        let r = c
+            .post(s.url("/api/clean"))
+            .header("Content-Type", "application/json")
+            .body(body.to_vec())
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(status, 200, "{:?}: {v}", String::from_utf8_lossy(body));
+        assert_eq!(v["input"], "html", "{v}");
+        assert!(v["text"].as_str().unwrap().contains("Tomatoes grow"), "{v}");
+    }
     // Invalid UTF-8 in a raw body is not an error: the decoder takes any bytes.
     let r = c
         .post(s.url("/api/clean"))

@@ -306,10 +306,24 @@ impl SiteMemory {
                 out.extend_from_slice(&c.to_le_bytes());
             }
         }
-        let tmp = path.with_extension("tmp");
-        std::fs::File::create(&tmp)
-            .and_then(|mut f| f.write_all(&out))
-            .and_then(|_| std::fs::rename(&tmp, path))
+        // Written whole under a name of its own beside it (created, never
+        // opened over another file), then renamed over it.
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let mut name = std::ffi::OsString::from(".");
+        name.push(path.file_name().unwrap_or_default());
+        tempfile::Builder::new()
+            .prefix(&name)
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .and_then(|mut f| {
+                f.write_all(&out)?;
+                f.as_file().sync_all()?;
+                f.persist(path).map_err(|e| e.error)?;
+                Ok(())
+            })
             .map_err(|e| Error::io(path, e))
     }
 
@@ -511,6 +525,23 @@ mod tests {
         );
         std::fs::write(&b, &std::fs::read(&a).unwrap()[..40]).unwrap();
         assert!(SiteMemory::load(&b).is_err());
+    }
+
+    /// Issue 52, 8: saving a memory writes no file but its own: a file
+    /// named like a fixed temporary name beside it (`NAME.tmp`) is left as
+    /// it was, and nothing else is left behind.
+    #[test]
+    fn saving_leaves_other_files_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sites.mem");
+        let tmp = dir.path().join("sites.tmp");
+        std::fs::write(&tmp, b"someone else's file").unwrap();
+        let mut mem = SiteMemory::default();
+        mem.add(&PageSketch::of(Some("http://h.com/1"), &segs(&["a footer"])).unwrap());
+        mem.save(&path).unwrap();
+        assert_eq!(std::fs::read(&tmp).unwrap(), b"someone else's file");
+        assert!(SiteMemory::load(&path).is_ok());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]

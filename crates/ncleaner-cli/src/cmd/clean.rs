@@ -12,7 +12,7 @@ use ncleaner::Smoothing;
 use ncleaner::classify::{self, Method, Preference};
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{CleanOptions, Cleaner, InputKind};
-use ncleaner_corpus::{self as corpus, Destination, Entry, Observer, Stats};
+use ncleaner_corpus::{self as corpus, Entry, Observer, Stats};
 
 use super::common::{check_clean_options, names, option_error, thread_pool};
 
@@ -68,7 +68,9 @@ pub struct Args {
     /// or a directory getting one output file per input
     /// (IN/REL/NAME.html → OUTDIR/REL/NAME.txt; a WARC or JSON Lines input →
     /// one file). Folders that do not exist are created (and named on
-    /// standard error). Default: standard output.
+    /// standard error). Default: standard output. Written as .NAME.partial
+    /// until complete; a second run on the same output is refused while one
+    /// runs.
     #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
@@ -257,6 +259,7 @@ pub struct Args {
     /// Like --sites, and the site memory is also loaded from FILE if it
     /// exists and saved there afterwards with this run's pages added, so
     /// that the pages of other runs (other WARC files of a crawl) count.
+    /// FILE is refused if it is an input or an output; saved whole, then renamed.
     #[arg(long, value_name = "FILE", help_heading = "Corpus run")]
     pub site_memory: Option<PathBuf>,
 
@@ -271,10 +274,11 @@ pub struct Args {
     /// Continue an interrupted run into the same output.
     ///
     /// Continue an interrupted run into the same output (-o OUT.jsonl,
-    /// optionally .gz/.zst, or -o DIR/), given the same inputs: the
-    /// documents already written are left out (matched by their place in
-    /// the inputs, and their id checked; in a directory, by output file), a
-    /// record torn by the interruption is dropped and done again.
+    /// optionally .gz/.zst, -o OUT.parquet, or -o DIR/), given the same
+    /// inputs: the documents already written are left out (matched by their
+    /// place in the inputs, and their id checked; in a directory, by output
+    /// file), a record torn by the interruption is dropped and done again.
+    /// One text, Markdown or WARC file cannot be continued.
     #[arg(long, requires = "output", help_heading = "Corpus run")]
     pub resume: bool,
 
@@ -341,6 +345,9 @@ pub fn run(args: Args) -> Result<()> {
         "--links and --images go into Markdown: give --format markdown (or -o FILE.md), or --format jsonl --markdown"
     );
     let mut cleaner = Cleaner::new(options).map_err(option_error)?;
+    // The output is checked and locked before any work, the site pass too.
+    let (output, memory_file) = (args.output.as_deref(), args.site_memory.as_deref());
+    let prepared = corpus::prepare_output(&args.inputs, output, memory_file)?;
     let sites = args.sites || args.site_memory.is_some();
     let mut memory = None;
     if sites {
@@ -384,7 +391,7 @@ pub fn run(args: Args) -> Result<()> {
         jobs: args.jobs,
         quiet: args.quiet,
     };
-    let result = run_corpus_with(&cleaner, run, args.resume);
+    let result = run_corpus_prepared(&cleaner, run, args.resume, prepared);
     if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
         mem.save(f)?;
     }
@@ -450,22 +457,26 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    run_corpus_with(cleaner, run, false)
+    let prepared = corpus::prepare_output(run.inputs, run.output, None)?;
+    run_corpus_prepared(cleaner, run, false, prepared)
 }
 
-/// [`run_corpus`], resuming an interrupted run when `resume`.
-pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<()> {
-    // An input that cannot be read (a missing file among many) is a failed
-    // document as any other: it gets its record, is named on standard error,
-    // and the rest is cleaned (the exit status is then 1).
-    let dest = Destination::from_arg(run.output);
-    // An output over an input, or one the walk would read back, is refused
-    // now; an output file inside an input folder is left out of the walk.
-    let own = corpus::check_output(run.inputs, &dest)?;
-    let found = corpus::walk_inputs(run.inputs.to_vec()).filter(move |f| !own.is(f));
+/// [`run_corpus`] on an output already checked and locked
+/// ([`corpus::prepare_output`]), resuming an interrupted run when `resume`.
+/// An input that cannot be read (a missing file among many) is a failed
+/// document as any other: it gets its record, is named on standard error,
+/// and the rest is cleaned (the exit status is then 1).
+fn run_corpus_prepared(
+    cleaner: &Cleaner,
+    run: Run<'_>,
+    resume: bool,
+    prepared: corpus::PreparedOutput,
+) -> Result<()> {
+    let found = prepared.walk(run.inputs);
+    let dest = &prepared.dest;
     let format = run
         .format
-        .or_else(|| corpus::sink::format_from_name(&dest))
+        .or_else(|| corpus::sink::format_from_name(dest))
         .unwrap_or(run.default_format);
     let opts = corpus::CorpusOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
@@ -476,15 +487,12 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
     let mut progress = Progress::new(!run.quiet);
-    let resume = match resume {
-        true => Some(corpus::Resume::of(&dest, format)?),
-        false => None,
-    };
-    if let (Some(corpus::Resume::File(f)), false) = (&resume, run.quiet) {
+    let plan = prepared.plan(resume, format)?;
+    if let (Some(corpus::Resume::File(f)), false) = (&plan.resume, run.quiet) {
         f.torn_note().inspect(|n| eprintln!("ncleaner: {n}"));
     }
     let (stats, resumed) =
-        corpus::clean_resuming(found, &dest, cleaner, opts, &pool, &mut progress, resume)?;
+        corpus::clean_resuming(found, dest, cleaner, opts, &pool, &mut progress, plan)?;
     progress.finish();
     let secs = progress.start.elapsed().as_secs_f64();
     if !run.quiet {
@@ -500,7 +508,7 @@ pub fn run_corpus_with(cleaner: &Cleaner, run: Run<'_>, resume: bool) -> Result<
                     signal_name(sig),
                     stats.documents + stats.skipped
                 );
-                dest.incomplete_note()
+                dest.incomplete_note(format)
                     .inspect(|n| eprintln!("ncleaner: {n}"));
             }
         }

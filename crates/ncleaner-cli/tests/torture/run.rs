@@ -43,7 +43,7 @@ pub struct Outcome {
 /// milliseconds. (wait4's `ru_maxrss` would count the parent's memory at
 /// the fork: Linux carries it over the exec.)
 #[cfg(unix)]
-fn wait_with_usage(child: &mut Child) -> (Option<i32>, Option<i32>, u64, f64) {
+pub fn wait_with_usage(child: &mut Child) -> (Option<i32>, Option<i32>, u64, f64) {
     let pid = child.id() as libc::pid_t;
     let status_file = format!("/proc/{pid}/status");
     let mut peak = 0u64;
@@ -169,6 +169,58 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
             cmd.arg(input.join("docs.jsonl"));
             ("b".into(), vec!["a".into(), "c".into()])
         }
+        Carrier::JsonlLine => {
+            let mut data = torture::json_line("a", &pages[0]).into_bytes();
+            data.push(b'\n');
+            data.extend_from_slice(&bytes);
+            data.push(b'\n');
+            data.extend(torture::json_line("c", &pages[1]).into_bytes());
+            data.push(b'\n');
+            std::fs::write(input.join("docs.jsonl"), data).unwrap();
+            cmd.arg(input.join("docs.jsonl"));
+            ("b".into(), vec!["a".into(), "c".into()])
+        }
+        Carrier::WarcUntyped => {
+            let ordinary =
+                |p: &str| format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{p}");
+            let mut w = torture::warc_response(
+                "a",
+                "http://a.example/",
+                ordinary(&pages[0]).as_bytes(),
+                &[],
+            );
+            w.extend(torture::warc_response_untyped(
+                "b",
+                "http://b.example/",
+                &bytes,
+            ));
+            w.extend(torture::warc_response(
+                "c",
+                "http://c.example/",
+                ordinary(&pages[1]).as_bytes(),
+                &[],
+            ));
+            std::fs::write(input.join("crawl.warc"), w).unwrap();
+            cmd.arg(input.join("crawl.warc"));
+            (
+                "<urn:uuid:b>".into(),
+                vec!["<urn:uuid:a>".into(), "<urn:uuid:c>".into()],
+            )
+        }
+        Carrier::Parquet(rows) | Carrier::ParquetStdin(rows) => {
+            let path = input.join("rows.parquet");
+            parquet_rows(&path, &pages, &bytes, *rows);
+            match case.carrier {
+                Carrier::ParquetStdin(_) => {
+                    cmd.arg("-")
+                        .stdin(Stdio::from(std::fs::File::open(&path).unwrap()));
+                }
+                _ => {
+                    cmd.arg(&path);
+                }
+            }
+            ("b0".into(), vec!["a".into(), "c".into()])
+        }
     };
     let start = Instant::now();
     let mut child = cmd.spawn().expect("running ncleaner");
@@ -214,6 +266,15 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
             .iter()
             .find(|r| r["id"].as_str().is_some_and(|x| x == id || x.ends_with(id)))
     };
+    if let Carrier::Parquet(rows) | Carrier::ParquetStdin(rows) = case.carrier {
+        // Every row of the case has its record.
+        let missing: Vec<usize> = (0..rows)
+            .filter(|i| find(&format!("b{i}")).is_none())
+            .collect();
+        if !missing.is_empty() && find("b0").is_some() {
+            problems.push(format!("rows without a record: {missing:?}"));
+        }
+    }
     for (id, marker) in others.iter().zip(MARKERS) {
         match find(id) {
             Some(r) if r["text"].as_str().is_some_and(|t| t.contains(marker)) => {}
@@ -224,7 +285,7 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
     }
     let rec = find(&case_id);
     let record = match rec {
-        None if stderr.contains("not a document") => "skipped",
+        None if stderr.contains("ncleaner: skipped: ") => "skipped",
         None => "missing",
         Some(r) if r.get("error").is_some() => "failed",
         Some(r) if r.get("truncated").is_some() => "truncated",
@@ -413,6 +474,25 @@ pub fn perplexity_serve_case(bin: &Path, case: &Case) -> (u16, Vec<String>) {
     (status, problems)
 }
 
+/// Writes the Parquet file of a Parquet carrier: an ordinary row `a`, the
+/// case's bytes as rows `b0`, `b1`, …, an ordinary row `c`.
+#[cfg(feature = "parquet")]
+fn parquet_rows(path: &Path, pages: &[String; 2], bytes: &[u8], rows: usize) {
+    let cases = (0..rows).map(|i| (format!("b{i}"), bytes.to_vec()));
+    let all = std::iter::once(("a".to_string(), pages[0].clone().into_bytes()))
+        .chain(cases)
+        .chain(std::iter::once((
+            "c".to_string(),
+            pages[1].clone().into_bytes(),
+        )));
+    torture::write_parquet(path, all).unwrap();
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_rows(_: &Path, _: &[String; 2], _: &[u8], _: usize) {
+    unreachable!("no Parquet case without the parquet feature")
+}
+
 /// The last lines of a process's standard error, for messages.
 fn tail(stderr: &str) -> String {
     let lines: Vec<&str> = stderr.lines().collect();
@@ -538,8 +618,11 @@ pub const MAX_BODY: usize = 10 * 1024 * 1024;
 pub fn serve_cases(server: &mut Server, cases: &[Case]) -> Vec<(String, u16, Vec<String>)> {
     let mut out = Vec::new();
     for case in cases {
-        if !matches!(case.carrier, Carrier::File(_) | Carrier::Stdin) {
-            continue;
+        // A hidden file is about the walk of a folder: a body is a body.
+        match &case.carrier {
+            Carrier::File(name) if !name.starts_with('.') => {}
+            Carrier::Stdin => {}
+            _ => continue,
         }
         let bytes = case.bytes();
         let mut problems = Vec::new();

@@ -8,10 +8,19 @@
 //! (byte-order mark, `<meta>` charset, detection). A row without an `id` is
 //! named `FILE#ROW`, its row index from 0 as pandas and pyarrow count.
 //!
-//! Only those columns are read (a projection), a batch of
-//! [`BATCH_ROWS`] rows at a time, each column chunk page by page, so a
-//! file of any size is read in memory bounded by a batch's pages and
-//! rows, whatever its row groups.
+//! A column is read as the file's own Parquet types say (strings, bytes,
+//! integers), not as the Arrow schema some writers store beside them: a
+//! dictionary-encoded column (pandas' categoricals, pyarrow's dictionary
+//! arrays) is read as its values, like any other.
+//!
+//! Only those columns are read (a projection), each column chunk page by
+//! page, in batches ([`Batches`]) bounded by bytes as well as rows: a row
+//! group's batches hold at most [`BATCH_ROWS`] rows and about
+//! [`BATCH_BYTES`] by the row group's own account of its columns' size,
+//! and a batch found larger than twice that (rows of very unequal sizes,
+//! or a file whose sizes are wrong) makes the rest of its row group read
+//! a row at a time. So a file of any size is read in memory bounded by a
+//! batch, whatever its row groups and rows.
 
 use std::sync::Arc;
 
@@ -23,12 +32,174 @@ use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
 use ncleaner::InputKind;
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+};
 use parquet::file::reader::ChunkReader;
 
-/// Rows decoded at a time. Pages run to tens or hundreds of KB each, so a
-/// batch holds a few MB.
+/// The most rows decoded at a time. Pages run to tens or hundreds of KB
+/// each, so a batch of ordinary pages holds a few MB.
 pub const BATCH_ROWS: usize = 64;
+
+/// The bytes a batch of rows holds at most, by the row group's account of
+/// its size: rows of large pages are decoded fewer at a time, down to one.
+pub const BATCH_BYTES: usize = 8 << 20;
+
+/// A file the Parquet reader reads from, which can be opened again for
+/// each row group (a file by its handle, bytes by a shared reference).
+pub trait Chunks: ChunkReader + Sized + 'static {
+    /// Another reader of the same file.
+    fn again(&self) -> std::io::Result<Self>;
+}
+
+impl Chunks for std::fs::File {
+    fn again(&self) -> std::io::Result<Self> {
+        self.try_clone()
+    }
+}
+
+impl Chunks for bytes::Bytes {
+    fn again(&self) -> std::io::Result<Self> {
+        Ok(self.clone())
+    }
+}
+
+/// Builds the reader of one row group: (row group, rows per batch, rows
+/// to skip at its start).
+type OpenGroup =
+    Box<dyn FnMut(usize, usize, usize) -> Result<ParquetRecordBatchReader, String> + Send>;
+
+/// The record batches of a file's chosen columns, row group by row group,
+/// bounded by rows and bytes (see the module documentation).
+pub struct Batches {
+    open: OpenGroup,
+    /// Each row group's rows and rows per batch.
+    groups: Vec<(usize, usize)>,
+    /// The row group being read, and its reader.
+    group: usize,
+    current: Option<ParquetRecordBatchReader>,
+    /// Rows of the current row group read so far.
+    read: usize,
+    /// Rows per batch in the current row group.
+    rows: usize,
+}
+
+impl Batches {
+    /// The batches of the columns `columns` (root indices, in file order)
+    /// of the file `r`, whose metadata is `meta`.
+    fn new<R: Chunks>(r: R, meta: ArrowReaderMetadata, columns: &[usize]) -> Batches {
+        let parquet = meta.metadata().clone();
+        let schema = meta.parquet_schema();
+        let mask = ProjectionMask::roots(schema, columns.iter().copied());
+        let leaves: Vec<usize> = (0..schema.num_columns())
+            .filter(|&l| columns.contains(&schema.get_column_root_idx(l)))
+            .collect();
+        let groups: Vec<(usize, usize)> = parquet
+            .row_groups()
+            .iter()
+            .map(|g| {
+                let rows = usize::try_from(g.num_rows()).unwrap_or(0);
+                let bytes: u64 = leaves
+                    .iter()
+                    .map(|&l| u64::try_from(g.column(l).uncompressed_size()).unwrap_or(0))
+                    .sum();
+                (rows, rows_per_batch(rows, bytes))
+            })
+            .collect();
+        let open: OpenGroup = Box::new(move |group, rows, skip| {
+            let again = r.again().map_err(|e| e.to_string())?;
+            let mut b = ParquetRecordBatchReaderBuilder::new_with_metadata(again, meta.clone())
+                .with_projection(mask.clone())
+                .with_row_groups(vec![group])
+                .with_batch_size(rows);
+            if skip > 0 {
+                let total = usize::try_from(parquet.row_group(group).num_rows()).unwrap_or(0);
+                b = b.with_row_selection(RowSelection::from(vec![
+                    RowSelector::skip(skip.min(total)),
+                    RowSelector::select(total.saturating_sub(skip)),
+                ]));
+            }
+            b.build().map_err(|e| e.to_string())
+        });
+        Batches {
+            open,
+            groups,
+            group: 0,
+            current: None,
+            read: 0,
+            rows: 1,
+        }
+    }
+}
+
+/// Rows per batch for a row group of `rows` rows and `bytes` bytes of the
+/// chosen columns: about [`BATCH_BYTES`], at least one, at most
+/// [`BATCH_ROWS`].
+fn rows_per_batch(rows: usize, bytes: u64) -> usize {
+    let per_row = (bytes / rows.max(1) as u64).max(1);
+    ((BATCH_BYTES as u64 / per_row) as usize).clamp(1, BATCH_ROWS)
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.current.is_none() {
+                let &(_, rows) = self.groups.get(self.group)?;
+                self.rows = rows;
+                self.read = 0;
+                match (self.open)(self.group, rows, 0) {
+                    Ok(r) => self.current = Some(r),
+                    Err(e) => {
+                        self.group = self.groups.len();
+                        return Some(Err(e));
+                    }
+                }
+            }
+            let reader = self.current.as_mut().expect("opened above");
+            match reader.next() {
+                None => {
+                    self.current = None;
+                    self.group += 1;
+                }
+                Some(Err(e)) => {
+                    self.current = None;
+                    self.group = self.groups.len();
+                    return Some(Err(e.to_string()));
+                }
+                Some(Ok(batch)) => {
+                    self.read += batch.num_rows();
+                    let oversized = batch.get_array_memory_size() > 2 * BATCH_BYTES;
+                    let left = self.groups[self.group].0.saturating_sub(self.read);
+                    if oversized && self.rows > 1 && left > 0 {
+                        // The row group's account of its size was wrong
+                        // for these rows: the rest a row at a time.
+                        self.rows = 1;
+                        match (self.open)(self.group, 1, self.read) {
+                            Ok(r) => self.current = Some(r),
+                            Err(e) => {
+                                self.current = None;
+                                self.group = self.groups.len();
+                                return Some(Err(e));
+                            }
+                        }
+                    }
+                    return Some(Ok(batch));
+                }
+            }
+        }
+    }
+}
+
+/// The metadata of a Parquet file; its column types read from its own
+/// Parquet schema (see the module documentation) unless `arrow`, which
+/// takes the Arrow schema its writer stored (this program's own outputs).
+fn metadata<R: ChunkReader>(r: &R, arrow: bool) -> Result<ArrowReaderMetadata, String> {
+    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(!arrow);
+    ArrowReaderMetadata::load(r, options).map_err(|e| e.to_string())
+}
 
 /// One document of a Parquet file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +241,7 @@ struct Columns {
 
 /// Reads the documents of a Parquet file row by row.
 pub struct Reader {
-    batches: ParquetRecordBatchReader,
+    batches: Batches,
     columns: Columns,
     batch: Option<RecordBatch>,
     /// The next row of `batch`.
@@ -116,16 +287,13 @@ impl Reader {
     /// `max_document` bytes fail one by one. Fails when the file is not
     /// Parquet or has neither an `html` nor a `text` column of strings or
     /// bytes.
-    pub fn open<R: ChunkReader + 'static>(r: R, max_document: usize) -> Result<Reader, String> {
+    pub fn open<R: Chunks>(r: R, max_document: usize) -> Result<Reader, String> {
         guarded(|| Reader::open_unguarded(r, max_document)).and_then(|r| r)
     }
 
-    fn open_unguarded<R: ChunkReader + 'static>(
-        r: R,
-        max_document: usize,
-    ) -> Result<Reader, String> {
-        let builder = ParquetRecordBatchReaderBuilder::try_new(r).map_err(|e| e.to_string())?;
-        let fields = builder.schema().fields().clone();
+    fn open_unguarded<R: Chunks>(r: R, max_document: usize) -> Result<Reader, String> {
+        let meta = metadata(&r, false)?;
+        let fields = meta.schema().fields().clone();
         let column = |name: &str, ok: fn(&DataType) -> bool, what: &str| match find(&fields, name) {
             None => Ok(None),
             Some(i) if ok(fields[i].data_type()) => Ok(Some(i)),
@@ -161,12 +329,7 @@ impl Reader {
             id: at(id),
             url: at(url),
         };
-        let mask = ProjectionMask::roots(builder.parquet_schema(), chosen.iter().copied());
-        let batches = builder
-            .with_projection(mask)
-            .with_batch_size(BATCH_ROWS)
-            .build()
-            .map_err(|e| e.to_string())?;
+        let batches = Batches::new(r, meta, &chosen);
         Ok(Reader {
             batches,
             columns,
@@ -273,9 +436,7 @@ impl Iterator for Reader {
                 self.first_row += batch.num_rows() as u64;
             }
             let batches = &mut self.batches;
-            let next = guarded(|| batches.next()).unwrap_or_else(|why| {
-                Some(Err(arrow_schema::ArrowError::ExternalError(why.into())))
-            });
+            let next = guarded(|| batches.next()).unwrap_or_else(|why| Some(Err(why)));
             match next {
                 None => {
                     self.done = true;
@@ -314,7 +475,20 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// A reader over bytes in memory (standard input, a caller's buffer).
+/// The record batches of every column of a Parquet file, bounded by rows
+/// and bytes as a [`Reader`]'s are, with the file's schema as its writer
+/// stored it (for this program's own outputs: `clean --resume`).
+pub fn all_batches<R: Chunks>(r: R) -> Result<(arrow_schema::SchemaRef, Batches), String> {
+    guarded(|| {
+        let meta = metadata(&r, true)?;
+        let schema = meta.schema().clone();
+        let all: Vec<usize> = (0..schema.fields().len()).collect();
+        Ok((schema, Batches::new(r, meta, &all)))
+    })
+    .and_then(|r| r)
+}
+
+/// A reader over bytes in memory (a caller's buffer).
 pub fn open_bytes(bytes: Arc<[u8]>, max_document: usize) -> Result<Reader, String> {
     Reader::open(bytes::Bytes::from_owner(bytes), max_document)
 }

@@ -19,6 +19,7 @@
 //! the number of documents. Columns are compressed with zstd.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -179,23 +180,37 @@ struct Row {
     error: Option<String>,
 }
 
+/// The names of a Parquet output file while it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// Where it is written.
+    pub tmp: PathBuf,
+    /// Its final name, where it goes when the run is complete.
+    pub fin: PathBuf,
+    /// Where it stays when the run stops before its end (`.NAME.partial`,
+    /// which the sink that opens it names). A resumed run writes its file
+    /// beside the one it continues (`tmp` is then another name), so that
+    /// the rows of that one stay readable until the new file is closed.
+    pub partial: PathBuf,
+}
+
 /// The Parquet sink; see the module documentation.
 pub struct ParquetSink {
     w: Option<ArrowWriter<Box<dyn Write + Send>>>,
     name: String,
     rows: Vec<Row>,
     bytes: usize,
-    /// (temporary, final) names of the file, renamed when finished.
-    rename: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// The file's names, renamed when finished (none for standard output).
+    names: Option<Names>,
 }
 
 impl ParquetSink {
-    /// A sink writing to `w`, named `name` in messages; `rename` moves the
-    /// file from its temporary name to its final one when it is finished.
+    /// A sink writing to `w`, named `name` in messages; `names` says where
+    /// the file goes when it is finished (complete or not).
     pub fn new(
         w: Box<dyn Write + Send>,
         name: String,
-        rename: Option<(std::path::PathBuf, std::path::PathBuf)>,
+        names: Option<Names>,
     ) -> Result<ParquetSink> {
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
@@ -208,8 +223,33 @@ impl ParquetSink {
             name,
             rows: Vec::new(),
             bytes: 0,
-            rename,
+            names,
         })
+    }
+
+    /// Appends the rows of `batch` (of [`schema`]) as they are: the rows of
+    /// the file a resumed run continues.
+    pub fn append_batch(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.write_rows()?;
+        let w = self.w.as_mut().expect("not finished");
+        w.write(batch).map_err(|e| failed(&self.name, e))?;
+        if w.in_progress_size() >= ROW_GROUP_BYTES {
+            w.flush().map_err(|e| failed(&self.name, e))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows held and the footer, and closes the file.
+    fn close(&mut self) -> Result<bool> {
+        self.write_rows()?;
+        match self.w.take() {
+            Some(w) => {
+                let mut out = w.into_inner().map_err(|e| self.err(e))?;
+                out.flush().map_err(|e| Error::io(&self.name, e))?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     fn err(&self, e: impl std::fmt::Display) -> Error {
@@ -262,18 +302,37 @@ impl Sink for ParquetSink {
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.write_rows()?;
-        match self.w.take() {
-            Some(w) => {
-                let mut out = w.into_inner().map_err(|e| self.err(e))?;
-                out.flush().map_err(|e| Error::io(&self.name, e))?;
-                drop(out);
-                match self.rename.take() {
-                    Some((tmp, fin)) => std::fs::rename(&tmp, &fin).map_err(|e| Error::io(fin, e)),
-                    None => Ok(()),
+        if !self.close()? {
+            return Ok(());
+        }
+        let Some(n) = self.names.take() else {
+            return Ok(());
+        };
+        std::fs::rename(&n.tmp, &n.fin).map_err(|e| Error::io(&n.fin, e))?;
+        if n.partial != n.tmp {
+            // The file this one continued: its rows are in this one now.
+            match std::fs::remove_file(&n.partial) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(&n.partial, e));
                 }
+                _ => {}
             }
-            None => Ok(()),
+        }
+        Ok(())
+    }
+
+    /// The file is closed whole (its footer written, so its rows can be
+    /// read and a resumed run continues them), and stays under its
+    /// temporary name.
+    fn finish_incomplete(&mut self) -> Result<()> {
+        if !self.close()? {
+            return Ok(());
+        }
+        match self.names.take() {
+            Some(n) if n.partial != n.tmp => {
+                std::fs::rename(&n.tmp, &n.partial).map_err(|e| Error::io(&n.partial, e))
+            }
+            _ => Ok(()),
         }
     }
 }

@@ -43,15 +43,20 @@ impl Source {
                     return Some(self.failed(&input, name.clone(), err));
                 }
             },
-            // Parquet's footer is at its end: standard input is read whole.
-            Origin::Stdin => {
-                let mut bytes = Vec::new();
-                let mut head = head;
-                if let Err(e) = std::io::Read::read_to_end(&mut head, &mut bytes) {
-                    return Some(self.failed(&input, name.clone(), Error::io("-", e)));
+            // Parquet's footer is at its end: standard input is copied to
+            // a temporary file (removed when it is closed) and read from
+            // there, in the memory of a file's batches.
+            Origin::Stdin => match spill(head) {
+                Ok(f) => crate::parquet::Reader::open(f, max),
+                Err(e) => {
+                    let why = format!(
+                        "a Parquet stream is read from a temporary file (its footer is at its \
+                         end), and copying it to one in {} failed: {e}",
+                        std::env::temp_dir().display()
+                    );
+                    return fail(self, why);
                 }
-                crate::parquet::read::open_bytes(bytes.into(), max)
-            }
+            },
             Origin::Memory { bytes, .. } => crate::parquet::read::open_bytes(bytes.clone(), max),
         };
         match opened {
@@ -109,4 +114,14 @@ impl Source {
             }
         }
     }
+}
+
+/// Copies a stream to an anonymous temporary file (in `TMPDIR`, gone when
+/// it is closed) through a buffer of fixed size.
+#[cfg(feature = "parquet")]
+fn spill(mut r: impl std::io::Read) -> std::io::Result<std::fs::File> {
+    let mut f = tempfile::tempfile()?;
+    std::io::copy(&mut r, &mut f)?;
+    std::io::Write::flush(&mut f)?;
+    Ok(f)
 }

@@ -5,6 +5,7 @@ use ncleaner::InputKind;
 
 use std::borrow::Cow;
 
+use crate::http::HttpResponse;
 use crate::identify::{Identified, IdentifyOptions, identify};
 use crate::warc::Dechunked;
 use crate::{Body, Document, warc};
@@ -24,7 +25,10 @@ pub enum WarcDocument {
 /// Decides what a WARC record is: `response` records of HTML (by the HTTP
 /// `Content-Type`; when it is missing, by Common Crawl's
 /// `WARC-Identified-Payload-Type`, and failing that by looking for tags) are
-/// documents, with the HTTP charset as transport charset. The body is
+/// documents, with the HTTP charset as transport charset. A response
+/// without the record's own `Content-Type` (`application/http`) is read by
+/// its bytes: an HTTP response when it starts with a status line, else a
+/// payload alone, a document when it looks like HTML. The body is
 /// de-chunked when the HTTP headers say it is chunked, then identified
 /// ([`crate::identify`]): decompressed as its `Content-Encoding` says or,
 /// without one, as its magic bytes say; skipped when it is binary.
@@ -40,11 +44,24 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
     if !rtype.eq_ignore_ascii_case("response") {
         return WarcDocument::Skip(format!("{rtype} record"));
     }
-    let ct = record.get("Content-Type").unwrap_or("");
-    if !warc::media_type(ct).starts_with("application/http") {
-        return WarcDocument::Skip(format!("response of Content-Type {ct:?}"));
-    }
-    let http = match warc::parse_http(&record.block) {
+    let ct = record.get("Content-Type").filter(|c| !c.trim().is_empty());
+    let http = match ct {
+        Some(ct) if warc::media_type(ct).starts_with("application/http") => {
+            warc::parse_http(&record.block)
+        }
+        Some(ct) => return WarcDocument::Skip(format!("response of Content-Type {ct:?}")),
+        // No Content-Type: the bytes say what the block is, as a file's
+        // do: an HTTP response, or else the payload alone.
+        None if record.block.starts_with(b"HTTP/") => warc::parse_http(&record.block),
+        None => Ok(HttpResponse {
+            status: None,
+            content_type: None,
+            transfer_encoding: None,
+            content_encoding: None,
+            body_start: 0,
+        }),
+    };
+    let http = match http {
         Ok(h) => h,
         Err(e) => return WarcDocument::Fail(e),
     };

@@ -136,6 +136,14 @@ pub struct JsonOptions {
 ///   without one gets `URL: ID` and a blank line (`Some` only then:
 ///   `has_url` is whether the document's own rendering starts with one);
 /// - JSON Lines, Parquet and WARC: `None` (their records carry the id and URL).
+///
+/// No document's own text can forge such a line in text or Markdown:
+/// [`write`] escapes a line of its text that starts with
+/// `<!-- ncleaner document` (after any backslashes) with one backslash more
+/// (Markdown renders `\<` as `<`), so that a line that starts with the
+/// marker itself is always a document line, and taking one backslash off
+/// each line that starts with backslashes and the marker gives the text
+/// back.
 pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool) -> Option<String> {
     let json = |s: &str| {
         serde_json::to_string(s)
@@ -207,10 +215,44 @@ pub fn write(
 ) -> std::io::Result<()> {
     match format {
         Format::Cleaneval => write_cleaneval(w, doc),
-        Format::Text | Format::Warc => write_text(w, doc),
+        Format::Text => {
+            let mut text = Vec::new();
+            write_text(&mut text, doc)?;
+            w.write_all(&escape_document_lines(&text))
+        }
+        Format::Warc => write_text(w, doc),
         Format::Jsonl | Format::Parquet => write_jsonl(w, doc, id, opts),
-        Format::Markdown => w.write_all(markdown(doc).as_bytes()),
+        Format::Markdown => w.write_all(&escape_document_lines(markdown(doc).as_bytes())),
     }
+}
+
+/// What a document line of text and Markdown starts with ([`document_line`]).
+const DOCUMENT_MARKER: &[u8] = b"<!-- ncleaner document";
+
+/// `text` with one backslash more before each line that starts with
+/// [`DOCUMENT_MARKER`] after any backslashes ([`document_line`] says why);
+/// borrowed when there is none.
+fn escape_document_lines(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let escaped = |line: &[u8]| {
+        let start = line.iter().take_while(|&&b| b == b'\\').count();
+        line[start..].starts_with(DOCUMENT_MARKER)
+    };
+    if memchr::memmem::find(text, DOCUMENT_MARKER).is_none()
+        || !text.split(|&b| b == b'\n').any(escaped)
+    {
+        return text.into();
+    }
+    let mut out = Vec::with_capacity(text.len() + 16);
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        if escaped(line) {
+            out.push(b'\\');
+        }
+        out.extend_from_slice(line);
+    }
+    out.into()
 }
 
 /// Reads the segments of a gold (or cleaned) file.
@@ -333,6 +375,24 @@ mod tests {
     /// The JSON record of one document, as `write_jsonl` writes it.
     fn json_record(doc: &Cleaned, id: Option<&str>, opts: JsonOptions) -> serde_json::Value {
         serde_json::to_value(CleanedRecord::jsonl(doc, id, opts)).unwrap()
+    }
+
+    /// Issue 52, 12: a line of a page's text that would read as a
+    /// document line is escaped; other lines are left alone.
+    #[test]
+    fn page_text_cannot_forge_a_document_line() {
+        let forged = "<!-- ncleaner document id=\"x\" url=null -->";
+        let text = format!("first\n{forged}\n\\{forged}\n  {forged}\nlast\n");
+        let got = escape_document_lines(text.as_bytes());
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            format!("first\n\\{forged}\n\\\\{forged}\n  {forged}\nlast\n")
+        );
+        let plain = b"nothing to see\n<!-- a comment -->\n";
+        assert!(matches!(
+            escape_document_lines(plain),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]
