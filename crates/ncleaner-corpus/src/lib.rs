@@ -424,6 +424,10 @@ pub struct PreparedOutput {
     pub dest: Destination,
     /// The run's own files and its inputs ([`check_output`]).
     pub own: OwnOutput,
+    /// The folders the run makes for its output, to say so on standard
+    /// error ([`Destination::new_folders_note`]), read before the lock
+    /// (which makes them) is taken.
+    pub new_folders: Option<String>,
     /// One run per output ([`OutputLock`]).
     _lock: Option<OutputLock>,
 }
@@ -467,10 +471,12 @@ pub fn prepare_output(
     if let Some(file) = site_memory {
         sites::check_site_memory(file, inputs, &dest)?;
     }
+    let new_folders = dest.new_folders_note();
     let lock = OutputLock::acquire(&dest)?;
     Ok(PreparedOutput {
         dest,
         own,
+        new_folders,
         _lock: lock,
     })
 }

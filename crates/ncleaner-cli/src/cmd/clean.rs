@@ -480,9 +480,8 @@ fn run_corpus_prepared(
         .unwrap_or(run.default_format);
     let opts = corpus::CorpusOptions { format, ..run.opts };
     let pool = thread_pool(run.jobs)?;
-    if !run.quiet {
-        dest.new_folders_note()
-            .inspect(|n| eprintln!("ncleaner: {n}"));
+    if let (Some(note), false) = (&prepared.new_folders, run.quiet) {
+        eprintln!("ncleaner: {note}");
     }
     // SIGINT/SIGTERM: finish what is read, flush, summarise, exit 130/143.
     corpus::interrupt::install()?;
