@@ -68,7 +68,9 @@ pub mod tokenizer;
 mod tree;
 mod walk;
 
-pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
+pub use attrs::{
+    ATTR_WORDS, attribute_words, role_is_dialog, streamed_boundary_id, style_hides, word_hash,
+};
 pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{
