@@ -50,9 +50,9 @@
 //!   its name is ignored. Counting open elements by name keeps every step
 //!   O(1) amortised, so 100 000 nested elements cost no more than 100 000 flat ones.
 //! - The page's own statement of what its article is, [`Meta`], is read on
-//!   the way: the `<title>`, `og:title`/`twitter:title`, the `description`,
-//!   `og:description` and `twitter:description` meta tags, and the
-//!   `headline`, `description` and `articleBody` of JSON-LD scripts.
+//!   the way: the first `<title>`, `og:title`/`twitter:title`, the
+//!   `description`, `og:description` and `twitter:description` meta tags,
+//!   and the `headline`, `description` and `articleBody` of JSON-LD scripts.
 
 mod attrs;
 mod blocks;
