@@ -35,6 +35,20 @@ fn hand_made_markup_reads_as_in_a_browser() {
         "<script>x</script><style>y</style><title>z</title><template>t</template>word",
         "<noscript><p>read as markup</p></noscript><p>a<noscript><b>b</b></noscript>c</p>",
         "<label>Sort:</label><select><option>one<option>two</select>Next",
+        // Foreign content (issue 52).
+        "<p>First.</p><svg><title/></svg><p>Second.</p>",
+        "<p>First.</p><math><title/></math><p>Second.</p>",
+        "<svg><style>.a{}</svg><p>After.</p>",
+        "<svg><text><![CDATA[ x > y <title> ]]></text></svg><p>After.</p>",
+        "<p>Let <math><mi>x</mi></math> be.</p>",
+        "<svg><g><p>Breaks out.</p>",
+        "<svg><font color=red>Red.</font></svg>",
+        "<svg><foreignObject><title>t</title><p>in</p></foreignObject></svg><p>After.</p>",
+        "<svg><desc><p>in</p></desc></svg><p>After.</p>",
+        "<math><annotation-xml encoding=text/html><div>in</div></annotation-xml></math><p>After.</p>",
+        "<math><annotation-xml><div>out</div></annotation-xml></math>",
+        "<p>a <svg/> b</p><p>c</p>",
+        "<svg><svg><g></svg></x></svg><p>After.</p>",
     ] {
         same(page);
     }
@@ -52,10 +66,6 @@ const DELIBERATE: &[(&str, &str)] = &[
         "daniel/train/20120117_tech.sina.com.cn_4b3e1627f928b5f9e1a076dfd6aa6b2fb9ea85bab63eee5ce5220847.html.gz",
         "a repeated attribute (style=… style=\"display:none\"): the walker reads every \
          copy, the tree keeps the first",
-    ),
-    (
-        "wcxb/dev/0212.html.gz",
-        "foreign content (issue 52): a <div> breaks out of an unclosed <svg>",
     ),
 ];
 

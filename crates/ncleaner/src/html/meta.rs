@@ -4,7 +4,7 @@
 /// What the page's metadata says its article is (see the module documentation).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Meta {
-    /// The first `<title>`, `og:title`, `twitter:title`, JSON-LD
+    /// The first HTML `<title>`, `og:title`, `twitter:title`, JSON-LD
     /// `headline`, joined by spaces.
     pub title: String,
     /// `description`, `og:description`, `twitter:description`, JSON-LD

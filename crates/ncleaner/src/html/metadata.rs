@@ -9,7 +9,7 @@
 //!
 //! - **title**: `og:title`, JSON-LD `headline`, `parsely-title`,
 //!   `twitter:title`, microdata `headline`, Dublin Core, then the first
-//!   `<title>` (as `document.title`) with a trailing site name cut off
+//!   HTML `<title>` (as `document.title`; not an SVG picture's) with a trailing site name cut off
 //!   (` | Site`, ` - Site`) when the site name is known;
 //! - **authors**: JSON-LD `author` of the article node (a string, a
 //!   `Person`, an array, or an `@id` resolved in the `@graph`),
