@@ -206,6 +206,15 @@ fn prose_page(rng: &mut Rng, marker: &str, n: usize) -> String {
     s
 }
 
+/// A [`prose_page`] with `fragment` (foreign content, issue 52) between
+/// a first paragraph and the one that holds `marker`.
+fn foreign_page(rng: &mut Rng, marker: &str, n: usize, fragment: &str) -> Vec<u8> {
+    let before = format!("<body><p>A first paragraph comes before the picture.</p>{fragment}");
+    prose_page(rng, marker, n)
+        .replacen("<body>", &before, 1)
+        .into_bytes()
+}
+
 /// The chunked encoding of `body` in chunks of `size` bytes, with the
 /// final zero-size chunk when `whole`.
 fn chunked(body: &[u8], size: usize, whole: bool) -> Vec<u8> {
@@ -493,6 +502,82 @@ fn kinds() -> Vec<Kind> {
                     "[",
                     n,
                     "</script></head><body><p>The page text.</p>",
+                )
+            },
+        ),
+        // Issue 52: foreign content (SVG, MathML) read as browsers read it;
+        // each swallowed the rest of the page before.
+        k(
+            "svg-title-selfclosing",
+            "a self-closing <title/> in an inline SVG",
+            file_html,
+            100 * K,
+            Cleaned(Some("Svgtitlequux")),
+            |r, n| {
+                foreign_page(
+                    r,
+                    "Svgtitlequux",
+                    n,
+                    "<svg><title/><path d=\"M0 0\"/></svg>",
+                )
+            },
+        ),
+        k(
+            "math-title-selfclosing",
+            "a self-closing <title/> in MathML",
+            file_html,
+            100 * K,
+            Cleaned(Some("Mathtitlequux")),
+            |r, n| foreign_page(r, "Mathtitlequux", n, "<math><title/><mi>x</mi></math>"),
+        ),
+        k(
+            "svg-style-unclosed",
+            "an unclosed <style> in an inline SVG",
+            file_html,
+            100 * K,
+            Cleaned(Some("Svgstylequux")),
+            |r, n| foreign_page(r, "Svgstylequux", n, "<svg><style>.a{fill:red}</svg>"),
+        ),
+        k(
+            "svg-cdata",
+            "a CDATA section holding `>` and <title> in SVG",
+            file_html,
+            100 * K,
+            Cleaned(Some("Svgcdataquux")),
+            |r, n| {
+                let svg = "<svg><text><![CDATA[ x > y <title> ]]></text></svg>";
+                foreign_page(r, "Svgcdataquux", n, svg)
+            },
+        ),
+        k(
+            "svg-unclosed",
+            "an unclosed SVG that a <p> breaks out of",
+            file_html,
+            100 * K,
+            Cleaned(Some("Svgopenquux")),
+            |r, n| foreign_page(r, "Svgopenquux", n, "<svg><g><path d=\"M0 0\">"),
+        ),
+        k(
+            "svg-selfclosing",
+            "a self-closing <svg/>",
+            file_html,
+            100 * K,
+            Cleaned(Some("Svgselfquux")),
+            |r, n| foreign_page(r, "Svgselfquux", n, "<svg/>"),
+        ),
+        k(
+            "svg-nest",
+            "SVG nested deep with stray end tags (linear, not quadratic)",
+            file_html,
+            600 * K,
+            Cleaned(Some("After the picture")),
+            |_, n| {
+                flood(
+                    "<html><body><svg>",
+                    "<g></x>",
+                    n,
+                    "</svg><p>After the picture comes a paragraph of ordinary English prose, \
+                     long enough for any cleaner to keep it as the text of the page.</p>",
                 )
             },
         ),

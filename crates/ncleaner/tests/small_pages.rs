@@ -5,7 +5,7 @@
 
 use ncleaner::Comments;
 use ncleaner::InputKind;
-use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
+use ncleaner::{Cleaner, DEFAULT_FALLBACK, Method, Routes};
 
 fn cleaner() -> Cleaner {
     Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models"))
@@ -40,6 +40,21 @@ fn a_lone_paragraph_keeps_its_prose() {
         InputKind::Html,
     );
     assert_keeps(&out, &[P1], "lone paragraph");
+}
+
+#[test]
+fn an_svg_icon_with_a_self_closing_title_keeps_both_paragraphs() {
+    // Issue 52: the icon's `<title/>` read as HTML's switched the
+    // tokenizer to RCDATA, and the second paragraph became a title.
+    let html = format!(
+        "<html><head><title>Flood</title></head><body><p>{P1}</p>\
+         <svg viewBox=\"0 0 24 24\"><title/><path d=\"M0 0h24v24H0z\"/></svg>\
+         <p>{P2}</p></body></html>"
+    );
+    let c = cleaner();
+    assert_keeps(&kept(&c, &html, InputKind::Html), &[P1, P2], "svg title");
+    let all = c.with_method(Method::KeepAll);
+    assert_keeps(&kept(&all, &html, InputKind::Html), &[P1, P2], "keep-all");
 }
 
 #[test]

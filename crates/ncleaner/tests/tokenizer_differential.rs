@@ -131,8 +131,8 @@ fn every_shared_page_gives_the_same_tokens() {
         "googlenews",
         "wcxb/dev",
     ] {
-        for entry in walk(&data.join(set)) {
-            let Some(raw) = read_page(&entry) else {
+        for entry in common::pages(&data.join(set)) {
+            let Some(raw) = common::read_page(&entry) else {
                 continue;
             };
             let doc = ncleaner::decode::decode(&raw, None, None);
@@ -146,35 +146,4 @@ fn every_shared_page_gives_the_same_tokens() {
         "only {pages} pages read: is the shared data complete?"
     );
     eprintln!("{pages} pages, {bytes} bytes: the same tokens");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn read_page(path: &std::path::Path) -> Option<Vec<u8>> {
-    let name = path.file_name()?.to_str()?;
-    let raw = std::fs::read(path).ok()?;
-    if name.ends_with(".html.gz") {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut out).ok()?;
-        Some(out)
-    } else if name.ends_with(".html") || name.ends_with(".htm") {
-        Some(raw)
-    } else {
-        None
-    }
 }

@@ -118,7 +118,7 @@ pub fn word_hash(word: &[u8]) -> u32 {
 /// `<template id="B:0">`, so browsers show it. On Next.js pages it holds the
 /// whole article (33 of WCXB's 1,474 development pages; 2 came out empty).
 /// Its `hidden` attribute is ignored; a hiding inline style still hides it.
-pub(super) fn streamed_boundary_id(id: &[u8]) -> bool {
+pub fn streamed_boundary_id(id: &[u8]) -> bool {
     let id = id.trim_ascii();
     id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
 }
@@ -126,7 +126,7 @@ pub(super) fn streamed_boundary_id(id: &[u8]) -> bool {
 /// Whether a `role` value (a list of tokens, the first the browser knows
 /// counts; here any) names a dialog: `dialog` or `alertdialog`, case
 /// ignored.
-pub(super) fn role_is_dialog(role: &[u8]) -> bool {
+pub fn role_is_dialog(role: &[u8]) -> bool {
     role.split(u8::is_ascii_whitespace)
         .any(|t| t.eq_ignore_ascii_case(b"dialog") || t.eq_ignore_ascii_case(b"alertdialog"))
 }
@@ -135,7 +135,7 @@ pub(super) fn role_is_dialog(role: &[u8]) -> bool {
 /// `visibility:hidden`, whitespace anywhere and case ignored): some colon
 /// has the one word's letters before it and the other's after it, with
 /// only whitespace between them. No copy of the style is made.
-pub(super) fn style_hides(style: &[u8]) -> bool {
+pub fn style_hides(style: &[u8]) -> bool {
     memchr::memchr_iter(b':', style).any(|colon| {
         (letters_before(style, colon, b"display") && letters_after(style, colon, b"none"))
             || (letters_before(style, colon, b"visibility")

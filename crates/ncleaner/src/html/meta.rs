@@ -4,7 +4,8 @@
 /// What the page's metadata says its article is (see the module documentation).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Meta {
-    /// `<title>`, `og:title`, `twitter:title`, JSON-LD `headline`, joined by spaces.
+    /// The first HTML `<title>`, `og:title`, `twitter:title`, JSON-LD
+    /// `headline`, joined by spaces.
     pub title: String,
     /// `description`, `og:description`, `twitter:description`, JSON-LD
     /// `description` and `articleBody`, joined by spaces.

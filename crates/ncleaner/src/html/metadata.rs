@@ -8,9 +8,9 @@
 //! takes the most trusted source that gives a usable value:
 //!
 //! - **title**: `og:title`, JSON-LD `headline`, `parsely-title`,
-//!   `twitter:title`, microdata `headline`, Dublin Core, then `<title>` with
-//!   a trailing site name cut off (` | Site`, ` - Site`) when the site name
-//!   is known;
+//!   `twitter:title`, microdata `headline`, Dublin Core, then the first
+//!   HTML `<title>` (as `document.title`; not an SVG picture's) with a trailing site name cut off
+//!   (` | Site`, ` - Site`) when the site name is known;
 //! - **authors**: JSON-LD `author` of the article node (a string, a
 //!   `Person`, an array, or an `@id` resolved in the `@graph`),
 //!   `article:author`, `parsely-author`, `<meta name=author>`,

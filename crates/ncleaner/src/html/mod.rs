@@ -18,12 +18,14 @@
 //!
 //! - Text inside `script`, `style`, `title`, `template`, `iframe`,
 //!   `noembed`, `noframes`, `select`, `datalist`, `textarea`, `svg`, `math`
-//!   and comments is dropped; a visible `noscript`'s content is read as
-//!   markup, as a browser without scripts and a crawler read it (sites that
-//!   render with JavaScript put their text there: Discourse forums serve
-//!   every post that way). An inline element with the `hidden` attribute
-//!   or an inline style `display:none` / `visibility:hidden` hides its
-//!   text; a block-level one is read all the same and its blocks flagged
+//!   and comments is dropped (SVG and MathML are read as browsers read
+//!   them, where they end included: `walk::foreign`); a visible
+//!   `noscript`'s content is read as markup, as a browser without scripts
+//!   and a crawler read it (sites that render with JavaScript put their
+//!   text there: Discourse forums serve every post that way). An inline
+//!   element with the `hidden` attribute or an inline style
+//!   `display:none` / `visibility:hidden` hides its text; a block-level
+//!   one is read all the same and its blocks flagged
 //!   [`Context::HIDDEN`] (tab panels, accordions, pages their scripts
 //!   reveal), which only a model trained with the flag decides
 //!   ([`crate::classify::without_hidden`]). Images are dropped (the paper deletes them; their
@@ -50,9 +52,9 @@
 //!   its name is ignored. Counting open elements by name keeps every step
 //!   O(1) amortised, so 100 000 nested elements cost no more than 100 000 flat ones.
 //! - The page's own statement of what its article is, [`Meta`], is read on
-//!   the way: the `<title>`, `og:title`/`twitter:title`, the `description`,
-//!   `og:description` and `twitter:description` meta tags, and the
-//!   `headline`, `description` and `articleBody` of JSON-LD scripts.
+//!   the way: the first HTML `<title>`, `og:title`/`twitter:title`, the
+//!   `description`, `og:description` and `twitter:description` meta tags,
+//!   and the `headline`, `description` and `articleBody` of JSON-LD scripts.
 
 mod attrs;
 mod blocks;
@@ -68,7 +70,9 @@ pub mod tokenizer;
 mod tree;
 mod walk;
 
-pub use attrs::{ATTR_WORDS, attribute_words, word_hash};
+pub use attrs::{
+    ATTR_WORDS, attribute_words, role_is_dialog, streamed_boundary_id, style_hides, word_hash,
+};
 pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{

@@ -238,7 +238,7 @@ impl Tag {
     }
 
     /// Whether the element's content is never visible text.
-    pub(super) fn is_skipped(self) -> bool {
+    pub fn is_skipped(self) -> bool {
         use Tag::*;
         matches!(
             self,

@@ -9,12 +9,15 @@
 //! invisible characters dropped; [`text`]) because where a block ends
 //! depends on it (`<br><br>`, a blank line in `pre`). It also reads
 //! `<noscript>` content as markup ([`noscript`]) and parses JSON-LD once for
-//! the consumers that want it.
+//! the consumers that want it. It knows foreign content (SVG and MathML:
+//! [`foreign`]), and tells the tokenizer where it is.
 
+mod foreign;
 mod noscript;
 mod text;
 mod tree;
 
+pub(super) use foreign::Space;
 pub(super) use tree::{Open, Tree, join_names};
 
 use super::attrs::{name_hash, role_is_dialog, streamed_boundary_id, style_hides};
@@ -138,6 +141,11 @@ impl<C: Consumer> Walker<C> {
         let mut found = None;
         for i in (n.saturating_sub(LOOK)..n).rev() {
             let t = stack[i].tag;
+            // Foreign elements are not HTML's, and an integration point
+            // ends the scopes of the HTML inside it.
+            if stack[i].space.is_foreign() {
+                return;
+            }
             if target(t) {
                 found = Some(i);
                 break;
@@ -246,7 +254,17 @@ impl<C: Consumer> Walker<C> {
 
 impl<C: Consumer> TokenSink for Walker<C> {
     fn start_tag(&mut self, start: &StartTag<'_>) {
-        let tag = Tag::from_name(start.name);
+        let mut tag = Tag::from_name(start.name);
+        let mut space = Space::of_html(tag);
+        if let Some(top) = self.tree.top()
+            && top.space.is_foreign()
+        {
+            match foreign::dispatch(top.space, start) {
+                foreign::Dispatch::Html => {}
+                foreign::Dispatch::BreakOut => self.break_out(),
+                foreign::Dispatch::Foreign(s) => (tag, space) = (Tag::Other, s),
+            }
+        }
         // The attributes the walker itself reads (the last of repeated ones,
         // as written, counts).
         let (mut style_hidden, mut hidden_attr, mut streamed, mut has_href) =
@@ -329,11 +347,15 @@ impl<C: Consumer> TokenSink for Walker<C> {
             0
         };
         self.tree
-            .push(tag, hash, hidden, el.link, start, &mut self.scratch);
+            .push(tag, hash, space, hidden, el.link, start, &mut self.scratch);
         if revealed {
             self.tree.reveal_top();
         }
         self.consumers.open(&el, &mut self.tree);
+        // A foreign element's `/>` closes it (in HTML it is ignored).
+        if start.self_closing && space.is_foreign() {
+            self.pop();
+        }
     }
 
     fn end_tag(&mut self, name: &[u8]) {
@@ -342,6 +364,9 @@ impl<C: Consumer> TokenSink for Walker<C> {
             && let Some(json) = self.json_ld.take()
         {
             self.parse_json_ld(&json);
+        }
+        if self.tree.foreign() > 0 && self.foreign_end_tag(tag, name) {
+            return;
         }
         match tag {
             // `</br>` is a `<br>` to the HTML parser.
@@ -392,6 +417,10 @@ impl<C: Consumer> TokenSink for Walker<C> {
         self.consumers.text(s, &mut self.tree);
         self.write(s);
         self.scratch = buf;
+    }
+
+    fn in_foreign_content(&self) -> bool {
+        self.tree.top().is_some_and(|o| o.space.is_foreign())
     }
 }
 

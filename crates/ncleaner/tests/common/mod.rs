@@ -192,3 +192,37 @@ pub fn txt_files(dir: &Path) -> Vec<PathBuf> {
     acc.sort();
     acc
 }
+
+/// Every file under `dir`, sorted.
+pub fn pages(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The bytes of a page (`.html`, `.htm`, or gunzipped `.html.gz`); `None`
+/// for other files.
+pub fn read_page(path: &Path) -> Option<Vec<u8>> {
+    let name = path.file_name()?.to_str()?;
+    let raw = std::fs::read(path).ok()?;
+    if name.ends_with(".html.gz") {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut out).ok()?;
+        Some(out)
+    } else if name.ends_with(".html") || name.ends_with(".htm") {
+        Some(raw)
+    } else {
+        None
+    }
+}

@@ -134,8 +134,12 @@ impl TagMetadata {
 pub(in crate::html) struct Reader {
     /// What the page says its article is (classifier features).
     meta: Meta,
-    /// The text of `<title>`.
+    /// The text of the page's first HTML `<title>` (a browser's
+    /// `document.title`: later ones, in the head or elsewhere, are not
+    /// the page's title, and SVG's are tooltips of pictures).
     title: String,
+    /// HTML `<title>` elements opened so far.
+    titles: u32,
     /// The page's metadata for output.
     collector: Collector,
     /// The start tag being read.
@@ -171,7 +175,8 @@ impl Consumer for Reader {
         }
     }
 
-    fn open(&mut self, _el: &Element<'_, '_>, tree: &mut Tree) {
+    fn open(&mut self, el: &Element<'_, '_>, tree: &mut Tree) {
+        self.titles += u32::from(el.tag == Tag::Title);
         if self
             .tag
             .itemprop
@@ -213,7 +218,7 @@ impl Consumer for Reader {
     }
 
     fn hidden_text(&mut self, text: Text<'_>, tree: &mut Tree) {
-        if tree.count(Tag::Title) > 0 && self.title.len() < META_MAX_CHARS {
+        if tree.count(Tag::Title) > 0 && self.titles == 1 && self.title.len() < META_MAX_CHARS {
             // Held until the end: the tokenizer may split the text anywhere.
             let mut buf = std::mem::take(&mut self.buf);
             self.title.push_str(text.decoded(&mut buf));

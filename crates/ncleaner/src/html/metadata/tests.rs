@@ -470,3 +470,27 @@ fn tags_split_and_dedupe() {
     assert_eq!(split_list(&"x,".repeat(1000)).len(), 1);
     assert!(split_list(&"a".repeat(10_000)).is_empty());
 }
+
+#[test]
+fn the_title_is_the_first_title_tag() {
+    // Issue 52: every `<title>` was joined ("How to Bake Bread at
+    // HomeMenu"); the page's title is the first one, as `document.title`.
+    let title = |html: &str| {
+        let page = crate::html::parse(html);
+        (page.metadata.title, page.meta.title)
+    };
+    let want = |t: &str| (Some(t.to_string()), t.to_string());
+    let bread = "<title>How to Bake Bread at Home</title>";
+    assert_eq!(
+        title(&format!(
+            "<html><head>{bread}<title>Second title</title></head><p>Knead.</p>"
+        )),
+        want("How to Bake Bread at Home")
+    );
+    assert_eq!(
+        title(&format!(
+            "<html><head>{bread}</head><body><svg><title>Menu</title></svg><p>Knead.</p>"
+        )),
+        want("How to Bake Bread at Home")
+    );
+}

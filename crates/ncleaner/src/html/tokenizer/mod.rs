@@ -23,9 +23,15 @@
 //! by the name of the start tag, as a tree builder would in the `body`
 //! (html5gum's "naive" switching, which the pass used before): `title`,
 //! `textarea`; `style`, `xmp`, `iframe`, `noembed`, `noframes`,
-//! `noscript`; `script`; `plaintext`. There is no tree builder, so no
-//! foreign content: `<![CDATA[` is a bogus comment everywhere, and a
-//! `title` or `style` inside `svg` is raw text as in HTML.
+//! `noscript`; `script`; `plaintext`. The one thing it asks of the tree
+//! builder is where foreign content is: after such a start tag, and at a
+//! `<![CDATA[`, it asks its sink whether the adjusted current node is an
+//! SVG or MathML element ([`TokenSink::in_foreign_content`], the walker's
+//! answer; § 13.2.5.42 and the tree construction rules that switch
+//! states). There, `title`, `style`, `textarea`, `script`, … are ordinary
+//! elements whose content is markup, and `<![CDATA[ … ]]>` is a CDATA
+//! section, its content text (§ 13.2.5.69–71); elsewhere `<![CDATA[` is a
+//! bogus comment. A sink that does not answer is never in foreign content.
 //!
 //! It gives the tokens html5gum 0.9 gives (compared on every shared
 //! page by `tests/tokenizer_differential.rs`, and on generated markup by the
@@ -63,6 +69,14 @@ pub trait TokenSink {
     fn end_tag(&mut self, name: &[u8]);
     /// A run of text (never empty).
     fn text(&mut self, text: Text<'_>);
+    /// Whether the adjusted current node is an element in a foreign
+    /// namespace (SVG, MathML): asked after a start tag that would switch
+    /// to raw text (the element just handled is then that node, or it was
+    /// foreign and self-closing) and at `<![CDATA[`. Only a tree builder
+    /// knows; without one, never.
+    fn in_foreign_content(&self) -> bool {
+        false
+    }
 }
 
 /// A run of text as it stands in the page, and how to read it.
@@ -308,7 +322,9 @@ impl Tokenizer {
                         attrs: &self.attrs,
                     });
                     pos = tag.after;
-                    if let Some(mode) = mode {
+                    if let Some(mode) = mode
+                        && !sink.in_foreign_content()
+                    {
                         let name = name.to_vec();
                         match self.raw_content(html, pos, mode, &name, sink) {
                             Some(after) => pos = after,
@@ -349,7 +365,11 @@ impl Tokenizer {
                 },
                 Some(b'!') => {
                     self.flush(html, text, lt, sink);
-                    pos = markup_declaration(b, lt);
+                    pos = if b[lt + 2..].starts_with(b"[CDATA[") && sink.in_foreign_content() {
+                        cdata_section(html, lt + 9, sink)
+                    } else {
+                        markup_declaration(b, lt)
+                    };
                     text = pos;
                 }
                 Some(b'?') => {
@@ -562,9 +582,29 @@ fn markup_declaration(b: &[u8], lt: usize) -> usize {
     } else {
         // A doctype ends at its first `>` in every one of its states, quoted
         // identifiers included (§ 13.2.5.53–68); `<![CDATA[` outside
-        // foreign content and anything else are bogus comments.
+        // foreign content (`Tokenizer::run` reads it inside) and anything
+        // else are bogus comments.
         to_gt(b, lt + 2)
     }
+}
+
+/// A CDATA section in foreign content whose content starts at `from`
+/// (after `<![CDATA[`): its content, up to the first `]]>` or the page's
+/// end, is handed on as text, no reference decoded (§ 13.2.5.69–71);
+/// returns the index after it.
+fn cdata_section<S: TokenSink>(html: &str, from: usize, sink: &mut S) -> usize {
+    let b = html.as_bytes();
+    let (end, after) = match memchr::memmem::find(&b[from..], b"]]>") {
+        Some(off) => (from + off, from + off + 3),
+        None => (b.len(), b.len()),
+    };
+    if from < end {
+        sink.text(Text {
+            raw: &html[from..end],
+            how: Decode::Raw,
+        });
+    }
+    after
 }
 
 /// The index after the comment whose body starts at `body` (after `<!--`):

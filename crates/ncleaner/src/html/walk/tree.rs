@@ -9,6 +9,7 @@ use super::super::attrs::{ATTR_WORDS, attribute_words, names_comments};
 use super::super::tags::{TAG_COUNT, Tag};
 use super::super::tokenizer::StartTag;
 use super::super::{Block, Context};
+use super::foreign::Space;
 
 /// One open element on the stack.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +18,8 @@ pub(in crate::html) struct Open {
     pub(in crate::html) tag: Tag,
     /// For `Tag::Other`, a hash of the name, so end tags find their element.
     pub(in crate::html) name_hash: u32,
+    /// Its namespace (HTML, or foreign: SVG, MathML).
+    pub(in crate::html) space: Space,
     /// It hides its content (itself hidden, or an element whose content is
     /// never visible text).
     pub(in crate::html) hidden: bool,
@@ -50,6 +53,8 @@ pub(in crate::html) struct Tree {
     open_other: FxHashMap<u32, u32>,
     /// Open elements that hide their content.
     hiding: u32,
+    /// Open foreign elements (SVG, MathML).
+    foreign: u32,
     /// Open `a` elements with an `href`.
     in_link: u32,
     /// Open bold elements (`b`, `strong`, `big`).
@@ -114,6 +119,7 @@ impl Tree {
         self.open.resize(TAG_COUNT, 0);
         self.open_other.clear();
         self.hiding = 0;
+        self.foreign = 0;
         self.in_link = 0;
         self.in_bold = 0;
         self.context_counts = [0; TAG_FLAGS];
@@ -158,6 +164,12 @@ impl Tree {
     /// level that no element closes ([`super::Walker`]'s limits).
     pub(in crate::html) fn hide_the_rest(&mut self) {
         self.hiding += 1;
+    }
+
+    /// How many foreign elements (SVG, MathML) are open.
+    #[inline]
+    pub(in crate::html) fn foreign(&self) -> u32 {
+        self.foreign
     }
 
     /// Whether an open element hides its content.
@@ -284,10 +296,12 @@ impl Tree {
 
     /// Pushes an element, with the `class`, `id` and `role` values of its
     /// start tag (each non-empty one, in order; hashed when read).
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::html) fn push(
         &mut self,
         tag: Tag,
         name_hash: u32,
+        space: Space,
         hidden: bool,
         link: bool,
         start: &StartTag<'_>,
@@ -306,6 +320,7 @@ impl Tree {
         let open = Open {
             tag,
             name_hash,
+            space,
             hidden,
             link,
             revealed: false,
@@ -319,6 +334,7 @@ impl Tree {
             *self.open_other.entry(name_hash).or_insert(0) += 1;
         }
         self.hiding += u32::from(hidden);
+        self.foreign += u32::from(space.is_foreign());
         self.in_link += u32::from(link);
         self.in_bold += u32::from(tag.is_bold());
         let flag = tag.context_flag();
@@ -363,6 +379,7 @@ impl Tree {
             }
         }
         self.hiding -= u32::from(open.hidden);
+        self.foreign -= u32::from(open.space.is_foreign());
         self.in_link -= u32::from(open.link);
         self.in_bold -= u32::from(open.tag.is_bold());
         let flag = open.tag.context_flag();
