@@ -18,6 +18,7 @@ fn workspace() -> PathBuf {
 /// before it (ARCHITECTURE.md, "Modules of the product").
 const PRODUCT_ORDER: &[&str] = &[
     "error",
+    "lexicon",
     "decode",
     "html",
     "segment",
@@ -340,4 +341,107 @@ fn the_path_reader_sees_groups_and_ignores_comments() {
     assert!(find_cycle(&g).is_some());
     g.insert("y".to_string(), BTreeSet::new());
     assert!(find_cycle(&g).is_none());
+}
+
+/// Constants of string literals that are not word lists: names a standard
+/// fixes (ARCHITECTURE.md, "One lexicon") and the code's own names.
+const NOT_WORD_LISTS: &[&str] = &[
+    // HTML element names.
+    "ELEMENTS",
+    // schema.org properties (microdata's `itemprop`).
+    "ITEMPROPS",
+    // Open Graph's `og:type` values.
+    "OG_TYPES",
+    // The classifier's column names, the options' names.
+    "NAMES",
+];
+
+/// The word lists of `code`: each array or slice literal of three string
+/// literals or more, three of them lower-case words ("by ", "author:",
+/// "sidebar"), with the name of the constant it initialises, if any.
+fn word_lists(code: &str) -> Vec<(Option<String>, Vec<String>)> {
+    let is_word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_lowercase())
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || matches!(c, ' ' | '\'' | '-' | ':'))
+    };
+    let mut out = Vec::new();
+    for (start, _) in code.match_indices('[') {
+        let mut rest = &code[start + 1..];
+        let mut words = Vec::new();
+        loop {
+            let r = rest.trim_start();
+            let r = r.strip_prefix('b').unwrap_or(r);
+            let Some(r) = r.strip_prefix('"') else { break };
+            let Some(end) = r.find('"') else { break };
+            words.push(r[..end].to_string());
+            rest = r[end + 1..].trim_start();
+            rest = rest.strip_prefix(',').unwrap_or(rest);
+        }
+        if !rest.trim_start().starts_with(']')
+            || words.len() < 3
+            || words.iter().filter(|w| is_word(w)).count() < 3
+        {
+            continue;
+        }
+        // `const NAME: TYPE = [` or `= &[`: the constant's name.
+        let head = code[..start].trim_end();
+        let head = head.strip_suffix('&').unwrap_or(head).trim_end();
+        let name = head.strip_suffix('=').and_then(|h| {
+            let at = h.rfind("const ").or_else(|| h.rfind("static "))?;
+            let decl = &h[at..];
+            (!decl.contains(['=', '{', '}'])).then(|| {
+                decl.split_whitespace()
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim_end_matches(':')
+                    .to_string()
+            })
+        });
+        out.push((name, words));
+    }
+    out
+}
+
+/// ARCHITECTURE.md's invariant: every word list the code matches is a
+/// named set of `lexicon`. A list of words written anywhere else in the
+/// product library (outside tests) fails, unless it is one of
+/// [`NOT_WORD_LISTS`].
+#[test]
+fn word_lists_live_in_the_lexicon() {
+    let src = workspace().join("crates/ncleaner/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).expect("under src");
+        if rel.starts_with("lexicon") || rel.starts_with("lexicon.rs") || rel.ends_with("tests.rs")
+        {
+            continue;
+        }
+        for (name, words) in word_lists(&code(f)) {
+            if name.as_deref().is_some_and(|n| NOT_WORD_LISTS.contains(&n)) {
+                continue;
+            }
+            wrong.push(format!("{}: {:?}", rel.display(), &words[..3]));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "word lists outside `lexicon` (make each a named set there):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_word_list_reader_finds_lists_and_their_names() {
+    let c = "const NAMES: [&str; 3] = [\"a b\", \"c\", \"d\"];\n\
+             let by = [\"by \", \"von \", b\"par \"].iter();\n\
+             const X: &[&str] = &[\"One\", \"Two\", \"three\"];\n\
+             f([\"x\", \"y\"]);";
+    let got = word_lists(c);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].0.as_deref(), Some("NAMES"));
+    assert_eq!(got[1].0, None);
+    assert_eq!(got[1].1, ["by ", "von ", "par "]);
 }

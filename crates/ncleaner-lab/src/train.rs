@@ -590,6 +590,7 @@ impl Trainer {
             page_type: None,
             site: cc.site,
             hidden: true,
+            lexicon: ncleaner::lexicon::model_versions(),
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
             } else {

@@ -163,70 +163,33 @@ pub fn english_share(text: &str) -> f64 {
     hits as f64 / words as f64
 }
 
+/// The English function words ([`crate::lexicon::FUNCTION_WORDS`]), each
+/// packed in a `u64` as [`pack`] packs a word, sorted: a look-up is a
+/// search of 56 numbers, where comparing strings was a chain of tests.
+fn english_function_words() -> &'static [u64] {
+    static WORDS: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut words: Vec<u64> = crate::lexicon::FUNCTION_WORDS
+            .words_of("en")
+            .filter_map(|w| pack(w.as_bytes()))
+            .collect();
+        words.sort_unstable();
+        words
+    })
+}
+
+/// Up to eight bytes lower-cased (ASCII) into a number, the first byte
+/// lowest; `None` for a longer word.
+fn pack(w: &[u8]) -> Option<u64> {
+    (w.len() <= 8).then(|| {
+        w.iter()
+            .rev()
+            .fold(0u64, |n, &b| n << 8 | u64::from(b.to_ascii_lowercase()))
+    })
+}
+
 fn is_english_function_word(w: &str) -> bool {
-    let mut buf = [0u8; 5];
-    for (b, c) in buf.iter_mut().zip(w.bytes()) {
-        *b = c.to_ascii_lowercase();
-    }
-    matches!(
-        &buf[..w.len()],
-        b"the"
-            | b"of"
-            | b"and"
-            | b"to"
-            | b"that"
-            | b"for"
-            | b"with"
-            | b"this"
-            | b"are"
-            | b"from"
-            | b"have"
-            | b"which"
-            | b"they"
-            | b"you"
-            | b"your"
-            | b"his"
-            | b"her"
-            | b"were"
-            | b"has"
-            | b"had"
-            | b"their"
-            | b"been"
-            | b"would"
-            | b"there"
-            | b"what"
-            | b"about"
-            | b"when"
-            | b"who"
-            | b"it"
-            | b"its"
-            | b"it's"
-            | b"by"
-            | b"but"
-            | b"not"
-            | b"or"
-            | b"at"
-            | b"as"
-            | b"was"
-            | b"he"
-            | b"she"
-            | b"we"
-            | b"will"
-            | b"be"
-            | b"can"
-            | b"all"
-            | b"more"
-            | b"our"
-            | b"if"
-            | b"so"
-            | b"than"
-            | b"them"
-            | b"these"
-            | b"some"
-            | b"into"
-            | b"only"
-            | b"other"
-    )
+    pack(w.as_bytes()).is_some_and(|n| english_function_words().binary_search(&n).is_ok())
 }
 
 /// The tag of a whatlang language: its ISO 639-1 code, or its ISO 639-3 code

@@ -108,6 +108,11 @@ pub mod lang;
 mod lang;
 
 #[cfg(feature = "internals")]
+pub mod lexicon;
+#[cfg(not(feature = "internals"))]
+mod lexicon;
+
+#[cfg(feature = "internals")]
 pub mod lm;
 #[cfg(not(feature = "internals"))]
 mod lm;

@@ -187,6 +187,13 @@ pub struct Classifier {
     /// ([`without_hidden`]).
     #[serde(default)]
     pub hidden: bool,
+    /// The versions of the lexicon's sets that its inputs read
+    /// ([`crate::lexicon::model_versions`]), as they were when it was
+    /// trained: a file whose versions are not this build's is refused when
+    /// loaded ([`crate::lexicon::check_versions`]). Absent (empty) in older
+    /// files, which load unchecked.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lexicon: std::collections::BTreeMap<String, String>,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -789,6 +796,7 @@ mod tests {
             chain: None,
             site: false,
             hidden: false,
+            lexicon: Default::default(),
             words: WordFeature::default(),
         };
         assert_eq!(c.operating_threshold(true, Preference::Recall), 2.0);

@@ -12,7 +12,7 @@
 
 mod features;
 
-pub use features::{PageFeatures, URL_WORDS, count as feature_count, names as feature_names};
+pub use features::{PageFeatures, count as feature_count, names as feature_names};
 
 use super::trees::{Boost, Forest, PADDED, fit_softmax, softmax};
 

@@ -14,6 +14,7 @@
 
 use crate::classify::page::PagePrediction;
 use crate::html::{Context, Kind, Tag, word_hash};
+use crate::lexicon;
 
 use super::ScoredSegment;
 
@@ -160,8 +161,8 @@ struct WordSet {
 }
 
 impl WordSet {
-    fn new(words: &[&str]) -> WordSet {
-        let words: Vec<u32> = words.iter().map(|w| word_hash(w.as_bytes())).collect();
+    fn new(set: &lexicon::WordSet) -> WordSet {
+        let words: Vec<u32> = set.words().map(|w| word_hash(w.as_bytes())).collect();
         let bits = words.iter().fold(0, |bits, &h| bits | 1 << (h % 64));
         WordSet { words, bits }
     }
@@ -178,28 +179,9 @@ fn words() -> &'static Words {
     static WORDS: std::sync::OnceLock<Words> = std::sync::OnceLock::new();
     let h = WordSet::new;
     WORDS.get_or_init(|| Words {
-        byline: h(&[
-            "byline",
-            "author",
-            "dateline",
-            "posted",
-            "published",
-            "pubdate",
-            "date",
-        ]),
-        caption: h(&["caption", "figcaption", "credit", "credits", "photo"]),
-        furniture: h(&[
-            "share",
-            "sharing",
-            "social",
-            "follow",
-            "newsletter",
-            "subscribe",
-            "signup",
-            "sharedaddy",
-            "addthis",
-            "sharethis",
-        ]),
+        byline: h(&lexicon::BYLINE_ROLE),
+        caption: h(&lexicon::CAPTION_ROLE),
+        furniture: h(&lexicon::FURNITURE_ROLE),
     })
 }
 
@@ -260,17 +242,7 @@ pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePredi
             continue;
         }
         let lower = text.get(..11).unwrap_or(text).to_lowercase();
-        let by = [
-            "by ",
-            "written by",
-            "posted by",
-            "von ",
-            "par ",
-            "por ",
-            "di ",
-        ]
-        .iter()
-        .any(|p| lower.starts_with(p));
+        let by = lexicon::BYLINE_LEADS.words().any(|p| lower.starts_with(p));
         if by || has(s, &w.byline) || crate::html::date_in_text(text).is_some() {
             s.role = Some(Role::Byline);
         }

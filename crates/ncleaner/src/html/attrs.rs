@@ -2,6 +2,8 @@
 //! attribute evidence, and the checks for hidden elements (inline CSS, and
 //! the streamed boundaries that `hidden` does not hide).
 
+use crate::lexicon::{COMMENT_SECTION, WordSet};
+
 /// How many of the nearest attribute words a block records.
 pub const ATTR_WORDS: usize = 24;
 
@@ -187,17 +189,20 @@ pub(super) const fn name_hash(name: &[u8]) -> u32 {
     h
 }
 
-/// Attribute words that name a section of user comments (`comment-list`,
-/// `commentsArea`, `disqus_thread`, `replies`, `respond`).
-const COMMENT_WORDS: [u32; 7] = [
-    name_hash(b"comment"),
-    name_hash(b"comments"),
-    name_hash(b"reply"),
-    name_hash(b"replies"),
-    name_hash(b"respond"),
-    name_hash(b"disqus"),
-    name_hash(b"discussion"),
-];
+/// The hashes of [`crate::lexicon::COMMENT_SECTION`]'s words: an element
+/// whose attribute words hold one names a comment section.
+const COMMENT_WORDS: [u32; COMMENT_SECTION.len()] = hashes(&COMMENT_SECTION);
+
+/// The hashes of a set's words ([`word_hash`]), in a constant table.
+const fn hashes<const N: usize>(set: &WordSet) -> [u32; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = name_hash(set.get(i).as_bytes());
+        i += 1;
+    }
+    out
+}
 
 /// Whether an element's attribute words ([`attribute_words`]) name a comment section.
 pub(super) fn names_comments(words: &[u32]) -> bool {

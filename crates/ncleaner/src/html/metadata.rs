@@ -58,6 +58,7 @@ use serde::{Deserialize, Serialize};
 mod dates;
 mod read;
 
+use crate::lexicon;
 use dates::{MONTH_NAMES, WEEKDAYS};
 pub use dates::{date_in_text, holds_a_date_in_text, normalise_date};
 pub(super) use read::Reader;
@@ -270,7 +271,8 @@ impl Collector {
             // Twitter's "Written by" label and its datum.
             if let Some(n) = key.strip_prefix("twitter:label") {
                 let c = content.trim().to_ascii_lowercase();
-                self.twitter_author_label = (c == "written by" || c == "author" || c == "by")
+                self.twitter_author_label = lexicon::AUTHOR_LABELS
+                    .contains(&c)
                     .then(|| n.chars().take(2).collect());
             } else if let Some(n) = key.strip_prefix("twitter:data")
                 && self.twitter_author_label.as_deref() == Some(n)
@@ -785,20 +787,6 @@ fn split_authors(s: &str) -> Vec<String> {
     out
 }
 
-/// Lower-case words that are not a person's or organisation's name when an
-/// author field holds them alone.
-const NOT_NAMES: [&str; 9] = [
-    "undefined",
-    "admin",
-    "administrator",
-    "staff",
-    "unknown",
-    "anonymous",
-    "null",
-    "none",
-    "author",
-];
-
 /// An author field's value as a name, or `None` when it is not one: a URL,
 /// an e-mail address, a handle, a number, too long, or a placeholder. A
 /// leading "By" is dropped.
@@ -807,16 +795,7 @@ pub fn author_name(s: &str) -> Option<String> {
     let mut s = s
         .as_str()
         .trim_matches(|c: char| c == ',' || c == '-' || c.is_whitespace());
-    for prefix in [
-        "by ",
-        "By ",
-        "BY ",
-        "by:",
-        "By:",
-        "Author:",
-        "author:",
-        "Written by ",
-    ] {
+    for prefix in lexicon::AUTHOR_FIELD_PREFIXES.words() {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.trim();
         }
@@ -844,7 +823,7 @@ pub fn author_name(s: &str) -> Option<String> {
         || s.contains('/')
         || s.contains(['{', '}', '<', '>', '='])
         || !s.chars().any(char::is_alphabetic)
-        || NOT_NAMES.contains(&lower.as_str())
+        || lexicon::AUTHOR_PLACEHOLDERS.contains(&lower)
     {
         return None;
     }
@@ -858,14 +837,7 @@ pub fn author_name(s: &str) -> Option<String> {
 pub fn byline_name(text: &str, capitals: bool) -> Option<String> {
     let mut s = text.trim();
     let lower = s.to_lowercase();
-    for prefix in [
-        "written by",
-        "posted by",
-        "published by",
-        "by",
-        "author:",
-        "author",
-    ] {
+    for prefix in lexicon::BYLINE_NAME_PREFIXES.words() {
         if lower.starts_with(prefix) && s.is_char_boundary(prefix.len()) {
             let rest = &s[prefix.len()..];
             if rest.starts_with(|c: char| c.is_whitespace() || c == ':') || prefix.ends_with(':') {
@@ -880,30 +852,26 @@ pub fn byline_name(text: &str, capitals: bool) -> Option<String> {
             (c.is_ascii_digit() && (capitals || i == 0 || s[..i].ends_with(char::is_whitespace)))
                 || matches!(c, '|' | '•' | '·' | '—' | '–' | ',' | '(' | '\n')
                 || s[i..].starts_with(" - ")
-                || s[i..].starts_with(" on ")
-                || s[i..].starts_with(" and ")
-                || s[i..].starts_with(" updated")
-                || s[i..].starts_with(" published")
+                || lexicon::BYLINE_NAME_ENDS
+                    .words()
+                    .any(|e| s[i..].starts_with(e))
         })
         .map_or(s.len(), |(i, _)| i);
     let name = s[..end].trim().trim_end_matches(['.', ':']);
     let words: Vec<&str> = name.split_whitespace().collect();
-    let joining = [
-        "van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "bin", "al",
-    ];
     let is_date_word = |w: &str| {
         let w = w.trim_end_matches('.').to_ascii_lowercase();
         let month = w.len() >= 3
             && MONTH_NAMES
                 .iter()
                 .any(|f| f.starts_with(w.as_str()) || (w.starts_with(f) && w.len() == f.len()));
-        month
-            || WEEKDAYS.contains(&w.as_str())
-            || ["today", "yesterday", "updated", "posted", "published"].contains(&w.as_str())
+        month || WEEKDAYS.contains(&w.as_str()) || lexicon::DATELINE_WORDS.contains(&w)
     };
     let ok = (1..=5).contains(&words.len())
         && words.iter().all(|w| {
-            !capitals || w.chars().next().is_some_and(char::is_uppercase) || joining.contains(w)
+            !capitals
+                || w.chars().next().is_some_and(char::is_uppercase)
+                || lexicon::NAME_PARTICLES.contains(w)
         })
         && !words.last().is_some_and(|w| is_date_word(w))
         && (!capitals

@@ -79,7 +79,7 @@ pub use metadata::{
     FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text,
     holds_a_date_in_text, normalise_date,
 };
-pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals, WORD_GROUPS};
+pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals};
 pub use tags::Tag;
 pub use tree::{Container, LEVELS, PROSE_WORDS};
 use walk::{Tree, Walker};

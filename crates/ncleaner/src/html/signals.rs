@@ -1,7 +1,8 @@
 //! What the tag stream says about the kind of page, beyond its blocks
 //! ([`Signals`]): counts of elements (images, forms, code, tables, …), of
 //! `class`/`id`/`role` words that name a page's parts (price, cart,
-//! pagination, cards, …) and of microdata properties, the `og:type` and the
+//! pagination, cards, …: `crate::lexicon::PAGE_CLASS_WORDS`) and of
+//! microdata properties, the `og:type` and the
 //! schema.org types of JSON-LD. The page-type classifier
 //! (`classify::page`) reads them beside what the blocks and the tree say.
 //!
@@ -18,6 +19,7 @@ use super::meta::META_MAX_CHARS;
 use super::tokenizer::StartTag;
 use super::walk::{Tree, join_names};
 use super::{Page, Tag};
+use crate::lexicon::PAGE_CLASS_GROUPS;
 
 /// Most bytes of an `itemprop` value read (as the metadata reader's bound).
 const ITEMPROP_MAX: usize = 2048;
@@ -26,116 +28,6 @@ const ITEMPROP_MAX: usize = 2048;
 pub const ELEMENTS: [&str; 14] = [
     "img", "a", "form", "input", "button", "select", "table", "pre", "code", "article", "section",
     "time", "video", "iframe",
-];
-
-/// The `class`/`id`/`role` words counted (each word by the elements that
-/// carry it), grouped by what they name, in the order of [`Signals::words`].
-/// A group counts an element once, whichever of its words it has.
-pub const WORD_GROUPS: [(&str, &[&str]); 18] = [
-    (
-        "price",
-        &["price", "prices", "pricing", "amount", "currency"],
-    ),
-    (
-        "cart",
-        &["cart", "basket", "checkout", "buy", "purchase", "atc"],
-    ),
-    (
-        "product",
-        &["product", "products", "sku", "variant", "swatch"],
-    ),
-    (
-        "rating",
-        &["rating", "ratings", "review", "reviews", "stars"],
-    ),
-    (
-        "comment",
-        &["comment", "comments", "reply", "replies", "respond"],
-    ),
-    (
-        "post",
-        &["post", "posts", "thread", "topic", "message", "forum"],
-    ),
-    (
-        "answer",
-        &["answer", "answers", "question", "vote", "votes", "accepted"],
-    ),
-    (
-        "pagination",
-        &["pagination", "pager", "paging", "pagenav", "next", "prev"],
-    ),
-    (
-        "card",
-        &["card", "cards", "tile", "tiles", "grid", "item", "items"],
-    ),
-    (
-        "teaser",
-        &[
-            "teaser",
-            "related",
-            "recommended",
-            "more",
-            "trending",
-            "popular",
-        ],
-    ),
-    (
-        "filter",
-        &["filter", "filters", "facet", "facets", "sort", "refine"],
-    ),
-    ("breadcrumb", &["breadcrumb", "breadcrumbs", "crumbs"]),
-    (
-        "share",
-        &[
-            "share",
-            "sharing",
-            "social",
-            "follow",
-            "newsletter",
-            "subscribe",
-        ],
-    ),
-    (
-        "docs",
-        &[
-            "docs",
-            "documentation",
-            "toc",
-            "api",
-            "reference",
-            "sidebar",
-        ],
-    ),
-    (
-        "code",
-        &[
-            "highlight",
-            "syntax",
-            "hljs",
-            "prism",
-            "codehilite",
-            "sourcecode",
-        ],
-    ),
-    (
-        "byline",
-        &["byline", "author", "dateline", "date", "published", "meta"],
-    ),
-    (
-        "hero",
-        &[
-            "hero",
-            "banner",
-            "cta",
-            "feature",
-            "features",
-            "testimonial",
-        ],
-    ),
-    (
-        "contact",
-        &["contact", "address", "phone", "location", "map", "hours"],
-    ),
 ];
 
 /// The microdata properties counted, in the order of [`Signals::itemprops`].
@@ -245,8 +137,8 @@ pub struct Signals {
     pub tags: u32,
     /// Start tags of each of [`ELEMENTS`].
     pub elements: [u32; ELEMENTS.len()],
-    /// Elements whose attribute words hold a word of each of [`WORD_GROUPS`].
-    pub words: [u32; WORD_GROUPS.len()],
+    /// Elements whose attribute words hold a word of each of [`PAGE_CLASS_GROUPS`].
+    pub words: [u32; PAGE_CLASS_GROUPS.len()],
     /// Elements whose `itemprop` is each of [`ITEMPROPS`].
     pub itemprops: [u32; ITEMPROPS.len()],
     /// The `og:type`: an index into [`OG_TYPES`].
@@ -257,7 +149,7 @@ pub struct Signals {
     pub schema_nodes: u32,
 }
 
-/// The hashes of [`WORD_GROUPS`]' words, each with its group, sorted, and
+/// The hashes of [`PAGE_CLASS_GROUPS`]' words, each with its group, sorted, and
 /// the same laid out for look-ups: open addressing by a hash's low bits in
 /// a table ten times their number, so that most attribute words, which are
 /// none of them, cost one load.
@@ -300,11 +192,11 @@ impl WordTable {
 fn word_table() -> &'static WordTable {
     static TABLE: std::sync::OnceLock<WordTable> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t: Vec<(u32, u8)> = WORD_GROUPS
+        let mut t: Vec<(u32, u8)> = PAGE_CLASS_GROUPS
             .iter()
             .enumerate()
-            .flat_map(|(g, (_, words))| {
-                words.iter().flat_map(move |w| {
+            .flat_map(|(g, set)| {
+                set.words().flat_map(move |w| {
                     // Words are split as attribute words are: `page-numbers` is two.
                     let mut hashes = Vec::new();
                     super::attrs::attribute_words(w.as_bytes(), &mut hashes);
@@ -332,7 +224,7 @@ fn word_table() -> &'static WordTable {
     })
 }
 
-/// The groups of [`WORD_GROUPS`] that hashed attribute words hold, as a
+/// The groups of [`PAGE_CLASS_GROUPS`] that hashed attribute words hold, as a
 /// mask (bit g: group g).
 fn group_mask(words: &[u32]) -> u32 {
     let table = word_table();
@@ -484,7 +376,7 @@ impl Signals {
         };
     }
 
-    /// Counts one element by the groups of [`WORD_GROUPS`] its
+    /// Counts one element by the groups of [`PAGE_CLASS_GROUPS`] its
     /// `class`/`id`/`role` words hold (bit g: group g; [`group_mask`]):
     /// each group counts the element once.
     #[inline]
@@ -802,8 +694,8 @@ mod tests {
     #[test]
     fn every_word_of_the_groups_is_in_the_table() {
         let table = word_table();
-        for (g, (_, words)) in WORD_GROUPS.iter().enumerate() {
-            for w in *words {
+        for (g, set) in PAGE_CLASS_GROUPS.iter().enumerate() {
+            for w in set.words() {
                 let mut h = Vec::new();
                 crate::html::attribute_words(w.as_bytes(), &mut h);
                 assert!(table.words.contains(&(h[0], g as u8)), "{w}");

@@ -16,15 +16,7 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-/// Abbreviations after which a period does not end a sentence (lowercase,
-/// without the final period).
-const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "etc", "e.g", "i.e", "cf", "inc",
-    "ltd", "co", "corp", "no", "nos", "fig", "figs", "vol", "p", "pp", "ed", "eds", "approx",
-    "dept", "est", "gen", "gov", "rev", "sgt", "capt", "col", "lt", "mt", "jan", "feb", "mar",
-    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k", "a.m", "p.m",
-    "ca", "al", "ph.d",
-];
+use crate::lexicon::ABBREVIATIONS;
 
 /// The normalised tokens of one sentence (lowercased, digits as `0`).
 pub fn tokens(sentence: &str) -> Vec<String> {
@@ -113,7 +105,7 @@ fn continues(piece: &str) -> bool {
     }
     let mut chars = last.chars();
     let initial = matches!((chars.next(), chars.next()), (Some(c), None) if c.is_alphabetic() && c.is_uppercase());
-    initial || ABBREVIATIONS.contains(&last.to_lowercase().as_str())
+    initial || ABBREVIATIONS.contains(&last.to_lowercase())
 }
 
 #[cfg(test)]

@@ -645,6 +645,30 @@ mod tests {
         }
     }
 
+    /// A model trained with other versions of the lexicon's sets than
+    /// this build's is refused, naming the set; one that records none (an
+    /// older file) loads.
+    #[test]
+    fn models_of_other_word_sets_are_refused() {
+        let mut m = embedded("en").unwrap();
+        let c = m.classifier.as_mut().expect("a classifier");
+        assert_eq!(
+            c.lexicon,
+            crate::lexicon::model_versions(),
+            "the embedded model records this build's sets"
+        );
+        c.lexicon.insert("months".into(), "0000000000000000".into());
+        let e = Model::from_bytes(&m.to_binary(), "old.nclm")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("old.nclm") && e.contains("`months`") && e.contains("retrain"),
+            "{e}"
+        );
+        m.classifier.as_mut().unwrap().lexicon.clear();
+        assert!(Model::from_bytes(&m.to_binary(), "older.nclm").is_ok());
+    }
+
     #[test]
     fn binary_roundtrip() {
         let m = toy();

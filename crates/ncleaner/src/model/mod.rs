@@ -470,7 +470,10 @@ impl Model {
                 });
             }
         }
-        Ok(())
+        crate::lexicon::check_versions(&c.lexicon).map_err(|reason| Error::BadModel {
+            what: "model".into(),
+            reason,
+        })
     }
 
     internal! {

@@ -3,6 +3,9 @@
 
 use crate::cleaned::ScoredSegment;
 use crate::html;
+use crate::lexicon::{
+    AUTHOR_LINE_LEADS, COPYRIGHT_LINE, COPYRIGHT_SIGNS, PUBLICATION_WORDS, UPDATE_WORDS,
+};
 
 /// The author named by a short byline among the first kept segments and
 /// the segments of the byline role, kept or not ("By Jane Doe", "Written
@@ -16,10 +19,7 @@ pub(super) fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
             continue;
         }
         let lower = t.get(..11).unwrap_or(t).to_ascii_lowercase();
-        if !(lower.starts_with("by ")
-            || lower.starts_with("written by ")
-            || lower.starts_with("posted by "))
-        {
+        if !AUTHOR_LINE_LEADS.words().any(|l| lower.starts_with(l)) {
             continue;
         }
         if let Some(n) = html::byline_name(t, true)
@@ -41,10 +41,10 @@ pub(super) fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
             continue;
         }
         let lower = t.to_lowercase();
-        if lower.contains("updated")
-            || lower.contains("modified")
-            || lower.contains('©')
-            || lower.contains("copyright")
+        if UPDATE_WORDS
+            .words()
+            .chain(COPYRIGHT_SIGNS.words())
+            .any(|w| lower.contains(w))
         {
             continue;
         }
@@ -99,12 +99,12 @@ pub(super) fn published_line(segments: &[ScoredSegment]) -> Option<String> {
         // Most segments say neither word: a scan for their first letter
         // passes them over before anything else is read or built.
         let text = s.segment.text();
-        if !(holds_ascii_ci(text, "published") || holds_ascii_ci(text, "posted")) {
+        if !PUBLICATION_WORDS.words().any(|w| holds_ascii_ci(text, w)) {
             return None;
         }
         let (t, lower) = short_line(text)?;
-        let at = ["published", "posted"]
-            .iter()
+        let at = PUBLICATION_WORDS
+            .words()
             .filter_map(|w| word_at(&lower, w))
             .min()?;
         let part = dated_part(t, &lower, Dateline::Published)?;
@@ -123,18 +123,14 @@ pub(super) fn short_line(t: &str) -> Option<(&str, String)> {
         return None;
     }
     let lower = t.to_ascii_lowercase();
-    (!(lower.contains('©') || lower.contains("copyright") || lower.contains("(c)")))
-        .then_some((t, lower))
+    (!COPYRIGHT_LINE.words().any(|w| lower.contains(w))).then_some((t, lower))
 }
 
 /// The part of a line that dates `what`: for the publication, the line up
 /// to "updated"/"modified" (all of it without them); for the modification,
 /// the line from that word on (nothing without it).
 pub(super) fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
-    let update = ["updated", "modified"]
-        .iter()
-        .filter_map(|w| lower.find(w))
-        .min();
+    let update = UPDATE_WORDS.words().filter_map(|w| lower.find(w)).min();
     match (what, update) {
         (Dateline::Published, None) => Some(t),
         (Dateline::Published, Some(i)) => Some(&t[..i]),

@@ -7,9 +7,8 @@
 //! words; the URL's path words and the attribute words are the site's
 //! names, which are English on most of the web whatever the text's language.
 
-use crate::html::{
-    Context, ELEMENTS, ITEMPROPS, Metadata, OG_TYPES, SCHEMA_GROUPS, Signals, WORD_GROUPS,
-};
+use crate::html::{Context, ELEMENTS, ITEMPROPS, Metadata, OG_TYPES, SCHEMA_GROUPS, Signals};
+use crate::lexicon::{CURRENCY_SIGNS, MONTHS, PAGE_CLASS_GROUPS, URL_GROUPS};
 use crate::segment::{Kind, Segment};
 
 /// The features of one page (see [`names`] for what each is).
@@ -72,7 +71,7 @@ const METADATA_NAMES: [&str; 6] = [
     "log_description_words",
 ];
 
-/// Features from the URL, in order, then one per group of [`URL_WORDS`].
+/// Features from the URL, in order, then one per group of [`URL_GROUPS`].
 const URL_NAMES: [&str; 10] = [
     "has_url",
     "url_depth",
@@ -86,142 +85,15 @@ const URL_NAMES: [&str; 10] = [
     "url_root",
 ];
 
-/// Words of a URL's path segments, grouped by the kind of page they name.
-pub const URL_WORDS: [(&str, &[&str]); 7] = [
-    (
-        "forum",
-        &[
-            "forum",
-            "forums",
-            "thread",
-            "threads",
-            "topic",
-            "topics",
-            "t",
-            "questions",
-            "q",
-            "community",
-            "discussion",
-            "discussions",
-            "board",
-            "boards",
-            "viewtopic.php",
-            "showthread.php",
-            "r",
-            "comments",
-        ],
-    ),
-    (
-        "product",
-        &[
-            "product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku", "gp",
-        ],
-    ),
-    (
-        "collection",
-        &[
-            "collections",
-            "collection",
-            "category",
-            "categories",
-            "c",
-            "catalog",
-            "tag",
-            "tags",
-            "search",
-            "browse",
-            "list",
-            "lists",
-            "department",
-            "brands",
-            "brand",
-            "best",
-            "top",
-        ],
-    ),
-    (
-        "docs",
-        &[
-            "docs",
-            "doc",
-            "documentation",
-            "api",
-            "reference",
-            "guide",
-            "guides",
-            "manual",
-            "learn",
-            "developer",
-            "developers",
-            "kb",
-            "help",
-            "wiki",
-            "tutorial",
-            "tutorials",
-            "sdk",
-            "latest",
-            "stable",
-            "en-us",
-        ],
-    ),
-    (
-        "article",
-        &[
-            "blog", "news", "article", "articles", "posts", "post", "story", "stories", "insights",
-            "magazine", "opinion", "features",
-        ],
-    ),
-    (
-        "service",
-        &[
-            "services",
-            "service",
-            "about",
-            "about-us",
-            "contact",
-            "contact-us",
-            "pricing",
-            "solutions",
-            "company",
-            "team",
-            "careers",
-            "locations",
-            "industries",
-            "what-we-do",
-            "treatments",
-        ],
-    ),
-    (
-        "listing",
-        &[
-            "events",
-            "jobs",
-            "directory",
-            "listings",
-            "listing",
-            "results",
-            "archive",
-            "page",
-            "author",
-            "people",
-            "members",
-            "obituaries",
-            "classifieds",
-            "real-estate",
-            "homes",
-        ],
-    ),
-];
-
 /// The number of page features.
 pub fn count() -> usize {
     SEGMENT_NAMES.len()
         + METADATA_NAMES.len()
         + URL_NAMES.len()
-        + URL_WORDS.len()
+        + URL_GROUPS.len()
         + ELEMENTS.len()
         + 1
-        + WORD_GROUPS.len()
+        + PAGE_CLASS_GROUPS.len()
         + ITEMPROPS.len()
         + OG_TYPES.len()
         + SCHEMA_GROUPS.len()
@@ -235,10 +107,14 @@ pub fn names() -> Vec<String> {
         .chain(&URL_NAMES)
         .map(|s| s.to_string())
         .collect();
-    v.extend(URL_WORDS.iter().map(|(g, _)| format!("url_{g}")));
+    v.extend(URL_GROUPS.iter().map(|g| format!("url_{}", g.name)));
     v.extend(ELEMENTS.iter().map(|e| format!("log_{e}")));
     v.push("log_tags_all".into());
-    v.extend(WORD_GROUPS.iter().map(|(g, _)| format!("log_class_{g}")));
+    v.extend(
+        PAGE_CLASS_GROUPS
+            .iter()
+            .map(|g| format!("log_class_{}", g.name)),
+    );
     v.extend(ITEMPROPS.iter().map(|p| format!("log_itemprop_{p}")));
     v.extend(OG_TYPES.iter().map(|t| format!("og_type_{t}")));
     v.extend(SCHEMA_GROUPS.iter().map(|(g, _)| format!("schema_{g}")));
@@ -360,21 +236,65 @@ fn low_bytes(b: &[u8]) -> u64 {
     u64::from(b[0]) | u64::from(b[n / 2]) << (n / 2 * 8) | u64::from(b[n - 1]) << ((n - 1) * 8)
 }
 
-/// Whether a text holds a currency sign of a price beside `$` (which is
-/// looked for apart: most text is ASCII, and these are not): € £ ¥ ₹ ₽ ₩ ₺
-/// ₪, in one pass over the lead bytes of their UTF-8 forms (`£`, `¥`: C2
-/// A3, C2 A5; the others E2 82 and a last byte) where searching for each
-/// sign apart takes eight.
-fn holds_a_currency_sign(bytes: &[u8]) -> bool {
-    memchr::memchr2_iter(0xC2, 0xE2, bytes).any(|i| match bytes[i] {
-        0xC2 => matches!(bytes.get(i + 1), Some(0xA3 | 0xA5)),
-        _ => {
-            bytes.get(i + 1) == Some(&0x82)
-                && matches!(
-                    bytes.get(i + 2),
-                    Some(0xAC | 0xB9 | 0xBD | 0xA9 | 0xBA | 0xAA)
-                )
+/// The signs of [`CURRENCY_SIGNS`] as they are looked for: the ASCII ones
+/// apart (most text is ASCII, and one `memchr` finds `$`), the others in
+/// one pass over the lead bytes of their UTF-8 forms (`£`, `¥`: C2 A3,
+/// C2 A5; `€`, `₹`, …: E2 82 and a last byte), where searching for each
+/// sign apart takes a pass each.
+struct CurrencySigns {
+    ascii: Vec<u8>,
+    leads: Vec<u8>,
+    others: Vec<&'static [u8]>,
+}
+
+fn currency_signs() -> &'static CurrencySigns {
+    static SIGNS: std::sync::OnceLock<CurrencySigns> = std::sync::OnceLock::new();
+    SIGNS.get_or_init(|| {
+        let mut signs = CurrencySigns {
+            ascii: Vec::new(),
+            leads: Vec::new(),
+            others: Vec::new(),
+        };
+        for sign in CURRENCY_SIGNS.words() {
+            let b = sign.as_bytes();
+            if let [a] = b {
+                signs.ascii.push(*a);
+            } else {
+                signs.leads.push(b[0]);
+                signs.others.push(b);
+            }
         }
+        signs.ascii.sort_unstable();
+        signs.ascii.dedup();
+        signs.leads.sort_unstable();
+        signs.leads.dedup();
+        signs
+    })
+}
+
+/// Whether `at` holds for a position of one of `needles` in `hay`, found
+/// by `memchr` (one, two or three needles) or by a scan (more).
+fn any_of(needles: &[u8], hay: &[u8], mut at: impl FnMut(usize) -> bool) -> bool {
+    match *needles {
+        [] => false,
+        [a] => memchr::memchr_iter(a, hay).any(at),
+        [a, b] => memchr::memchr2_iter(a, b, hay).any(at),
+        [a, b, c] => memchr::memchr3_iter(a, b, c, hay).any(at),
+        _ => (0..hay.len()).any(|i| needles.contains(&hay[i]) && at(i)),
+    }
+}
+
+/// Whether a text holds one of the ASCII signs of [`CURRENCY_SIGNS`] (`$`).
+fn holds_an_ascii_currency_sign(bytes: &[u8]) -> bool {
+    any_of(&currency_signs().ascii, bytes, |_| true)
+}
+
+/// Whether a text holds one of the other signs of [`CURRENCY_SIGNS`]
+/// (€ £ ¥ ₹ ₽ ₩ ₺ ₪).
+fn holds_a_currency_sign(bytes: &[u8]) -> bool {
+    let signs = currency_signs();
+    any_of(&signs.leads, bytes, |i| {
+        signs.others.iter().any(|s| bytes[i..].starts_with(s))
     })
 }
 
@@ -397,17 +317,24 @@ fn holds_a_year(bytes: &[u8]) -> bool {
 /// Most short texts with a year (a copyright line, a count) hold neither,
 /// which spares them the search and its allocations.
 fn may_hold_a_date(bytes: &[u8]) -> bool {
-    const MONTHS: [[u8; 3]; 12] = [
-        *b"jan", *b"feb", *b"mar", *b"apr", *b"may", *b"jun", *b"jul", *b"aug", *b"sep", *b"oct",
-        *b"nov", *b"dec",
-    ];
+    // The first three letters of each month's name.
+    const PREFIXES: [[u8; 3]; MONTHS.len()] = {
+        let mut t = [[0; 3]; MONTHS.len()];
+        let mut i = 0;
+        while i < MONTHS.len() {
+            let m = MONTHS.get(i).as_bytes();
+            t[i] = [m[0], m[1], m[2]];
+            i += 1;
+        }
+        t
+    };
     let month = bytes.windows(3).any(|w| {
         let w = [
             w[0].to_ascii_lowercase(),
             w[1].to_ascii_lowercase(),
             w[2].to_ascii_lowercase(),
         ];
-        MONTHS.contains(&w)
+        PREFIXES.contains(&w)
     });
     if month {
         return true;
@@ -602,7 +529,7 @@ fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
         }
         if digits > 0
             && s.words() <= 12
-            && (memchr::memchr(b'$', bytes).is_some() || !ascii && holds_a_currency_sign(bytes))
+            && (holds_an_ascii_currency_sign(bytes) || !ascii && holds_a_currency_sign(bytes))
         {
             a.prices += 1;
         }
@@ -659,10 +586,10 @@ fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
     ]);
 }
 
-/// The [`URL_NAMES`] features and one per group of [`URL_WORDS`].
+/// The [`URL_NAMES`] features and one per group of [`URL_GROUPS`].
 fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
     let Some(url) = url else {
-        f.extend(std::iter::repeat_n(0.0, URL_NAMES.len() + URL_WORDS.len()));
+        f.extend(std::iter::repeat_n(0.0, URL_NAMES.len() + URL_GROUPS.len()));
         return;
     };
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -697,8 +624,8 @@ fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
         f32::from(path.ends_with('/')),
         f32::from(parts.is_empty()),
     ]);
-    for (_, words) in URL_WORDS {
-        let hit = parts.iter().any(|p| words.contains(&p.as_str()));
+    for words in &URL_GROUPS {
+        let hit = parts.iter().any(|p| words.contains(p));
         f.push(f32::from(hit));
     }
 }
@@ -707,8 +634,10 @@ fn url_features(url: Option<&str>, f: &mut Vec<f32>) {
 mod tests {
     use super::*;
 
-    /// The signs [`holds_a_currency_sign`] looks for.
-    const CURRENCIES: [char; 8] = ['€', '£', '¥', '₹', '₽', '₩', '₺', '₪'];
+    /// The signs [`holds_a_currency_sign`] looks for: the lexicon's that are not ASCII.
+    fn currencies() -> Vec<&'static str> {
+        CURRENCY_SIGNS.words().filter(|s| !s.is_ascii()).collect()
+    }
 
     proptest::proptest! {
         #[test]
@@ -735,14 +664,14 @@ mod tests {
         fn currency_signs_are_found_as_searching_each_finds_them(
             text in "[a-z0-9 $€£¥₹₽₩₺₪¢¤₠₿‚ü©]{0,24}"
         ) {
-            let each = CURRENCIES.iter().any(|&c| text.contains(c));
+            let each = currencies().iter().any(|c| text.contains(c));
             proptest::prop_assert_eq!(holds_a_currency_sign(text.as_bytes()), each, "{}", text);
         }
     }
 
     #[test]
     fn the_currency_signs_are_those_the_search_knows() {
-        for c in CURRENCIES {
+        for c in currencies() {
             assert!(holds_a_currency_sign(format!("x{c}5").as_bytes()), "{c}");
         }
         assert!(!holds_a_currency_sign("¢ ¤ ₠ ₿ ‚ ü ©".as_bytes()));

@@ -95,7 +95,7 @@ fn may_start_english_date(word: &str) -> bool {
             ];
             MONTH_NAMES
                 .iter()
-                .chain(&WEEKDAYS)
+                .chain(WEEKDAYS)
                 .any(|name| name.as_bytes()[..3] == p)
         }
         _ => false,
@@ -200,30 +200,12 @@ fn iso_date(s: &str) -> Option<String> {
     Some(format!("{date}T{h:02}:{min:02}:{sec:02}{zone}"))
 }
 
-pub(super) const MONTH_NAMES: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+/// The English months' names ([`crate::lexicon::MONTHS`]), January first:
+/// the dates of text are read in English.
+pub(super) const MONTH_NAMES: &[&str] = crate::lexicon::MONTHS.entry("en");
 
-pub(super) const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
+/// The English weekdays' names ([`crate::lexicon::WEEKDAYS`]).
+pub(super) const WEEKDAYS: &[&str] = crate::lexicon::WEEKDAYS.entry("en");
 
 /// `March 4, 2025`, `4 March 2025`, `Tue, 04 Mar 2025 10:00:00 GMT` (the date only).
 fn english_date(s: &str) -> Option<String> {
@@ -253,9 +235,7 @@ fn english_ymd<'a>(words: impl Iterator<Item = &'a str>) -> Option<Ymd> {
         }
         let i = MONTH_NAMES.iter().position(|m| starts(w, m))?;
         let m = MONTH_NAMES[i].as_bytes();
-        ((w.len() <= m.len() && m[..w.len()].eq_ignore_ascii_case(w))
-            || w.eq_ignore_ascii_case(b"sept"))
-        .then_some(i as u32 + 1)
+        (w.len() <= m.len() && m[..w.len()].eq_ignore_ascii_case(w)).then_some(i as u32 + 1)
     };
     let day_of = |w: &str| {
         let w = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());

@@ -11,6 +11,9 @@ use super::super::tokenizer::{StartTag, Text};
 use super::super::walk::{Open, Tree};
 use super::super::{Context, Page, Tag, collapse_whitespace};
 use super::{CaptureKind, Collector, Field};
+use crate::lexicon::{
+    AUTHOR_URL, BYLINE_ELEMENT, COMMENT_BYLINE, MODIFIED_ELEMENT, PUBLISHED_ELEMENT, WordSet,
+};
 
 /// Most bytes of an attribute value kept for metadata (`content` has its own bound).
 const MD_ATTR_MAX: usize = 2048;
@@ -107,11 +110,8 @@ impl TagMetadata {
                 // Longer: a bound on what a hostile page can make the pass hold.
                 b"content" => {}
                 b"href" if name == b"a" => {
-                    self.author_href = value.len() <= MD_ATTR_MAX
-                        && value.windows(8).any(|w| {
-                            w.eq_ignore_ascii_case(b"/author/")
-                                || w.eq_ignore_ascii_case(b"/authors")
-                        })
+                    self.author_href =
+                        value.len() <= MD_ATTR_MAX && holds_ascii_ci(value, &md_hints().author_url)
                 }
                 _ if value.len() <= MD_ATTR_MAX => {
                     let v = v.trim();
@@ -358,12 +358,21 @@ impl Reader {
 }
 
 /// Whether `class`/`id`/`role` values can hold a byline hint word: a word
-/// of [`MdHints::byline`] is these letters in a row, in any case. Words are
+/// of [`MdHints::byline`] is its letters in a row, in any case. Words are
 /// hashed only when this holds.
 fn names_byline(names: &[u8]) -> bool {
-    names
-        .windows(6)
-        .any(|w| w.eq_ignore_ascii_case(b"byline") || w.eq_ignore_ascii_case(b"author"))
+    holds_ascii_ci(names, &md_hints().byline_names)
+}
+
+/// Whether `hay` holds one of `words` (ASCII case ignored) anywhere.
+fn holds_ascii_ci(hay: &[u8], words: &[&[u8]]) -> bool {
+    (0..hay.len()).any(|i| {
+        words.iter().any(|w| {
+            hay[i..]
+                .get(..w.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(w))
+        })
+    })
 }
 
 /// The attribute words of a start tag's `class`, `id` and `role` values.
@@ -386,28 +395,27 @@ fn outside_article(tree: &Tree) -> bool {
         .any(|&f| tree.has(f))
 }
 
-/// Hashed class/id words that tell metadata what an element holds.
+/// Hashed class/id words that tell metadata what an element holds (the
+/// lexicon's sets), and the parts of an author's link.
 struct MdHints {
-    published: [u32; 6],
-    modified: [u32; 3],
-    byline: [u32; 2],
-    comment: [u32; 4],
+    published: Vec<u32>,
+    modified: Vec<u32>,
+    byline: Vec<u32>,
+    /// The words of [`MdHints::byline`], as written.
+    byline_names: Vec<&'static [u8]>,
+    comment: Vec<u32>,
+    author_url: Vec<&'static [u8]>,
 }
 
 fn md_hints() -> &'static MdHints {
     static HINTS: std::sync::OnceLock<MdHints> = std::sync::OnceLock::new();
-    let h = |w: &str| word_hash(w.as_bytes());
+    let h = |set: &WordSet| set.words().map(|w| word_hash(w.as_bytes())).collect();
     HINTS.get_or_init(|| MdHints {
-        published: [
-            h("published"),
-            h("publish"),
-            h("pubdate"),
-            h("posted"),
-            h("publication"),
-            h("byline"),
-        ],
-        modified: [h("modified"), h("updated"), h("update")],
-        byline: [h("byline"), h("author")],
-        comment: [h("comment"), h("comments"), h("reply"), h("respond")],
+        published: h(&PUBLISHED_ELEMENT),
+        modified: h(&MODIFIED_ELEMENT),
+        byline: h(&BYLINE_ELEMENT),
+        byline_names: BYLINE_ELEMENT.words().map(str::as_bytes).collect(),
+        comment: h(&COMMENT_BYLINE),
+        author_url: AUTHOR_URL.words().map(str::as_bytes).collect(),
     })
 }
