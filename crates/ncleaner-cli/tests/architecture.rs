@@ -19,6 +19,7 @@ fn workspace() -> PathBuf {
 const PRODUCT_ORDER: &[&str] = &[
     "error",
     "lexicon",
+    "words",
     "decode",
     "html",
     "segment",

@@ -151,6 +151,10 @@ mod segment;
 pub mod site;
 #[cfg(not(feature = "internals"))]
 mod site;
+#[cfg(feature = "internals")]
+pub mod words;
+#[cfg(not(feature = "internals"))]
+mod words;
 
 pub mod format;
 

@@ -113,8 +113,9 @@ impl Segment {
         self.context.has(Context::COMMENT) && !self.container.is_some_and(|c| c.thread)
     }
 
-    /// The number of words: runs of bytes other than ASCII whitespace (what
-    /// `split_ascii_whitespace` gives), counted when the text was set.
+    /// The number of words ([`count_words`]: runs between whitespace, each
+    /// Han, kana or full-width character a word), counted when the text was
+    /// set.
     pub fn words(&self) -> usize {
         self.words as usize
     }
@@ -136,40 +137,11 @@ fn words_u32(text: &str) -> u32 {
     u32::try_from(count_words(text)).unwrap_or(u32::MAX)
 }
 
-/// The number of runs of bytes other than ASCII whitespace (space, tab,
-/// line feed, form feed, carriage return) in `text`: the count of
-/// `text.split_ascii_whitespace()`. A word starts at a byte that is not
-/// whitespace after one that is (or at the start): counted over pairs of
-/// neighbouring bytes in 64-byte blocks that the compiler vectorises:
-/// several stages count words, and a loop over one byte at a time is a
-/// profile's visible share of `clean`.
+/// The number of words of `text`: runs of characters between ASCII
+/// whitespace, each Han, kana or full-width character a word by itself
+/// ([`crate::words`], the one rule every stage counts by).
 pub fn count_words(text: &str) -> usize {
-    fn space(b: u8) -> bool {
-        matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
-    }
-    let b = text.as_bytes();
-    let Some(&first) = b.first() else {
-        return 0;
-    };
-    let mut n = usize::from(!space(first));
-    let (prev, next) = (&b[..b.len() - 1], &b[1..]);
-    let mut blocks = prev.chunks_exact(64).zip(next.chunks_exact(64));
-    for (p, q) in &mut blocks {
-        // At most 64 starts a block: a byte counter cannot overflow.
-        let starts: u8 = p
-            .iter()
-            .zip(q)
-            .map(|(&p, &q)| u8::from(space(p) & !space(q)))
-            .sum();
-        n += usize::from(starts);
-    }
-    let done = prev.len() / 64 * 64;
-    n += prev[done..]
-        .iter()
-        .zip(&next[done..])
-        .filter(|&(&p, &q)| space(p) && !space(q))
-        .count();
-    n
+    crate::words::count(text)
 }
 
 /// Segments of HTML-derived blocks.
@@ -573,7 +545,7 @@ pub fn heuristic(text: &str) -> Option<Heuristic> {
             .filter(|f| !f.trim().is_empty())
             .count()
             .max(1);
-        let words = text.split_whitespace().filter(|w| *w != "|").count();
+        let words = crate::words::iter(text).filter(|w| *w != "|").count();
         if words as f64 / fields as f64 <= NAV_FIELD_MAX_WORDS {
             return Some(Heuristic::PipeNavBar);
         }
@@ -750,7 +722,7 @@ mod tests {
     }
 
     #[test]
-    fn count_words_is_split_ascii_whitespace() {
+    fn count_words_is_the_words_rule() {
         for t in [
             "",
             " ",
@@ -765,6 +737,9 @@ mod tests {
         ] {
             assert_eq!(count_words(t), t.split_ascii_whitespace().count(), "{t:?}");
         }
+        assert_eq!(count_words("新华社北京12月15日电"), 10);
+        let s = Segment::plain(Kind::P, "記者 山田太郎".into());
+        assert_eq!(s.words(), 6);
     }
 
     #[test]

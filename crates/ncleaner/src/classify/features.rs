@@ -188,7 +188,12 @@ pub fn extract(
     // under cross-validation, and on pages of one or two segments (never seen
     // in training) they pushed the only paragraph below the threshold.
     let last = text.chars().last().unwrap_or(' ');
-    f[27] = matches!(last, '.' | '!' | '?' | '"' | '\'' | ')' | ':') as u8 as f32;
+    // A sentence's end in Latin and in CJK punctuation (the full stop 。,
+    // full-width ！？）：and the corner brackets that close a quotation).
+    f[27] = matches!(
+        last,
+        '.' | '!' | '?' | '"' | '\'' | ')' | ':' | '。' | '！' | '？' | '）' | '：' | '」' | '』'
+    ) as u8 as f32;
     f[28] = text.chars().next().is_some_and(char::is_uppercase) as u8 as f32;
     f[29] = upper as f32 / letters.max(1) as f32;
     f[30] = digits as f32 / chars_f;
@@ -271,8 +276,8 @@ const fn ascii_class(b: u8) -> u8 {
     }
 }
 
-/// The class bits of any character (letters, upper case, digits, `|`, `,`,
-/// other non-space characters).
+/// The class bits of any character (letters, upper case, digits, `|`, `,`
+/// (and the CJK `，`, `、`), other non-space characters).
 fn char_class(c: char) -> u8 {
     if c.is_alphabetic() {
         C_LETTER | if c.is_uppercase() { C_UPPER } else { 0 }
@@ -280,7 +285,8 @@ fn char_class(c: char) -> u8 {
         C_DIGIT
     } else if c == '|' {
         C_BAR
-    } else if c == ',' {
+    } else if matches!(c, ',' | '，' | '、') {
+        // The CJK comma and enumeration comma are commas too.
         C_COMMA | C_PUNCT
     } else if c.is_whitespace() {
         0
@@ -450,5 +456,22 @@ mod tests {
         assert_eq!(f[32], 1.0, "one vertical bar");
         assert_eq!(f[27], 1.0, "ends a sentence");
         assert!(f.iter().all(|x| x.is_finite()));
+    }
+
+    /// A Chinese paragraph is counted in characters, ends a sentence at
+    /// `。`, and its `，` are commas.
+    #[test]
+    fn a_chinese_paragraph_has_words_commas_and_an_end() {
+        let s = Segment::plain(Kind::P, "新华社北京电，会议在北京举行。".into());
+        let ev = Evidence {
+            score: 0.0,
+            symbols: 1,
+            attrs: [0.0; 4],
+        };
+        let f = extract(&s, 0, PageStats { segments: 1 }, ev, false);
+        assert_eq!(s.words(), 15);
+        assert_eq!(f[3], 16f32.ln());
+        assert_eq!(f[27], 1.0, "。 ends a sentence");
+        assert_eq!(f[34], 1.0 / 15.0, "one comma in 15 words");
     }
 }

@@ -812,7 +812,7 @@ pub fn author_name(s: &str) -> Option<String> {
     {
         s = name.trim_end();
     }
-    let words = s.split_whitespace().count();
+    let words = crate::words::count(s);
     let lower = s.to_lowercase();
     if s.is_empty()
         || s.chars().count() > NAME_MAX_CHARS
@@ -920,8 +920,8 @@ fn strip_separators(title: &str) -> String {
     }
     for sep in [" - ", " – ", " — "] {
         if let Some((head, tail)) = title.rsplit_once(sep)
-            && tail.split_whitespace().count() <= 3
-            && head.split_whitespace().count() >= 2
+            && crate::words::count(tail) <= 3
+            && crate::words::count(head) >= 2
         {
             return head.trim().to_string();
         }

@@ -402,9 +402,14 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
 
 /// The words of a block's text, whose words the pass joins with single
 /// spaces: its spaces plus one (as `split(' ').count()`, but a byte count
-/// vectorises, and this runs on every block).
+/// vectorises, and this runs on every block), or, in a text that may hold
+/// Han, kana or full-width characters, the count of [`crate::words`].
 fn words(text: &str) -> usize {
-    text.bytes().filter(|&b| b == b' ').count() + 1
+    if text.bytes().any(|b| b >= 0xE3) {
+        crate::words::count(text)
+    } else {
+        text.bytes().filter(|&b| b == b' ').count() + 1
+    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub(super) fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
     let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
     for s in segments.iter().filter(byline).take(15) {
         let t = s.text();
-        if t.split_whitespace().nth(15).is_some() {
+        if crate::words::more_than(t, 15) {
             continue;
         }
         let lower = t.to_lowercase();
@@ -118,8 +118,7 @@ pub(super) fn published_line(segments: &[ScoredSegment]) -> Option<String> {
 pub(super) fn short_line(t: &str) -> Option<(&str, String)> {
     // The word count first: it stops at the 13th word, where a digit scan
     // would read a whole paragraph.
-    if t.split_whitespace().nth(DATELINE_WORDS).is_some() || !t.bytes().any(|b| b.is_ascii_digit())
-    {
+    if crate::words::more_than(t, DATELINE_WORDS) || !t.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
     let lower = t.to_ascii_lowercase();

@@ -147,7 +147,7 @@ impl PageFeatures {
         segment_features(&shown, &mut f);
         let none = Metadata::default();
         let md = metadata.unwrap_or(&none);
-        let words = |s: &Option<String>| s.as_deref().map_or(0, |t| t.split_whitespace().count());
+        let words = |s: &Option<String>| s.as_deref().map_or(0, crate::words::count);
         f.extend([
             log1p(words(&md.title) as f64),
             f32::from(!md.authors.is_empty()),

@@ -15,10 +15,8 @@ pub const MAX_COLUMNS: usize = 64;
 /// ([`crate::cleaned::layout_tables`]).
 pub(super) fn holds_data(cells: &[&ScoredSegment]) -> bool {
     is_grid(cells)
-        && crate::cleaned::layout_tables(cells.iter().copied(), |s| {
-            s.text().split_whitespace().count()
-        })
-        .is_empty()
+        && crate::cleaned::layout_tables(cells.iter().copied(), |s| crate::words::count(s.text()))
+            .is_empty()
 }
 
 /// Whether kept cells span two rows or more and two columns or more. A
