@@ -30,7 +30,10 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
     let mut words: Vec<&str> = Vec::new();
     let mut owner: Vec<usize> = Vec::new();
     for (i, s) in segments.iter().enumerate() {
-        for w in s.as_ref().split_ascii_whitespace() {
+        // The cleaner's words (`ncleaner::words`): a Chinese paragraph is
+        // its characters, not one word that a single changed character
+        // would keep from matching.
+        for w in ncleaner::words::iter(s.as_ref()) {
             words.push(w);
             owner.push(i);
         }
@@ -40,11 +43,16 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
     let mut gold_line: Vec<(usize, usize)> = Vec::new();
     for line in gold.lines() {
         let from = gold_words.len();
-        gold_words.extend(
-            tokens(line, false, false)
-                .into_iter()
-                .filter(|t| !t.is_empty() && !crate::eval::is_marker(t)),
-        );
+        for t in tokens(line, false, false) {
+            if t.is_empty() || crate::eval::is_marker(&t) {
+                continue;
+            }
+            if t.bytes().any(|b| b >= 0xE3) {
+                gold_words.extend(ncleaner::words::iter(&t).map(str::to_owned));
+            } else {
+                gold_words.push(t);
+            }
+        }
         let len = gold_words.len() - from;
         gold_line.extend(std::iter::repeat_n((from, len), len));
     }
@@ -73,6 +81,18 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
         .zip(&total)
         .map(|(&m, &t)| if t == 0 { 0.0 } else { m as f64 / t as f64 })
         .collect()
+}
+
+/// The words of a gold segment's text (single spaces between words), as the
+/// cleaner counts them (`ncleaner::words`): its spaces plus one, or, in a
+/// text that may hold Han, kana or full-width characters, the words'
+/// count.
+pub fn gold_words(text: &str) -> usize {
+    if text.bytes().any(|b| b >= 0xE3) {
+        ncleaner::words::count(text)
+    } else {
+        text.split(' ').count()
+    }
 }
 
 /// Clean (true) or dirty labels of segments from their aligned shares.
@@ -117,6 +137,16 @@ mod tests {
         assert_eq!(labels(&segs, gold), vec![false, false, true]);
         let gold = "<h> About\n<p> We cook what we like to eat, every day.";
         assert_eq!(labels(&segs, gold), vec![true, false, true]);
+    }
+
+    /// Chinese is aligned character by character: a paragraph that differs
+    /// from its gold line in one character is still clean.
+    #[test]
+    fn chinese_is_aligned_by_characters() {
+        let segs = ["新华社北京电，会议在北京举行。", "相关新闻"];
+        let shares = aligned_shares(&segs, "<p> 新华社北京电，会议在上海举行。");
+        assert!(shares[0] > 0.8, "{shares:?}");
+        assert_eq!(shares[1], 0.0);
     }
 
     #[test]

@@ -446,7 +446,7 @@ impl Trainer {
             .map(|p| {
                 read_segments(&p.gold)
                     .iter()
-                    .map(|(_, t)| t.split(' ').count() + 1)
+                    .map(|(_, t)| crate::align::gold_words(t) + 1)
                     .sum()
             })
             .collect();
