@@ -1,0 +1,103 @@
+//! Pages in scripts written without spaces, made here, cleaned by the
+//! embedded models as `ncleaner clean` routes them (issue 55): a Chinese and
+//! a Japanese article keep their paragraphs and drop a rail of related
+//! headlines, and a Chinese page's words are counted by characters.
+
+use ncleaner::InputKind;
+use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
+
+fn cleaner() -> Cleaner {
+    Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models"))
+}
+
+const ZH_BODY: [&str; 4] = [
+    "新华社北京12月15日电，记者从国家气象局获悉，受强冷空气影响，未来三天我国北方大部分地区将出现大风降温天气，气温普遍下降八到十度，局部地区降幅可达十二度以上。",
+    "气象专家提醒，此次降温过程持续时间较长，影响范围较广，各地应提前做好防寒保暖工作，特别是老人和儿童要注意添加衣物，出行时注意交通安全，农业生产要防范冻害。",
+    "据介绍，这股冷空气将于明天夜间开始影响新疆北部地区，随后逐步东移南下，后天将影响华北、东北和黄淮地区，渤海和黄海海域还将出现七到八级的大风。",
+    "国家气象局表示，将密切关注天气变化，及时发布预警信息，并与交通、农业和能源等部门加强会商，确保人民群众生命财产安全和冬季供暖的平稳运行。",
+];
+
+const ZH_RAIL: [&str; 6] = [
+    "北京今冬首场雪或将提前到来",
+    "专家解读冬季供暖新政策",
+    "全国多地发布寒潮蓝色预警",
+    "南方部分地区出现持续阴雨",
+    "东北地区迎来大范围降雪",
+    "气象局发布未来一周天气预报",
+];
+
+fn page(lang: &str, title: &str, body: &[&str], rail: &[&str], stamp: &str) -> String {
+    let mut h = format!(
+        "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
+         <div class=\"header\"><ul class=\"nav\"><li><a href=\"/\">首页</a></li><li><a href=\"/a\">新闻</a></li>\
+         <li><a href=\"/b\">体育</a></li><li><a href=\"/c\">财经</a></li></ul></div>\
+         <div class=\"main\"><div class=\"article\"><h1>{title}</h1>"
+    );
+    for p in body {
+        h.push_str(&format!("<p>{p}</p>"));
+    }
+    h.push_str("</div><div class=\"related\"><ul>");
+    for (i, r) in rail.iter().enumerate() {
+        h.push_str(&format!(
+            "<li><a href=\"/news/{i}.html\">{r}</a><span class=\"time\">{}{stamp}</span></li>",
+            i + 1
+        ));
+    }
+    h.push_str("</ul></div></div><div class=\"footer\">Copyright © 2011</div></body></html>");
+    h
+}
+
+#[test]
+fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
+    let html = page("zh-CN", "我国北方将迎大风降温天气", &ZH_BODY, &ZH_RAIL, "小时前");
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    let out = cleaned.text();
+    for p in ZH_BODY {
+        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
+    }
+    for r in ZH_RAIL {
+        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
+    }
+}
+
+#[test]
+fn a_chinese_pages_words_are_its_characters() {
+    let html = page("zh-CN", "我国北方将迎大风降温天气", &ZH_BODY, &ZH_RAIL, "小时前");
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    let body_chars: usize = ZH_BODY.iter().map(|p| p.chars().filter(|c| !c.is_ascii_digit()).count()).sum();
+    // The body's characters (a run of ASCII digits, "12" and "15", is one
+    // word each), and fewer than the whole page's.
+    assert!(cleaned.words_out() >= body_chars, "{} < {body_chars}", cleaned.words_out());
+    assert!(cleaned.words_in() > cleaned.words_out());
+    for s in cleaned.segments.iter().filter(|s| s.keep()) {
+        assert!(s.words() >= s.text().chars().filter(|c| !c.is_ascii()).count() / 2);
+    }
+}
+
+const JA_BODY: [&str; 4] = [
+    "気象庁によりますと、強い冬型の気圧配置の影響で、北日本の日本海側を中心に、あすにかけて大雪となるおそれがあり、交通機関への影響に注意が必要です。",
+    "新潟県や山形県の山沿いでは、あすの朝までの二十四時間に降る雪の量が多いところで八十センチに達する見込みで、気象庁は雪崩や路面の凍結にも警戒するよう呼びかけています。",
+    "また、太平洋側でも冷たい北風が強まり、東京都心の最低気温は今シーズン一番の冷え込みとなる予想で、水道管の凍結などに注意してくださいとしています。",
+    "鉄道各社は運転計画の変更を検討しており、高速道路では冬用タイヤの装着を呼びかけるなど、週末にかけて広い範囲で影響が出るおそれがあります。",
+];
+
+const JA_RAIL: [&str; 6] = [
+    "首相が来週にも訪米へ調整",
+    "円相場が一時百円台に上昇",
+    "プロ野球の新人選手が入団会見",
+    "大手電機メーカーが新製品を発表",
+    "各地で初雪の便り相次ぐ",
+    "年末の帰省ラッシュ始まる",
+];
+
+#[test]
+fn a_japanese_article_keeps_its_paragraphs_and_drops_the_rail() {
+    let html = page("ja", "北日本で大雪のおそれ", &JA_BODY, &JA_RAIL, "時間前");
+    let out = cleaner().clean(html.as_bytes(), InputKind::Html, None).text();
+    for p in JA_BODY {
+        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
+    }
+    for r in JA_RAIL {
+        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
+    }
+}
