@@ -49,7 +49,13 @@ fn page(lang: &str, title: &str, body: &[&str], rail: &[&str], stamp: &str) -> S
 
 #[test]
 fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
-    let html = page("zh-CN", "我国北方将迎大风降温天气", &ZH_BODY, &ZH_RAIL, "小时前");
+    let html = page(
+        "zh-CN",
+        "我国北方将迎大风降温天气",
+        &ZH_BODY,
+        &ZH_RAIL,
+        "小时前",
+    );
     let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
     let out = cleaned.text();
     for p in ZH_BODY {
@@ -62,12 +68,25 @@ fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
 
 #[test]
 fn a_chinese_pages_words_are_its_characters() {
-    let html = page("zh-CN", "我国北方将迎大风降温天气", &ZH_BODY, &ZH_RAIL, "小时前");
+    let html = page(
+        "zh-CN",
+        "我国北方将迎大风降温天气",
+        &ZH_BODY,
+        &ZH_RAIL,
+        "小时前",
+    );
     let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
-    let body_chars: usize = ZH_BODY.iter().map(|p| p.chars().filter(|c| !c.is_ascii_digit()).count()).sum();
+    let body_chars: usize = ZH_BODY
+        .iter()
+        .map(|p| p.chars().filter(|c| !c.is_ascii_digit()).count())
+        .sum();
     // The body's characters (a run of ASCII digits, "12" and "15", is one
     // word each), and fewer than the whole page's.
-    assert!(cleaned.words_out() >= body_chars, "{} < {body_chars}", cleaned.words_out());
+    assert!(
+        cleaned.words_out() >= body_chars,
+        "{} < {body_chars}",
+        cleaned.words_out()
+    );
     assert!(cleaned.words_in() > cleaned.words_out());
     for s in cleaned.segments.iter().filter(|s| s.keep()) {
         assert!(s.words() >= s.text().chars().filter(|c| !c.is_ascii()).count() / 2);
@@ -93,7 +112,9 @@ const JA_RAIL: [&str; 6] = [
 #[test]
 fn a_japanese_article_keeps_its_paragraphs_and_drops_the_rail() {
     let html = page("ja", "北日本で大雪のおそれ", &JA_BODY, &JA_RAIL, "時間前");
-    let out = cleaner().clean(html.as_bytes(), InputKind::Html, None).text();
+    let out = cleaner()
+        .clean(html.as_bytes(), InputKind::Html, None)
+        .text();
     for p in JA_BODY {
         assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
     }

@@ -3,6 +3,15 @@
 
 use super::{ANY, Groups, WordSet};
 
+/// The schemes a link or an image may have in Markdown (those that
+/// sanitize-html and Bleach allow by default): no `javascript:`,
+/// `vbscript:`, `data:`, `blob:` or `file:`. Read by
+/// `format::markdown::inline` for `--links` and `--images`.
+pub const LINK_SCHEMES: WordSet = WordSet::new(
+    "link-schemes",
+    &[(ANY, &["http", "https", "mailto", "ftp", "tel"])],
+);
+
 /// Path segments of a page's URL (lower-cased, each compared whole),
 /// grouped by the kind of page they name; each group's name is its page
 /// feature's (`url_forum`). Read by the page features

@@ -4,6 +4,7 @@
 use super::escape::{self, Place};
 use crate::cleaned::ScoredSegment;
 use crate::html::Inline;
+use crate::lexicon::LINK_SCHEMES;
 
 /// The inline marks of a segment whose output is its own text.
 fn marks(s: &ScoredSegment) -> Option<&Inline> {
@@ -104,16 +105,11 @@ pub(super) fn inline_text(s: &ScoredSegment, base: Option<&url::Url>, place: Pla
     out
 }
 
-/// The schemes a link or an image may have in Markdown (those that
-/// sanitize-html and Bleach allow by default): no `javascript:`,
-/// `vbscript:`, `data:`, `blob:` or `file:`.
-const SCHEMES: [&str; 5] = ["http", "https", "mailto", "ftp", "tel"];
-
 /// A link's or an image's URL as a Markdown destination: resolved against
 /// the page's URL (as written when there is none), with whitespace,
 /// controls, `<`, `>`, `|` (a table's cell) and parentheses
 /// percent-encoded; `None` unless it is relative (without a base) or its
-/// scheme is one of [`SCHEMES`]. The scheme is
+/// scheme is one of [`LINK_SCHEMES`]. The scheme is
 /// read by the URL parser from the destination a renderer hands on (the
 /// parser, as a browser's, drops tabs and line breaks anywhere and controls
 /// and spaces at the ends, so `java\tscript:` and `\u{1}javascript:` are
@@ -146,7 +142,7 @@ fn destination(href: &str, base: Option<&url::Url>) -> Option<String> {
         }
     }
     match url::Url::parse(&dest) {
-        Ok(u) if SCHEMES.contains(&u.scheme()) => {}
+        Ok(u) if LINK_SCHEMES.contains(u.scheme()) => {}
         Err(url::ParseError::RelativeUrlWithoutBase) if base.is_none() => {}
         _ => return None,
     }
