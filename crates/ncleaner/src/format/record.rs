@@ -86,9 +86,10 @@ pub struct CleanedRecord<'a> {
     /// The document's URL: the one it came with, else the page's canonical
     /// URL ([`Cleaned::record_url`]); `null` when neither is known.
     pub url: Option<&'a str>,
-    /// Words in all segments.
+    /// Words in all segments (runs between spaces, each Han, kana and
+    /// full-width character a word of its own).
     pub words_in: usize,
-    /// Words in the kept segments.
+    /// Words in the kept segments, counted as `words_in`.
     pub words_out: usize,
 }
 
