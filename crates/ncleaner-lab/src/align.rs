@@ -47,7 +47,7 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
             if t.is_empty() || crate::eval::is_marker(&t) {
                 continue;
             }
-            if t.bytes().any(|b| b >= 0xE3) {
+            if ncleaner::words::may_be_unspaced(&t) {
                 gold_words.extend(ncleaner::words::iter(&t).map(str::to_owned));
             } else {
                 gold_words.push(t);
@@ -88,7 +88,7 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
 /// text that may hold Han, kana or full-width characters, the words'
 /// count.
 pub fn gold_words(text: &str) -> usize {
-    if text.bytes().any(|b| b >= 0xE3) {
+    if ncleaner::words::may_be_unspaced(text) {
         ncleaner::words::count(text)
     } else {
         text.split(' ').count()

@@ -721,22 +721,11 @@ mod tests {
         assert_eq!(clean_line(" a \u{ad} b "), "a b");
     }
 
+    /// `count_words` is `crate::words::count` (whose tests cover the rule):
+    /// spaced text by its spaces, Han and kana by character.
     #[test]
     fn count_words_is_the_words_rule() {
-        for t in [
-            "",
-            " ",
-            "a",
-            " a  b\tc\n\rd\x0ce ",
-            "x\u{a0}y \u{2003} z",
-            "\x0bq r",
-            "één  twee",
-            "word  ".repeat(40).as_str(),
-            " x".repeat(100).as_str(),
-            "ab\tc \r\n".repeat(33).as_str(),
-        ] {
-            assert_eq!(count_words(t), t.split_ascii_whitespace().count(), "{t:?}");
-        }
+        assert_eq!(count_words(" a  b\tc\n\rd\x0ce "), 5);
         assert_eq!(count_words("新华社北京12月15日电"), 10);
         let s = Segment::plain(Kind::P, "記者 山田太郎".into());
         assert_eq!(s.words(), 6);

@@ -51,9 +51,10 @@ fn is_separator(c: char) -> bool {
 }
 
 /// Whether a text may hold a character of [`is_unspaced`] or U+3000: every
-/// one of them is encoded with a lead byte of 0xE3 or above.
+/// one of them is encoded with a lead byte of 0xE3 or above. Without one,
+/// the words of a text are its runs between ASCII whitespace.
 #[inline]
-fn may_be_unspaced(text: &str) -> bool {
+pub fn may_be_unspaced(text: &str) -> bool {
     text.bytes().any(|b| b >= 0xE3)
 }
 

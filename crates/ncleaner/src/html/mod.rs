@@ -405,7 +405,7 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
 /// vectorises, and this runs on every block), or, in a text that may hold
 /// Han, kana or full-width characters, the count of [`crate::words`].
 fn words(text: &str) -> usize {
-    if text.bytes().any(|b| b >= 0xE3) {
+    if crate::words::may_be_unspaced(text) {
         crate::words::count(text)
     } else {
         text.bytes().filter(|&b| b == b' ').count() + 1
