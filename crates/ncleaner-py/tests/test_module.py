@@ -136,7 +136,7 @@ def test_methods_and_thresholds(cleaner):
     assert strict.words_out <= cleaner.clean(PAGE).words_out <= lax.words_out
     assert ncleaner.Cleaner(min_probability=0.5).threshold() == pytest.approx(0.0, abs=1e-9)
     assert ncleaner.Cleaner(model="en-nonlex").model == "en-nonlex"
-    assert set(ncleaner.embedded_models()) >= {"en", "en-nonlex"}
+    assert set(ncleaner.embedded_models()) >= {"en", "en-nonlex", "multi"}
     precise = ncleaner.Cleaner(prefer="precision").clean(PAGE)
     recall = ncleaner.Cleaner(prefer="recall").clean(PAGE)
     assert precise.words_out <= recall.words_out

@@ -262,7 +262,7 @@ pub(crate) async fn clean(
         (bytes, input, req)
     };
     // The options of `ncleaner clean`, with its defaults and routing: a
-    // model named takes the pages of its language, `en-nonlex` the others.
+    // model named takes the pages of its languages, `en-nonlex` the others.
     let cleaner = cleaner_of(&st, &req.options)?;
     let method = req.options.method;
 

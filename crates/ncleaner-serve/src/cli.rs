@@ -24,11 +24,11 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
 
-    /// Models to serve (repeatable): embedded names or model files. Default: en
-    /// and en-nonlex. Requests naming no model are routed by language as
+    /// Models to serve (repeatable): embedded names or model files. Default: en,
+    /// multi and en-nonlex. Requests naming no model are routed by language as
     /// `clean` routes: each model with a language tag takes its language, the
     /// first without one (else en-nonlex) the rest.
-    #[arg(long = "model", short = 'm', value_name = "en|en-nonlex|PATH")]
+    #[arg(long = "model", short = 'm', value_name = "en|multi|en-nonlex|PATH")]
     pub models: Vec<String>,
 
     /// Documents cleaned at the same time (default: all cores).
@@ -110,7 +110,11 @@ pub fn run(args: Args) -> Result<()> {
         "--timeout must be positive"
     );
     let names = if args.models.is_empty() {
-        vec!["en".to_string(), "en-nonlex".to_string()]
+        ncleaner::DEFAULT_MODELS
+            .iter()
+            .chain([&ncleaner::DEFAULT_FALLBACK])
+            .map(|n| n.to_string())
+            .collect()
     } else {
         args.models
     };

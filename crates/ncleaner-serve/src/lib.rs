@@ -165,22 +165,22 @@ pub(crate) type EmbeddedModel = std::sync::OnceLock<Result<Arc<Model>, String>>;
 /// The models of a request that names none, and the fallback model of
 /// one that names no fallback: as `ncleaner clean` assembles its models
 /// ([`ncleaner::Routes::assemble`]), each served model with a language tag
-/// takes the pages of its language (the first of a language, when several
-/// have it), and the first served model without a tag, else the embedded
-/// `en-nonlex`, takes the rest. With the default models (`en`,
-/// `en-nonlex`) that is the CLI's default: English pages to `en`, all
-/// others to `en-nonlex`.
+/// takes the pages of its languages (the first of a language, when several
+/// have it: a model with a language an earlier one has is left out whole),
+/// and the first served model without a tag, else the embedded
+/// `en-nonlex`, takes the rest. With the default models (`en`, `multi`,
+/// `en-nonlex`) that is the CLI's default: English pages to `en`, Chinese,
+/// Russian, Polish and Greek ones to `multi`, all others to `en-nonlex`.
 pub fn default_models(models: &[(String, Arc<Model>)]) -> (Vec<String>, String) {
     let mut seen = Vec::new();
     let tagged: Vec<String> = models
         .iter()
         .filter(|(_, m)| {
-            m.meta.language.as_ref().is_some_and(|l| {
-                !seen.contains(l) && {
-                    seen.push(l.clone());
-                    true
-                }
-            })
+            let languages: Vec<&str> = m.meta.languages().collect();
+            !languages.is_empty() && !languages.iter().any(|l| seen.contains(l)) && {
+                seen.extend(languages);
+                true
+            }
         })
         .map(|(name, _)| name.clone())
         .collect();

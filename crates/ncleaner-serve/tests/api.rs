@@ -209,7 +209,7 @@ async fn models_openapi_health_and_page() {
         .iter()
         .map(|x| x["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["en", "en-nonlex"]);
+    assert_eq!(names, ["en", "en-nonlex", "multi"]);
     let o = get_json(&s, "/api/openapi.json").await;
     assert_eq!(o["openapi"], "3.0.3");
     assert!(o["paths"]["/api/clean"]["post"].is_object());

@@ -26,7 +26,7 @@ pub enum Error {
         reason: String,
     },
     /// A request for an embedded model that does not exist.
-    #[error("no embedded model named {0:?} (embedded models: en, en-nonlex)")]
+    #[error("no embedded model named {0:?} (embedded models: en, en-nonlex, multi)")]
     UnknownModel(String),
     /// Training data that cannot train a model: the training functions
     /// (`model::train`, the word model's estimator) exist with the

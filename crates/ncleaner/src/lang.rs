@@ -225,6 +225,22 @@ pub fn normalise_tag(tag: &str) -> Option<String> {
     }
 }
 
+/// A model's language field as models and routes compare it: one tag or
+/// several separated by commas (`zh,ru,pl,el`, a model trained on pages of
+/// several languages that takes the pages of each), each normalised by
+/// [`normalise_tag`], in their order, a tag given twice kept once. `None`
+/// when any of them is not a tag (an empty one included: `en,`).
+pub fn normalise_tags(tags: &str) -> Option<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in tags.split(',') {
+        let t = normalise_tag(t)?;
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    Some(out.join(","))
+}
+
 /// The ISO 639-1 code of each of whatlang's languages.
 fn iso639_1(lang: whatlang::Lang) -> Option<&'static str> {
     use whatlang::Lang::*;
@@ -449,6 +465,15 @@ mod tests {
         assert_eq!(normalise_tag("-"), None);
         assert_eq!(normalise_tag("d e"), None);
         assert_eq!(normalise_tag("de\n"), Some("de".into()));
+        assert_eq!(normalise_tags("de").as_deref(), Some("de"));
+        assert_eq!(
+            normalise_tags("zh, RU,pol,el").as_deref(),
+            Some("zh,ru,pl,el")
+        );
+        assert_eq!(normalise_tags("zh,cmn,ru").as_deref(), Some("zh,ru"));
+        assert_eq!(normalise_tags("zh,"), None);
+        assert_eq!(normalise_tags(",zh"), None);
+        assert_eq!(normalise_tags("zh;ru"), None);
         for &lang in whatlang::Lang::all() {
             let t = tag(lang);
             assert_eq!(t.len(), 2, "{lang:?}");

@@ -60,16 +60,17 @@ pub const DEFAULT_WORD_MODEL: &str = "en-ppl";
 
 /// Every option of cleaning; see the module documentation. The defaults
 /// ([`Default`]) are `ncleaner clean`'s: English pages to the embedded
-/// `en` model, all others to `en-nonlex`; the input's kind decided per
+/// `en` model, Chinese, Russian, Polish and Greek ones to `multi`, all
+/// others to `en-nonlex`; the input's kind decided per
 /// document; each page cut at its own expected-F point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CleanOptions {
-    /// The models (`en`, `en-nonlex` or model files). With routing, each
+    /// The models (`en`, `multi`, `en-nonlex` or model files). With routing, each
     /// page goes to the model of its language (a model's language is the
     /// tag it was trained with) and the others to `fallback_model`; one
     /// model without a tag cleans every page. Empty: [`DEFAULT_MODELS`]
-    /// (`en`). JSON takes a name or a list of names.
+    /// (`en`, `multi`). JSON takes a name or a list of names.
     #[serde(
         deserialize_with = "one_or_many",
         skip_serializing_if = "Vec::is_empty"
@@ -529,8 +530,9 @@ impl Models for OpenModels {
 impl Cleaner {
     /// The cleaner that `options` describe, as every front end makes it:
     /// `ncleaner clean`, the web API, Python and datatrove. With the
-    /// default options, English pages go to the embedded `en` model and
-    /// all others to `en-nonlex`, and each page is cut at its own
+    /// default options, English pages go to the embedded `en` model,
+    /// Chinese, Russian, Polish and Greek ones to `multi`, all others to
+    /// `en-nonlex`, and each page is cut at its own
     /// expected-F point.
     ///
     /// ```

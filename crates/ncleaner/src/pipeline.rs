@@ -145,8 +145,8 @@ pub struct Route {
 }
 
 impl Route {
-    /// The model that `name` names ([`crate::model::Model::open`]: `en`, `en-nonlex`
-    /// or a model file), reported under `name`.
+    /// The model that `name` names ([`crate::model::Model::open`]: `en`,
+    /// `multi`, `en-nonlex` or a model file), reported under `name`.
     pub fn open(name: &str) -> crate::error::Result<Route> {
         Ok(Route {
             name: name.into(),
@@ -155,8 +155,9 @@ impl Route {
     }
 }
 
-/// The models [`Routes::from_names`] routes to when given none: `en` (for English pages).
-pub const DEFAULT_MODELS: [&str; 1] = ["en"];
+/// The models [`Routes::from_names`] routes to when given none: `en` (for
+/// English pages) and `multi` (for Chinese, Russian, Polish and Greek ones).
+pub const DEFAULT_MODELS: [&str; 2] = ["en", "multi"];
 
 /// The model for pages of other languages by default: `en-nonlex`.
 pub const DEFAULT_FALLBACK: &str = "en-nonlex";
@@ -259,29 +260,35 @@ impl Routes {
         Ok(routes)
     }
 
-    /// Adds a model for the language of its tag. Errors when the model has
-    /// no tag or another model already has that language.
+    /// Adds a model for the language of its tag (for each language of a
+    /// model trained on several, [`crate::model::ModelMeta::languages`]).
+    /// Errors when the model has no tag or another model already has one of
+    /// its languages.
     pub fn add(&mut self, route: Route) -> crate::error::Result<()> {
-        let Some(tag) = route
+        let tags: Vec<String> = route
             .model
             .meta
-            .language
-            .as_deref()
-            .and_then(crate::lang::normalise_tag)
-        else {
+            .languages()
+            .filter_map(crate::lang::normalise_tag)
+            .collect();
+        if tags.is_empty() {
             return Err(crate::Error::Parameter(format!(
                 "model {} has no language tag (train it with --language TAG), so it cannot be \
                  routed to; use it alone or as the fallback model",
                 route.name
             )));
-        };
-        if let Some((_, other)) = self.by_language.iter().find(|(t, _)| *t == tag) {
-            return Err(crate::Error::Parameter(format!(
-                "models {} and {} are both for language {tag}",
-                other.name, route.name
-            )));
         }
-        self.by_language.push((tag, route));
+        for tag in &tags {
+            if let Some((_, other)) = self.by_language.iter().find(|(t, _)| t == tag) {
+                return Err(crate::Error::Parameter(format!(
+                    "models {} and {} are both for language {tag}",
+                    other.name, route.name
+                )));
+            }
+        }
+        for tag in tags {
+            self.by_language.push((tag, route.clone()));
+        }
         Ok(())
     }
 

@@ -1,7 +1,9 @@
 //! Pages in scripts written without spaces, made here, cleaned by the
 //! embedded models as `ncleaner clean` routes them (issue 55): a Chinese and
 //! a Japanese article keep their paragraphs and drop a rail of related
-//! headlines, and a Chinese page's words are counted by characters.
+//! headlines, and a Chinese page's words are counted by characters; Chinese
+//! and Russian pages go to the multilingual `multi`, Japanese ones (a
+//! language it was not trained on) to `en-nonlex`.
 
 use ncleaner::InputKind;
 use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
@@ -57,6 +59,10 @@ fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
         "小时前",
     );
     let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(
+        (cleaned.language.as_deref(), cleaned.model.as_deref()),
+        (Some("zh"), Some("multi"))
+    );
     let out = cleaned.text();
     for p in ZH_BODY {
         assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
@@ -112,13 +118,54 @@ const JA_RAIL: [&str; 6] = [
 #[test]
 fn a_japanese_article_keeps_its_paragraphs_and_drops_the_rail() {
     let html = page("ja", "北日本で大雪のおそれ", &JA_BODY, &JA_RAIL, "時間前");
-    let out = cleaner()
-        .clean(html.as_bytes(), InputKind::Html, None)
-        .text();
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(
+        (cleaned.language.as_deref(), cleaned.model.as_deref()),
+        (Some("ja"), Some("en-nonlex"))
+    );
+    let out = cleaned.text();
     for p in JA_BODY {
         assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
     }
     for r in JA_RAIL {
+        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
+    }
+}
+
+const RU_BODY: [&str; 3] = [
+    "Правительство Москвы утвердило новую программу развития общественного транспорта, которая предусматривает строительство трёх новых линий метро и обновление подвижного состава до конца следующего года.",
+    "Как сообщили в пресс-службе столичного департамента транспорта, на реализацию программы будет направлено более ста миллиардов рублей, а первые новые станции откроются уже весной.",
+    "Эксперты отмечают, что развитие метро позволит снизить нагрузку на наземный транспорт и сократить время поездок для жителей окраин, которые сегодня тратят на дорогу до двух часов в день.",
+];
+
+const RU_RAIL: [&str; 6] = [
+    "Курс рубля снизился на открытии торгов",
+    "В Подмосковье ожидается сильный снегопад",
+    "Сборная России вышла в финал турнира",
+    "Цены на бензин выросли второй месяц подряд",
+    "В Петербурге открылась новая выставка",
+    "Депутаты одобрили закон о такси",
+];
+
+#[test]
+fn a_russian_article_goes_to_the_multilingual_model_and_keeps_its_paragraphs() {
+    let html = page(
+        "ru",
+        "Москва построит три новые линии метро",
+        &RU_BODY,
+        &RU_RAIL,
+        " час назад",
+    );
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(
+        (cleaned.language.as_deref(), cleaned.model.as_deref()),
+        (Some("ru"), Some("multi"))
+    );
+    let out = cleaned.text();
+    for p in RU_BODY {
+        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
+    }
+    for r in RU_RAIL {
         assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
     }
 }

@@ -114,15 +114,17 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub images: bool,
 
-    /// `en`, `en-nonlex` or a model file; repeatable, one per language.
+    /// `en`, `multi`, `en-nonlex` or a file; repeatable, one per language.
     ///
-    /// The model: `en` (lexical English, embedded), `en-nonlex` (non-lexical,
+    /// The model: `en` (lexical English, embedded), `multi` (lexical Chinese,
+    /// Russian, Polish and Greek, embedded), `en-nonlex` (non-lexical,
     /// embedded, any language) or a model file. Repeatable: each page's
     /// language is identified and the page cleaned by the model trained for
-    /// it (a model's language is the tag of `train --language`), the others
-    /// by --fallback-model; one model without a tag cleans every page.
-    /// Default: `en`, so English pages get the English model and all others
-    /// the non-lexical one.
+    /// it (a model's languages are the tags of `train --language`), the
+    /// others by --fallback-model; one model without a tag cleans every page.
+    /// Default: `en` and `multi`, so English pages get the English model,
+    /// Chinese, Russian, Polish and Greek ones the multilingual one, and all
+    /// others the non-lexical one.
     #[arg(
         long = "model",
         short = 'm',
@@ -133,7 +135,7 @@ pub struct Args {
 
     /// The model for pages of other languages.
     ///
-    /// The model (`en`, `en-nonlex` or a model file) for pages whose
+    /// The model (`en`, `multi`, `en-nonlex` or a model file) for pages whose
     /// language has no model among --model, or is not identified (too
     /// little text).
     #[arg(

@@ -170,8 +170,8 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
     }
     model::check_parameters(cfg.n, cfg.q)?;
     if let Some(tag) = &args.language {
-        cfg.language = Some(ncleaner::lang::normalise_tag(tag).with_context(|| {
-            format!("--language {tag:?} is not a language tag (e.g. en, de, fr)")
+        cfg.language = Some(ncleaner::lang::normalise_tags(tag).with_context(|| {
+            format!("--language {tag:?} is not a language tag (e.g. en, de, fr) or a list of them (zh,ru)")
         })?);
     }
     if let Some(d) = args.dirty {

@@ -4,7 +4,7 @@ The cleaning runs in Rust (the ``ncleaner`` crate): character n-gram
 clean/dirty models after Evert's NCleaner, with a segment classifier.
 
 >>> import ncleaner
->>> cleaner = ncleaner.Cleaner()            # as `ncleaner clean`: English pages to "en", others to "en-nonlex"
+>>> cleaner = ncleaner.Cleaner()            # as `ncleaner clean`: English pages to "en", zh/ru/pl/el to "multi", others to "en-nonlex"
 >>> result = cleaner.clean("<p>Some page</p>", url="https://example.com/")
 >>> isinstance(result.text, str)
 True

@@ -41,10 +41,11 @@ class NCleanerExtractor(BaseExtractor):
     """Replaces each document's HTML by its cleaned text (ncleaner's character n-gram models).
 
     Args:
-        model: "en", "en-nonlex" or a model file's path (or a list of them); default "en".
-            Pages are routed by language as ``ncleaner clean`` routes them: English pages to
-            "en", the others to "en-nonlex", whatever ``model`` names (``route=False``: that
-            one model cleans every page).
+        model: "en", "multi", "en-nonlex" or a model file's path (or a list of them); default
+            "en" and "multi". Pages are routed by language as ``ncleaner clean`` routes them:
+            by default English pages to "en", Chinese, Russian, Polish and Greek ones to
+            "multi", the others to "en-nonlex"; with ``model="en"`` the others go to
+            "en-nonlex" (``route=False``: that one model cleans every page).
         **options: every other option of ``ncleaner.Cleaner`` (the options of
             ``ncleaner clean``, with its defaults): ``method``, ``threshold``,
             ``min_probability``, ``prefer``, ``comments``, ``keep_repeats``, ``links``,

@@ -35,8 +35,9 @@ impl Drop for TestServer {
 
 /// The embedded models, as `ncleaner serve` loads them by default.
 pub fn default_config() -> Config {
-    let models = ["en", "en-nonlex"]
+    let models = ncleaner::DEFAULT_MODELS
         .iter()
+        .chain([&ncleaner::DEFAULT_FALLBACK])
         .map(|n| {
             (
                 n.to_string(),

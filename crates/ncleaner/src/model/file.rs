@@ -65,9 +65,10 @@ const TEXT_MAGIC: &str = "ncleaner-model";
 pub const EMBEDDED: &[(&str, &[u8])] = &[
     ("en", include_bytes!("../../models/en.nclm")),
     ("en-nonlex", include_bytes!("../../models/en-nonlex.nclm")),
+    ("multi", include_bytes!("../../models/multi.nclm")),
 ];
 
-/// Loads an embedded model by name (`en`, `en-nonlex`).
+/// Loads an embedded model by name (`en`, `en-nonlex`, `multi`).
 pub fn embedded(name: &str) -> Result<Model> {
     let (_, bytes) = EMBEDDED
         .iter()
@@ -80,7 +81,7 @@ pub fn embedded(name: &str) -> Result<Model> {
 }
 
 impl Model {
-    /// Loads a model by name: an embedded one (`en`, `en-nonlex`), else a
+    /// Loads a model by name: an embedded one (`en`, `en-nonlex`, `multi`), else a
     /// model file (text or binary form) at that path.
     pub fn open(name_or_path: &str) -> Result<Model> {
         if EMBEDDED.iter().any(|(n, _)| *n == name_or_path) {
@@ -298,7 +299,7 @@ fn parse_header<'a>(
         language: match fields.get("language") {
             None => None,
             Some(l) => {
-                Some(crate::lang::normalise_tag(l).ok_or(format!("`{l}` is not a language tag"))?)
+                Some(crate::lang::normalise_tags(l).ok_or(format!("`{l}` is not a language tag"))?)
             }
         },
     })

@@ -277,10 +277,20 @@ pub struct ModelMeta {
     /// Where the model came from (training data, command), one line.
     pub provenance: String,
     /// The language of the text the model was trained on, as a tag
-    /// ([`crate::lang::normalise_tag`]: `en`, `de`, …), which routes pages
-    /// of that language to it; `None` for a model meant for any language
+    /// ([`crate::lang::normalise_tag`]: `en`, `de`, …), or the languages,
+    /// as tags separated by commas (`zh,ru,pl,el`,
+    /// [`crate::lang::normalise_tags`]), which routes pages of that language
+    /// (of each) to it; `None` for a model meant for any language
     /// (the non-lexical fallback) or trained before tags existed.
     pub language: Option<String>,
+}
+
+impl ModelMeta {
+    /// The languages whose pages the model takes ([`ModelMeta::language`]
+    /// split at its commas; none for a model without a tag).
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.language.iter().flat_map(|l| l.split(','))
+    }
 }
 
 /// A model's count tables.

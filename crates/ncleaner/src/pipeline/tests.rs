@@ -23,11 +23,23 @@ fn page(paragraphs: &[&str]) -> String {
 
 #[test]
 fn routes_from_names_as_the_cli_assembles_them() {
-    // No names: English pages to `en`, the rest to `en-nonlex`.
+    // No names: English pages to `en`, Chinese, Russian, Polish and Greek
+    // ones to `multi` (one model for four languages), the rest to `en-nonlex`.
     let r = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap();
     assert_eq!(&*r.pick(Some("en")).name, "en");
+    for l in ["zh", "ru", "pl", "el"] {
+        assert_eq!(&*r.pick(Some(l)).name, "multi", "{l}");
+    }
+    assert!(Arc::ptr_eq(
+        &r.pick(Some("zh")).model,
+        &r.pick(Some("el")).model
+    ));
     assert_eq!(&*r.pick(Some("de")).name, "en-nonlex");
+    assert_eq!(&*r.pick(Some("ja")).name, "en-nonlex");
     assert_eq!(&*r.pick(None).name, "en-nonlex");
+    // A model of one of `multi`'s languages beside it clashes, naming both.
+    let e = Routes::from_names(&["multi", "en", "multi"], DEFAULT_FALLBACK).unwrap_err();
+    assert!(e.to_string().contains("both for language zh"), "{e}");
     // One model without a language cleans every page.
     let r = Routes::from_names(&["en-nonlex"], "en").unwrap();
     assert!(r.by_language.is_empty());
