@@ -104,9 +104,9 @@ pub struct CleanOptions {
     /// User comments: `keep` (the model decides; the default) or `drop`.
     #[serde(deserialize_with = "by_name")]
     pub comments: Comments,
-    /// Which roles of the kept segments the text carries: `all` (the
-    /// default), `content` (no comments, no page furniture) or `body` (the
-    /// article's body alone); [`Roles`].
+    /// Which roles of the kept segments the text carries: `content` (the
+    /// default: no comments, no page furniture), `all` (every kept segment)
+    /// or `body` (the article's body alone); [`Roles`].
     #[serde(deserialize_with = "by_name")]
     pub roles: Roles,
     /// Keep a segment of 3+ words that repeats one kept earlier on the page.
@@ -144,7 +144,7 @@ impl Default for CleanOptions {
             min_probability: None,
             prefer: Preference::F,
             comments: Comments::Keep,
-            roles: Roles::All,
+            roles: Roles::Content,
             keep_repeats: false,
             links: false,
             images: false,

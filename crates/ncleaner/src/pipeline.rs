@@ -337,9 +337,12 @@ impl Cleaner {
     /// A cleaner of one model for every page, without language routing,
     /// at the model's own operating point ([`Preference::F`]: each page cut
     /// at its expected-F point when the model has a calibrated classifier),
-    /// NCleaner's method. The lower-level constructor, for the lab and for
-    /// callers who assemble a cleaner themselves; [`Cleaner::new`] cleans
-    /// as every front end does.
+    /// NCleaner's method, its text carrying every segment the model keeps
+    /// ([`Roles::All`]: the decisions themselves, which training and the
+    /// lab's experiments measure). The lower-level constructor, for the lab
+    /// and for callers who assemble a cleaner themselves; [`Cleaner::new`]
+    /// cleans as every front end does (its default text leaves comments
+    /// and furniture out, [`Roles::Content`]).
     pub fn from_model(model: Model) -> Cleaner {
         Cleaner::from_shared(Arc::new(model))
     }
@@ -357,7 +360,7 @@ impl Cleaner {
             comments: classify::Comments::Keep,
             keep_repeats: false,
             marks: html::Marks::default(),
-            roles: Roles::default(),
+            roles: Roles::All,
         }
     }
 

@@ -199,19 +199,22 @@ pub struct Args {
     /// decides them like any other text) or `drop` (removed whatever the
     /// model says). A comment is text inside an element whose class, id or
     /// role names comments or replies; on forums and Q&A pages, whose
-    /// content is itself a thread, posts are content either way.
+    /// content is itself a thread, posts are content either way. The text
+    /// carries the comments the model keeps only with `--roles all` (the
+    /// default, `content`, leaves them out).
     #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep", hide_possible_values = true, help_heading = "Model and decision")]
     pub comments: classify::Comments,
 
-    /// Which roles of the kept text: all, content or body.
+    /// Roles in the text: content, all or body.
     ///
-    /// Which roles of the kept segments the text carries: `all` (the
-    /// default: every kept segment), `content` (WCXB's reading of a page's
-    /// main content: the title, bylines, captions, the body, tables, code
-    /// and a thread's posts, no comments and no page furniture such as
-    /// share bars) or `body` (the article's body alone: body, tables, code,
-    /// posts). `--segments` shows each segment's role.
-    #[arg(long, value_parser = names::<Roles>(Roles::ALL.map(Roles::as_str)), default_value = "all", hide_possible_values = true, help_heading = "Model and decision")]
+    /// Which roles of the kept segments the text carries: `content` (the
+    /// default: a page's main content as most gold sets read it, the title,
+    /// bylines, captions, the body, tables, code and a thread's posts, no
+    /// comments and no page furniture such as share bars), `all` (every
+    /// kept segment, comments included: Dragnet's reading) or `body` (the
+    /// article's body alone: body, tables, code, posts). `--segments` shows
+    /// each segment's role.
+    #[arg(long, value_parser = names::<Roles>(Roles::ALL.map(Roles::as_str)), default_value = "content", hide_possible_values = true, help_heading = "Model and decision")]
     pub roles: Roles,
 
     /// Keep segments that repeat one kept earlier on the page.

@@ -216,7 +216,7 @@ class Cleaner:
         min_probability: Optional[float] = None,
         prefer: Literal["precision", "f", "recall"] = "f",
         comments: Literal["keep", "drop"] = "keep",
-        roles: Literal["all", "content", "body"] = "all",
+        roles: Literal["all", "content", "body"] = "content",
         keep_repeats: bool = False,
         links: bool = False,
         images: bool = False,
@@ -240,8 +240,8 @@ class Cleaner:
         under an article. A kept segment of 3+ words that repeats one kept earlier on the
         page is dropped unless ``keep_repeats``. ``links`` and ``images`` keep links and
         images in ``Result.markdown``. ``roles`` chooses which kept roles the text carries:
-        "all", "content" (no comments, no page furniture) or "body" (the article's body
-        alone). ``min_page_quality`` drops pages predicted below it.
+        "content" (the default: no comments, no page furniture), "all" (every kept segment,
+        comments included) or "body" (the article's body alone). ``min_page_quality`` drops pages predicted below it.
         ``max_perplexity``, ``mark``, ``word_model``, ``smoothing``: ``method="perplexity"``.
         Raises ValueError for a bad option (naming it), NCleanerError when a model cannot
         be loaded.

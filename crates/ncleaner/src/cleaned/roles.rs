@@ -79,20 +79,23 @@ impl Role {
 
 /// Which roles of the kept segments the output's text carries.
 ///
-/// The default, [`Roles::All`], carries every kept segment, whatever its
-/// role: the model decided them, and which comments go is
-/// `--comments`' choice. [`Roles::Content`] follows WCXB's reading of a
-/// page's main content: the title, bylines, captions, the body, tables,
-/// code and a thread's posts, but neither comments nor furniture.
-/// [`Roles::Body`] is the article's body alone: the body, tables, code and
-/// posts, without its title, bylines and captions.
+/// The default, [`Roles::Content`], follows the reading of a page's main
+/// content that most gold sets share (WCXB's, CleanEval's, Google News's,
+/// DAnIEL's): the title, bylines, captions, the body, tables, code and a
+/// thread's posts, but neither comments nor furniture. It is chosen by
+/// `scripts/roles` (EVALUATION.md, "`--roles`: the default"): highest on
+/// most of the sets that choose. [`Roles::All`] carries every kept
+/// segment, whatever its role (the model decided them, and which comments
+/// go is `--comments`' choice): Dragnet's reading, whose gold keeps
+/// comments. [`Roles::Body`] is the article's body alone: the body,
+/// tables, code and posts, without its title, bylines and captions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Roles {
-    /// Every kept segment (the default).
-    #[default]
+    /// Every kept segment, comments included.
     All,
-    /// WCXB's reading: all but comments and furniture.
+    /// Main content (the default): all but comments and furniture.
+    #[default]
     Content,
     /// The body alone: body, tables, code, posts.
     Body,
