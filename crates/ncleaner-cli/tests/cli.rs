@@ -896,3 +896,37 @@ fn main_help_fits_a_screen_with_the_users_commands_first() {
         assert!(clean.contains(input), "{input} missing from clean --help");
     }
 }
+
+/// The default text is a page's main content (`--roles content`): the
+/// comments under a post, which the model keeps, are left out of it, and
+/// `--roles all` puts them back; `--segments` shows them dropped for
+/// their role (issue 56).
+#[test]
+fn the_default_text_leaves_comments_out_and_roles_all_keeps_them() {
+    let page = repo().join("crates/ncleaner-cli/tests/snapshots/pages/comments.html");
+    let page = page.to_str().unwrap();
+    let comment = "Worked for me, thanks.";
+    let body = "Most dripping taps need a new washer";
+    let default = ok(&["clean", "-q", page]);
+    assert!(default.contains(body), "{default}");
+    assert!(!default.contains(comment), "{default}");
+    let all = ok(&["clean", "-q", "--roles", "all", page]);
+    assert!(all.contains(body) && all.contains(comment), "{all}");
+    let segments = ok(&["clean", "-q", "--segments", "--format", "jsonl", page]);
+    let record: serde_json::Value = serde_json::from_str(segments.lines().next().unwrap()).unwrap();
+    let seg = record["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["text"].as_str().is_some_and(|t| t.starts_with(comment)))
+        .expect("the comment is among the segments");
+    assert_eq!(
+        (
+            seg["keep"].as_bool(),
+            seg["reason"]["by"].as_str(),
+            seg["role"].as_str()
+        ),
+        (Some(false), Some("role"), Some("comment")),
+        "{seg}"
+    );
+}
