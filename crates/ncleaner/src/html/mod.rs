@@ -581,6 +581,24 @@ mod tests {
     }
 
     #[test]
+    fn implied_end_tags_inside_a_template_stay_inside_it() {
+        // A template's content is hidden whatever it holds: its `<li>`,
+        // cells and paragraphs close nothing outside it (the browser-text
+        // fuzz target found the template popped and its content shown).
+        for page in [
+            "<ul><li>one<template><li>hidden item</template> two</li></ul>",
+            "<table><tr><td>cell<template><td>hidden cell</template> more</td></tr></table>",
+            "<table><tbody><tr><td>cell<template><tbody><tr><td>hidden row</template></td></tr></tbody></table>",
+            "<dl><dt>term<template><dd>hidden definition</template></dt></dl>",
+            "<p>para<template><div>hidden block</div></template> end</p>",
+        ] {
+            let got: Vec<String> = shown(page).into_iter().map(|(_, t)| t).collect();
+            assert!(got.iter().all(|t| !t.contains("hidden")), "{page}: {got:?}");
+            assert!(!got.is_empty(), "{page}");
+        }
+    }
+
+    #[test]
     fn br_br_is_a_boundary_single_br_is_not() {
         assert_eq!(texts("a<br>b<br/><br>c"), vec![p("a b"), p("c")]);
         assert_eq!(texts("a<br> <br>b"), vec![p("a"), p("b")]);

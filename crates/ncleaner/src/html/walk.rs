@@ -142,8 +142,12 @@ impl<C: Consumer> Walker<C> {
         for i in (n.saturating_sub(LOOK)..n).rev() {
             let t = stack[i].tag;
             // Foreign elements are not HTML's, and an integration point
-            // ends the scopes of the HTML inside it.
-            if stack[i].space.is_foreign() {
+            // ends the scopes of the HTML inside it; so does a `template`,
+            // whose content is a document fragment of its own (every scope
+            // of HTML § 13.2.4.2 stops at it): an `<li>` inside it does not
+            // close the `<li>` the template stands in, which would pop the
+            // template and show its content.
+            if stack[i].space.is_foreign() || t == Tag::Template {
                 return;
             }
             if target(t) {
