@@ -49,6 +49,24 @@ fn page(lang: &str, title: &str, body: &[&str], rail: &[&str], stamp: &str) -> S
     h
 }
 
+/// Cleans `html` as `ncleaner clean` routes it and asserts the language
+/// identified and the model it went to, that every body paragraph is kept
+/// and that no headline of the rail is.
+fn assert_cleaned(html: &str, routed: (&str, &str), body: &[&str], rail: &[&str]) {
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(
+        (cleaned.language.as_deref(), cleaned.model.as_deref()),
+        (Some(routed.0), Some(routed.1))
+    );
+    let out = cleaned.text();
+    for p in body {
+        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
+    }
+    for r in rail {
+        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
+    }
+}
+
 #[test]
 fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
     let html = page(
@@ -58,18 +76,7 @@ fn a_chinese_article_keeps_its_paragraphs_and_drops_the_rail() {
         &ZH_RAIL,
         "小时前",
     );
-    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
-    assert_eq!(
-        (cleaned.language.as_deref(), cleaned.model.as_deref()),
-        (Some("zh"), Some("multi"))
-    );
-    let out = cleaned.text();
-    for p in ZH_BODY {
-        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
-    }
-    for r in ZH_RAIL {
-        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
-    }
+    assert_cleaned(&html, ("zh", "multi"), &ZH_BODY, &ZH_RAIL);
 }
 
 #[test]
@@ -118,18 +125,7 @@ const JA_RAIL: [&str; 6] = [
 #[test]
 fn a_japanese_article_keeps_its_paragraphs_and_drops_the_rail() {
     let html = page("ja", "北日本で大雪のおそれ", &JA_BODY, &JA_RAIL, "時間前");
-    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
-    assert_eq!(
-        (cleaned.language.as_deref(), cleaned.model.as_deref()),
-        (Some("ja"), Some("en-nonlex"))
-    );
-    let out = cleaned.text();
-    for p in JA_BODY {
-        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
-    }
-    for r in JA_RAIL {
-        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
-    }
+    assert_cleaned(&html, ("ja", "en-nonlex"), &JA_BODY, &JA_RAIL);
 }
 
 const RU_BODY: [&str; 3] = [
@@ -156,16 +152,5 @@ fn a_russian_article_goes_to_the_multilingual_model_and_keeps_its_paragraphs() {
         &RU_RAIL,
         " час назад",
     );
-    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
-    assert_eq!(
-        (cleaned.language.as_deref(), cleaned.model.as_deref()),
-        (Some("ru"), Some("multi"))
-    );
-    let out = cleaned.text();
-    for p in RU_BODY {
-        assert!(out.contains(p), "lost {p:?}; kept:\n{out}");
-    }
-    for r in RU_RAIL {
-        assert!(!out.contains(r), "kept the rail's {r:?}:\n{out}");
-    }
+    assert_cleaned(&html, ("ru", "multi"), &RU_BODY, &RU_RAIL);
 }
