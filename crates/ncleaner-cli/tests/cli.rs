@@ -516,10 +516,10 @@ fn all_cleaneval_pages_give_one_output_each() {
 /// the script's order, tagged `zh,ru,pl,el`.
 /// `multi` is trained by the code that trains `en` and `en-nonlex` (the
 /// same features, aligned labels, classifier, trees and page-quality
-/// models) in about two minutes; `en` takes about ten on two cores, which was a third of CI's
-/// run, so `scripts/build-models --check` checks all four models and this
-/// test the one that a change to the features or the training changes as
-/// well. What it leaves to the script: the page-type classifier of `en`
+/// models) in about two minutes; `en` takes about ten on two cores, which
+/// was a third of CI's run, so `scripts/build-models --check` checks all
+/// four models and this test the one that a change to the features or the
+/// training changes as well. What it leaves to the script: the page-type classifier of `en`
 /// and `en-nonlex` (DAnIEL's pages have no page types; the page-type tests
 /// train one).
 #[cfg_attr(

@@ -107,7 +107,7 @@ impl<C: Consumer> Walker<C> {
         if closes_p && self.tree.count(P) > 0 {
             self.close_within(
                 |t| t == P,
-                |t| matches!(t, Table | Td | Th | Caption | Button | Html | Template),
+                |t| matches!(t, Table | Td | Th | Caption | Button | Html),
             );
         }
         match tag {
