@@ -16,7 +16,7 @@ fn files(p: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Every page of the shared data that is not UTF-8 (174 legacy-encoded
-/// pages), and pages in six scripts and eleven encodings built here.
+/// pages), and pages in six scripts and twelve encodings built here.
 #[cfg_attr(
     not(feature = "shared-data"),
     ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
@@ -59,6 +59,10 @@ fn windowed_detection_agrees_with_whole_pages() {
         (
             "这是一个用于测试编码检测的中文文本。北京是中国的首都，有很多人居住在那里。",
             &[encoding_rs::GBK][..],
+        ),
+        (
+            "這是一段用於測試編碼偵測的中文文字。台北是台灣最大的城市，有很多人居住在那裡。",
+            &[encoding_rs::BIG5][..],
         ),
         (
             "Αυτό είναι ένα ελληνικό κείμενο για τον έλεγχο της κωδικοποίησης.",
