@@ -19,7 +19,7 @@ pub use decide::{Decide, Decided, PageContext};
 pub mod decide;
 mod kept;
 
-use kept::{Dateline, dateline, kept_byline, kept_date, published_line};
+use kept::{Dateline, dateline, kept_byline, kept_date, published_line, without_leads};
 
 /// Whether a decoded document looks like HTML: it has one of the tags that
 /// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
@@ -600,10 +600,12 @@ impl Cleaner {
         });
         let segments = decided.segments;
         cancel.check()?;
-        if let Some(md) = &mut metadata
-            && md.authors.is_empty()
-        {
-            md.authors = kept_byline(&segments);
+        if let Some(md) = &mut metadata {
+            if md.authors.is_empty() {
+                md.authors = kept_byline(&segments, language.as_deref());
+            } else {
+                without_leads(&mut md.authors, language.as_deref());
+            }
         }
         if let Some(md) = &mut metadata {
             if md.date_published.is_none() {

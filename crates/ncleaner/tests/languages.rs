@@ -3,7 +3,8 @@
 //! a Japanese article keep their paragraphs and drop a rail of related
 //! headlines, and a Chinese page's words are counted by characters; Chinese
 //! and Russian pages go to the multilingual `multi`, Japanese ones (a
-//! language it was not trained on) to `en-nonlex`.
+//! language it was not trained on) to `en-nonlex`. The metadata reads
+//! bylines and datelines in five languages.
 
 use ncleaner::InputKind;
 use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
@@ -153,4 +154,99 @@ fn a_russian_article_goes_to_the_multilingual_model_and_keeps_its_paragraphs() {
         " час назад",
     );
     assert_cleaned(&html, ("ru", "multi"), &RU_BODY, &RU_RAIL);
+}
+
+const PL_BODY: [&str; 3] = [
+    "Rada Miasta przyjęła w czwartek budżet na przyszły rok, który przewiduje rekordowe wydatki na remonty szkół, budowę nowych ścieżek rowerowych i modernizację komunikacji miejskiej.",
+    "Jak poinformował prezydent miasta, największą inwestycją będzie przebudowa głównego węzła przesiadkowego, która ma się zakończyć przed końcem przyszłego roku i poprawić wygodę podróżnych.",
+    "Radni opozycji krytykowali jednak wysokość zadłużenia miasta i zapowiedzieli, że będą uważnie przyglądać się realizacji wszystkich zaplanowanych inwestycji w kolejnych miesiącach.",
+];
+
+const EL_BODY: [&str; 3] = [
+    "Το υπουργικό συμβούλιο ενέκρινε την Πέμπτη το νέο πρόγραμμα για την ενίσχυση των μικρών επιχειρήσεων, το οποίο προβλέπει χαμηλότοκα δάνεια και μείωση των φόρων για όσους προσλαμβάνουν νέους εργαζόμενους.",
+    "Σύμφωνα με τον αρμόδιο υπουργό, το πρόγραμμα θα τεθεί σε εφαρμογή από τις αρχές του επόμενου έτους και αναμένεται να ωφελήσει περισσότερες από είκοσι χιλιάδες επιχειρήσεις σε όλη τη χώρα.",
+    "Οι εκπρόσωποι των επαγγελματιών χαιρέτισαν την απόφαση, ζήτησαν όμως να απλοποιηθούν οι διαδικασίες, ώστε τα χρήματα να φτάσουν γρήγορα σε όσους τα χρειάζονται περισσότερο.",
+];
+
+const EN_BODY: [&str; 3] = [
+    "The city council approved next year's budget on Thursday, with record spending on school repairs, new cycle lanes and the modernisation of the tram network across the northern districts.",
+    "The mayor said the largest project would be the rebuilding of the main interchange, which is due to be finished before the end of next year and should shorten journeys for thousands of commuters.",
+    "Opposition councillors criticised the level of the city's debt, however, and said they would follow every planned investment closely over the coming months and report back to residents.",
+];
+
+/// A news page whose byline and dateline stand above its title's story, in
+/// the page's language: the metadata gives the byline's name and the
+/// dateline's date (the markup states neither).
+fn dated_page(lang: &str, title: &str, byline: &str, dateline: &str, body: &[&str]) -> String {
+    let mut h = format!(
+        "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
+         <div class=\"header\"><ul class=\"nav\"><li><a href=\"/\">Home</a></li><li><a href=\"/a\">News</a></li></ul></div>\
+         <div class=\"article\"><h1>{title}</h1><div class=\"author\">{byline}</div><div class=\"date\">{dateline}</div>"
+    );
+    for p in body {
+        h.push_str(&format!("<p>{p}</p>"));
+    }
+    h.push_str("</div><div class=\"footer\">© 2011</div></body></html>");
+    h
+}
+
+#[test]
+fn bylines_and_datelines_of_five_languages_are_the_metadatas() {
+    for (lang, title, byline, dateline, body, name, date) in [
+        (
+            "en",
+            "Council approves record budget",
+            "By Jane Doe",
+            "15 December 2011",
+            &EN_BODY[..],
+            "Jane Doe",
+            "2011-12-15",
+        ),
+        (
+            "zh",
+            "我国北方将迎大风降温天气",
+            "作者：张小明",
+            "2011年12月15日 10:30",
+            &ZH_BODY[..],
+            "张小明",
+            "2011-12-15",
+        ),
+        (
+            "ru",
+            "Москва построит три новые линии метро",
+            "Автор: Иван Петров",
+            "15 декабря 2011 г., 09:43",
+            &RU_BODY[..],
+            "Иван Петров",
+            "2011-12-15",
+        ),
+        (
+            "pl",
+            "Rada Miasta przyjęła rekordowy budżet",
+            "Autor: Jan Kowalski",
+            "18 listopada 2011 r.",
+            &PL_BODY[..],
+            "Jan Kowalski",
+            "2011-11-18",
+        ),
+        (
+            "el",
+            "Νέο πρόγραμμα για τις μικρές επιχειρήσεις",
+            "Του Γιώργου Παπαδόπουλου",
+            "15 Δεκεμβρίου 2011",
+            &EL_BODY[..],
+            "Γιώργου Παπαδόπουλου",
+            "2011-12-15",
+        ),
+    ] {
+        let html = dated_page(lang, title, byline, dateline, body);
+        let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+        assert_eq!(cleaned.language.as_deref(), Some(lang));
+        let md = cleaned.metadata.as_ref().expect("an HTML page's metadata");
+        assert_eq!(md.authors, [name], "{lang}: {:?}", cleaned.text());
+        assert_eq!(md.date_published.as_deref(), Some(date), "{lang}");
+        for p in body {
+            assert!(cleaned.text().contains(p), "{lang}: lost {p:?}");
+        }
+    }
 }

@@ -60,7 +60,7 @@ mod read;
 
 use crate::lexicon;
 use dates::{MONTH_NAMES, WEEKDAYS};
-pub use dates::{date_in_text, holds_a_date_in_text, normalise_date};
+pub use dates::{any_date_in_text, date_in_text, holds_a_date_in_text, normalise_date};
 pub(super) use read::Reader;
 
 /// The page's metadata (see the module documentation). `None` and empty

@@ -76,7 +76,7 @@ pub use attrs::{
 pub use inline::{Inline, Marks};
 pub use meta::{META_MAX_CHARS, Meta};
 pub use metadata::{
-    FIELD_MAX_CHARS, LIST_MAX, Metadata, author_name, byline_name, date_in_text,
+    FIELD_MAX_CHARS, LIST_MAX, Metadata, any_date_in_text, author_name, byline_name, date_in_text,
     holds_a_date_in_text, normalise_date,
 };
 pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals};

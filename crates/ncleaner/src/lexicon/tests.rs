@@ -85,6 +85,17 @@ fn calendars_are_complete_and_in_order() {
     assert!(MONTHS.entry("xx").is_empty());
     // The page features' quick test for a date reads three bytes of each.
     assert!(MONTHS.words().all(|m| m.len() >= 3));
+    // The dates of other languages: twelve forms an entry, in lower case
+    // (`html::any_date_in_text` lowers the page's words to match them).
+    for &(lang, months) in MONTHS_OF_DATES.entries {
+        assert_eq!(months.len(), 12, "months of dates of {lang}");
+        for m in months {
+            assert_eq!(m.to_lowercase(), *m, "{lang} {m}");
+        }
+    }
+    for &(lang, units) in DATE_UNITS.entries {
+        assert_eq!(units.len(), 3, "date units of {lang}");
+    }
 }
 
 /// `lang::english_share` reads words of five bytes at most.

@@ -24,10 +24,25 @@ pub const BYLINE_LEADS: WordSet = WordSet::new(
 
 /// The leads of a kept line that names the page's author, lower case:
 /// the metadata takes the author from such a line when the markup names
-/// none (`pipeline::kept`). Each ends with its space: the name follows.
+/// none (`pipeline::kept`), reading the leads of English and of the page's
+/// identified language. Each ends where the name starts: with its space or
+/// its colon.
 pub const AUTHOR_LINE_LEADS: WordSet = WordSet::new(
     "author-line-leads",
-    &[("en", &["by ", "written by ", "posted by "])],
+    &[
+        ("en", &["by ", "written by ", "posted by "]),
+        ("de", &["von ", "autor: ", "autorin: "]),
+        ("fr", &["par ", "auteur : ", "auteur: "]),
+        ("es", &["por ", "autor: "]),
+        ("pt", &["por ", "autor: "]),
+        ("it", &["di ", "autore: "]),
+        ("nl", &["door "]),
+        ("pl", &["autor: ", "autorka: "]),
+        ("ru", &["автор: ", "автор ", "текст: "]),
+        ("el", &["του ", "της ", "συντάκτης: "]),
+        ("zh", &["作者：", "作者:", "记者：", "记者 ", "記者："]),
+        ("ja", &["記者：", "著者："]),
+    ],
 );
 
 /// The labels of Twitter's `twitter:labelN` (lower case, whole) whose

@@ -9,8 +9,17 @@ use crate::lexicon::{
 
 /// The author named by a short byline among the first kept segments and
 /// the segments of the byline role, kept or not ("By Jane Doe", "Written
-/// by Jane Doe | 4 March 2025"), when one name only is found.
-pub(super) fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
+/// by Jane Doe | 4 March 2025", "Autor: Jan Kowalski", "作者：张三"), when
+/// one name only is found. The leads read are English's and those of the
+/// page's language (`language`, its tag; [`AUTHOR_LINE_LEADS`]). A page
+/// whose language is not known gets English's only: every language's
+/// read "Door Hardware" on an English shop's page as a Dutch byline.
+pub(super) fn kept_byline(segments: &[ScoredSegment], language: Option<&str>) -> Vec<String> {
+    let other = language.filter(|&l| l != "en");
+    let leads: Vec<&str> = AUTHOR_LINE_LEADS
+        .words_of("en")
+        .chain(other.into_iter().flat_map(|l| AUTHOR_LINE_LEADS.words_of(l)))
+        .collect();
     let mut names: Vec<String> = Vec::new();
     let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);
     for s in segments.iter().filter(byline).take(40) {
@@ -18,17 +27,79 @@ pub(super) fn kept_byline(segments: &[ScoredSegment]) -> Vec<String> {
         if t.len() > 120 {
             continue;
         }
-        let lower = t.get(..11).unwrap_or(t).to_ascii_lowercase();
-        if !AUTHOR_LINE_LEADS.words().any(|l| lower.starts_with(l)) {
-            continue;
+        // The longest lead is 20 bytes ("συντάκτης: "): the line's start,
+        // cut at a character, is lowered to be compared.
+        let mut cut = t.len().min(32);
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
         }
-        if let Some(n) = html::byline_name(t, true)
+        let lower = t[..cut].to_lowercase();
+        let Some(&lead) = leads.iter().find(|l| lower.starts_with(**l)) else {
+            continue;
+        };
+        // An English line is read whole (`byline_name` cuts its lead);
+        // another's name is what follows its lead.
+        let name = if AUTHOR_LINE_LEADS.words_of("en").any(|l| l == lead) {
+            html::byline_name(t, true)
+        } else {
+            let after = t
+                .char_indices()
+                .nth(lead.chars().count())
+                .map_or("", |(i, _)| &t[i..]);
+            html::byline_name(after, true).or_else(|| uncased_name(after))
+        };
+        if let Some(n) = name
             && !names.contains(&n)
         {
             names.push(n);
         }
     }
     if names.len() == 1 { names } else { Vec::new() }
+}
+
+/// The authors the markup named, each without a lead of the page's
+/// language that starts it ("Του Γιώργου Παπαδόπουλου" in an element whose
+/// class names the author: "Γιώργου Παπαδόπουλου"). The markup's reader cuts
+/// the English leads itself, before the decisions; the other languages'
+/// are cut here, after them, as the models were trained on the names it
+/// read.
+pub(super) fn without_leads(authors: &mut [String], language: Option<&str>) {
+    let Some(lang) = language.filter(|&l| l != "en") else {
+        return;
+    };
+    for name in authors {
+        let lower = name.to_lowercase();
+        let Some(lead) = AUTHOR_LINE_LEADS
+            .words_of(lang)
+            .find(|l| lower.starts_with(l))
+        else {
+            continue;
+        };
+        let rest = name
+            .char_indices()
+            .nth(lead.chars().count())
+            .map_or("", |(i, _)| name[i..].trim());
+        if !rest.is_empty() {
+            *name = rest.to_string();
+        }
+    }
+}
+
+/// A name in a script without capitals after a byline's lead ("作者：张三
+/// 编辑：李四", "记者 王小明 报道"): two to four letters, none upper or
+/// lower case, up to a space, a punctuation mark or the line's end.
+/// [`html::byline_name`] asks for capitals, which these scripts lack.
+fn uncased_name(after: &str) -> Option<String> {
+    let after = after.trim_start();
+    let end = after
+        .char_indices()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(after.len(), |(i, _)| i);
+    let name = &after[..end];
+    let n = name.chars().count();
+    ((2..=4).contains(&n) && name.chars().all(|c| !c.is_uppercase() && !c.is_lowercase()))
+        .then(|| html::author_name(name))
+        .flatten()
 }
 
 /// The date of a short dateline among the first kept segments and the
@@ -48,7 +119,7 @@ pub(super) fn kept_date(segments: &[ScoredSegment]) -> Option<String> {
         {
             continue;
         }
-        if let Some(d) = html::date_in_text(t) {
+        if let Some(d) = html::any_date_in_text(t) {
             return Some(d);
         }
     }
@@ -86,7 +157,7 @@ pub(super) fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<Str
         &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
     near.iter().find_map(|s| {
         let (t, lower) = short_line(s.segment.text())?;
-        html::date_in_text(dated_part(t, &lower, what)?)
+        html::any_date_in_text(dated_part(t, &lower, what)?)
     })
 }
 
@@ -108,7 +179,7 @@ pub(super) fn published_line(segments: &[ScoredSegment]) -> Option<String> {
             .filter_map(|w| word_at(&lower, w))
             .min()?;
         let part = dated_part(t, &lower, Dateline::Published)?;
-        html::date_in_text(part.get(at..)?)
+        html::any_date_in_text(part.get(at..)?)
     })
 }
 

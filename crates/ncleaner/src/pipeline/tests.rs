@@ -264,11 +264,11 @@ fn kept_bylines_and_datelines() {
         seg("Last updated March 9, 2025", true),
         seg("Posted March 4, 2025", true),
     ];
-    assert_eq!(kept_byline(&segs), ["Jane Doe"]);
+    assert_eq!(kept_byline(&segs, None), ["Jane Doe"]);
     assert_eq!(kept_date(&segs).as_deref(), Some("2025-03-04"));
     // Two different bylines: a listing, no author.
     let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
-    assert!(kept_byline(&two).is_empty());
+    assert!(kept_byline(&two, None).is_empty());
     assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
 
     // Datelines near the first kept segment, kept or dropped: the
@@ -332,6 +332,49 @@ fn kept_bylines_and_datelines() {
     assert_eq!(dateline(&posted, Dateline::Published), None);
     assert_eq!(published_line(&posted).as_deref(), Some("2023-04-13"));
     assert_eq!(published_line(&posted[..posted.len() - 1]), None);
+    // Bylines and datelines of other languages: the page's leads and
+    // English's; English's alone when the language is not known.
+    for (lang, byline, dated, name, date) in [
+        ("pl", "Autor: Jan Kowalski", "18 listopada 2011 r.", "Jan Kowalski", "2011-11-18"),
+        ("ru", "Автор: Иван Петров", "15 декабря 2011 г., 09:43", "Иван Петров", "2011-12-15"),
+        ("el", "Του Γιώργου Παπαδόπουλου", "15 Δεκεμβρίου 2011", "Γιώργου Παπαδόπουλου", "2011-12-15"),
+        ("zh", "作者：张小明 编辑：李四", "2011年12月15日 10:30", "张小明", "2011-12-15"),
+        ("de", "Von Anna Schmidt", "4. März 2025", "Anna Schmidt", "2025-03-04"),
+    ] {
+        let page = [seg(byline, false), seg(dated, false), seg(long, true)];
+        let page: Vec<ScoredSegment> = page
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut s)| {
+                if i == 0 {
+                    s.role = Some(crate::cleaned::Role::Byline);
+                }
+                s
+            })
+            .collect();
+        assert_eq!(kept_byline(&page, Some(lang)), [name], "{lang}");
+        assert!(kept_byline(&page, None).is_empty(), "{lang}");
+        assert_eq!(
+            dateline(&page, Dateline::Published).as_deref(),
+            Some(date),
+            "{lang}"
+        );
+        // Another language's leads are not read on an identified page.
+        assert!(kept_byline(&page, Some("fr")).is_empty(), "{lang}");
+    }
+    // A shop's menu of an English page is no Dutch byline ("door ").
+    assert!(kept_byline(&[seg("Door Hardware", true)], None).is_empty());
+    assert!(kept_byline(&[seg("Door Hardware", true)], Some("en")).is_empty());
+    // A name the markup gave keeps no lead of the page's language.
+    let mut authors = vec![
+        "Του Γιώργου Παπαδόπουλου".to_string(),
+        "Jane Doe".to_string(),
+        "Του".to_string(),
+    ];
+    without_leads(&mut authors, Some("en"));
+    assert_eq!(authors[0], "Του Γιώργου Παπαδόπουλου");
+    without_leads(&mut authors, Some("el"));
+    assert_eq!(authors, ["Γιώργου Παπαδόπουλου", "Jane Doe", "Του"]);
     // "Reposted" is not "posted".
     assert_eq!(
         published_line(&[seg("Reposted April 13, 2023", false)]),

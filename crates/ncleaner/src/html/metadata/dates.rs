@@ -23,11 +23,23 @@ pub fn date_in_text(text: &str) -> Option<String> {
     first_date_in_text(text).map(format_ymd)
 }
 
+/// [`date_in_text`]'s date, else the first date of another language
+/// ([`other`]: "18 listopada 2011", "15.12.2011", "2011年12月15日"): the
+/// datelines of the kept content, read after the decisions. The page
+/// features count only [`date_in_text`]'s, as the models were trained.
+pub fn any_date_in_text(text: &str) -> Option<String> {
+    first_date_in_text(text)
+        .or_else(|| other::first_other_date(text))
+        .map(format_ymd)
+}
+
 /// Whether [`date_in_text`] finds a date in `text`, without writing it out
 /// (the page type's features count dated segments).
 pub fn holds_a_date_in_text(text: &str) -> bool {
     first_date_in_text(text).is_some()
 }
+
+mod other;
 
 /// A date: its year, month and day.
 type Ymd = (u32, u32, u32);
