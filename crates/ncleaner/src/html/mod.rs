@@ -599,6 +599,29 @@ mod tests {
     }
 
     #[test]
+    fn end_tags_inside_a_template_close_nothing_outside_it() {
+        // In a template's content the end tag of an element outside the
+        // template is ignored (its scope stops at the template), inside
+        // SVG too: the browser-text fuzz target's case, and its plain form.
+        for page in [
+            "<li></svg><template><svg></li></svg> hidden one <svg></li></span></li>",
+            "<ul><li>one<template><div></li> hidden two</div></template></li></ul>",
+            "<div>one<template><span></div> hidden three</template> end</div>",
+            "<x-card>one<template><b></x-card> hidden four</template></x-card>",
+            "<p>one<template></p> hidden five</template> end</p>",
+        ] {
+            let got: Vec<String> = shown(page).into_iter().map(|(_, t)| t).collect();
+            assert!(got.iter().all(|t| !t.contains("hidden")), "{page}: {got:?}");
+        }
+        // A template's own end tag still closes it, inside SVG too.
+        let got: Vec<String> = shown("<div><template><svg><g></template>after</div>")
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(got, ["after"]);
+    }
+
+    #[test]
     fn br_br_is_a_boundary_single_br_is_not() {
         assert_eq!(texts("a<br>b<br/><br>c"), vec![p("a b"), p("c")]);
         assert_eq!(texts("a<br> <br>b"), vec![p("a"), p("b")]);

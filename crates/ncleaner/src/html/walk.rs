@@ -376,18 +376,22 @@ impl<C: Consumer> TokenSink for Walker<C> {
             // `</br>` is a `<br>` to the HTML parser.
             Tag::Br => return self.br(),
             // `</p>` without `<p>` is an empty paragraph: a boundary.
-            Tag::P if self.tree.count(Tag::P) == 0 => return self.boundary(None),
+            Tag::P if self.tree.count(Tag::P) == 0 || !self.closes(|o| o.tag == Tag::P) => {
+                return self.boundary(None);
+            }
             Tag::Void | Tag::Hr => return,
             _ => {}
         }
         if tag == Tag::Other {
             let h = name_hash(name);
-            if self.tree.count_other(h) == 0 {
+            if self.tree.count_other(h) == 0
+                || !self.closes(|o| o.tag == Tag::Other && o.name_hash == h)
+            {
                 return;
             }
             self.pop_until(|o| o.tag == Tag::Other && o.name_hash == h);
         } else {
-            if self.tree.count(tag) == 0 {
+            if self.tree.count(tag) == 0 || !self.closes(|o| o.tag == tag) {
                 // A stray end tag is a parse error that the tree builder ignores.
                 return;
             }
@@ -429,6 +433,27 @@ impl<C: Consumer> TokenSink for Walker<C> {
 }
 
 impl<C: Consumer> Walker<C> {
+    /// Whether an end tag whose element is open (the caller counted it)
+    /// may close it: when no `template` is open, or when an element that
+    /// `is` picks is open above the innermost one. Every scope of HTML
+    /// § 13.2.4.2 stops at a template, so inside its content the end tag
+    /// of an element outside it is ignored: `<li><template><div></li>`
+    /// leaves the template, and its hidden content, open.
+    fn closes(&self, is: impl Fn(&Open) -> bool) -> bool {
+        if self.tree.count(Tag::Template) == 0 {
+            return true;
+        }
+        for o in self.tree.stack().iter().rev() {
+            if is(o) {
+                return true;
+            }
+            if o.tag == Tag::Template {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Parses a JSON-LD script for the consumers that read it.
     fn parse_json_ld(&mut self, json: &str) {
         match serde_json::from_str::<serde_json::Value>(json) {

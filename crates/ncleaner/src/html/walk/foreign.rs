@@ -241,10 +241,11 @@ impl<C: Consumer> Walker<C> {
         }
         // The HTML rules where foreign content is still open: the element
         // closed is an HTML one open inside the integration point (in its
-        // scope), if any; an `svg` or `math` is not HTML's to close.
+        // scope), if any; an `svg` or `math` is not HTML's to close. A
+        // `template` ends every scope too (but its own).
         match self.find(
             LOOK,
-            |o| o.space.ends_scope(),
+            |o| o.space.ends_scope() || (o.tag == Tag::Template && tag != Tag::Template),
             |o| !o.space.is_foreign() && is_named(o, tag, hash),
         ) {
             Found::At(i) => self.pop_to(i),
