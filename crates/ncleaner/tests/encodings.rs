@@ -66,13 +66,23 @@ fn reads_right(label: &str, body: &[&str]) {
         // Undeclared KOI8-R is detected as KOI8-U, its superset, which reads
         // Russian text alike: what is checked then is the text.
         if meta.is_some() || transport.is_some() {
-            assert_eq!(doc.encoding, encoding, "{label}, {how}: read as {}", doc.encoding.name());
+            assert_eq!(
+                doc.encoding,
+                encoding,
+                "{label}, {how}: read as {}",
+                doc.encoding.name()
+            );
         }
         for p in body {
-            assert!(doc.text.contains(p), "{label}, {how}: {p:?} not in {:?}", doc.text);
+            assert!(
+                doc.text.contains(p),
+                "{label}, {how}: {p:?} not in {:?}",
+                doc.text
+            );
         }
         if transport.is_none() {
-            let routes = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models");
+            let routes =
+                Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models");
             let cleaned = Cleaner::routed(routes).clean(&bytes, InputKind::Html, None);
             for p in body {
                 assert!(

@@ -66,43 +66,103 @@ pub const MONTHS_OF_DATES: WordSet = WordSet::new(
         (
             "de",
             &[
-                "januar", "februar", "märz", "april", "mai", "juni", "juli", "august",
-                "september", "oktober", "november", "dezember",
+                "januar",
+                "februar",
+                "märz",
+                "april",
+                "mai",
+                "juni",
+                "juli",
+                "august",
+                "september",
+                "oktober",
+                "november",
+                "dezember",
             ],
         ),
         (
             "fr",
             &[
-                "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-                "septembre", "octobre", "novembre", "décembre",
+                "janvier",
+                "février",
+                "mars",
+                "avril",
+                "mai",
+                "juin",
+                "juillet",
+                "août",
+                "septembre",
+                "octobre",
+                "novembre",
+                "décembre",
             ],
         ),
         (
             "es",
             &[
-                "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-                "septiembre", "octubre", "noviembre", "diciembre",
+                "enero",
+                "febrero",
+                "marzo",
+                "abril",
+                "mayo",
+                "junio",
+                "julio",
+                "agosto",
+                "septiembre",
+                "octubre",
+                "noviembre",
+                "diciembre",
             ],
         ),
         (
             "pt",
             &[
-                "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
-                "setembro", "outubro", "novembro", "dezembro",
+                "janeiro",
+                "fevereiro",
+                "março",
+                "abril",
+                "maio",
+                "junho",
+                "julho",
+                "agosto",
+                "setembro",
+                "outubro",
+                "novembro",
+                "dezembro",
             ],
         ),
         (
             "it",
             &[
-                "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
-                "settembre", "ottobre", "novembre", "dicembre",
+                "gennaio",
+                "febbraio",
+                "marzo",
+                "aprile",
+                "maggio",
+                "giugno",
+                "luglio",
+                "agosto",
+                "settembre",
+                "ottobre",
+                "novembre",
+                "dicembre",
             ],
         ),
         (
             "nl",
             &[
-                "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
-                "september", "oktober", "november", "december",
+                "januari",
+                "februari",
+                "maart",
+                "april",
+                "mei",
+                "juni",
+                "juli",
+                "augustus",
+                "september",
+                "oktober",
+                "november",
+                "december",
             ],
         ),
         (
@@ -212,10 +272,8 @@ pub const MONTHS_OF_DATES: WordSet = WordSet::new(
 
 /// Words that join a date's parts ("4 de marzo de 2025", "4 de março de
 /// 2025"), lower case, whole: the dates of other languages skip them.
-pub const DATE_JOINERS: WordSet = WordSet::new(
-    "date-joiners",
-    &[("es", &["de", "del"]), ("pt", &["de"])],
-);
+pub const DATE_JOINERS: WordSet =
+    WordSet::new("date-joiners", &[("es", &["de", "del"]), ("pt", &["de"])]);
 
 /// The characters after a date's year, month and day in Chinese
 /// ("2011年12月15日"; Japanese writes them alike) and in Korean ("2011년

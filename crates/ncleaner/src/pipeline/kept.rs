@@ -18,7 +18,11 @@ pub(super) fn kept_byline(segments: &[ScoredSegment], language: Option<&str>) ->
     let other = language.filter(|&l| l != "en");
     let leads: Vec<&str> = AUTHOR_LINE_LEADS
         .words_of("en")
-        .chain(other.into_iter().flat_map(|l| AUTHOR_LINE_LEADS.words_of(l)))
+        .chain(
+            other
+                .into_iter()
+                .flat_map(|l| AUTHOR_LINE_LEADS.words_of(l)),
+        )
         .collect();
     let mut names: Vec<String> = Vec::new();
     let byline = |s: &&ScoredSegment| s.keep() || s.role == Some(crate::cleaned::Role::Byline);

@@ -335,11 +335,41 @@ fn kept_bylines_and_datelines() {
     // Bylines and datelines of other languages: the page's leads and
     // English's; English's alone when the language is not known.
     for (lang, byline, dated, name, date) in [
-        ("pl", "Autor: Jan Kowalski", "18 listopada 2011 r.", "Jan Kowalski", "2011-11-18"),
-        ("ru", "Автор: Иван Петров", "15 декабря 2011 г., 09:43", "Иван Петров", "2011-12-15"),
-        ("el", "Του Γιώργου Παπαδόπουλου", "15 Δεκεμβρίου 2011", "Γιώργου Παπαδόπουλου", "2011-12-15"),
-        ("zh", "作者：张小明 编辑：李四", "2011年12月15日 10:30", "张小明", "2011-12-15"),
-        ("de", "Von Anna Schmidt", "4. März 2025", "Anna Schmidt", "2025-03-04"),
+        (
+            "pl",
+            "Autor: Jan Kowalski",
+            "18 listopada 2011 r.",
+            "Jan Kowalski",
+            "2011-11-18",
+        ),
+        (
+            "ru",
+            "Автор: Иван Петров",
+            "15 декабря 2011 г., 09:43",
+            "Иван Петров",
+            "2011-12-15",
+        ),
+        (
+            "el",
+            "Του Γιώργου Παπαδόπουλου",
+            "15 Δεκεμβρίου 2011",
+            "Γιώργου Παπαδόπουλου",
+            "2011-12-15",
+        ),
+        (
+            "zh",
+            "作者：张小明 编辑：李四",
+            "2011年12月15日 10:30",
+            "张小明",
+            "2011-12-15",
+        ),
+        (
+            "de",
+            "Von Anna Schmidt",
+            "4. März 2025",
+            "Anna Schmidt",
+            "2025-03-04",
+        ),
     ] {
         let page = [seg(byline, false), seg(dated, false), seg(long, true)];
         let page: Vec<ScoredSegment> = page

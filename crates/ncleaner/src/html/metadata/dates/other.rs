@@ -43,10 +43,16 @@ fn unit_date(text: &str) -> Option<(Ymd, usize)> {
                 continue;
             }
             let start = head.len() - 4;
-            let Ok(y) = head[start..].parse::<u32>() else { continue };
+            let Ok(y) = head[start..].parse::<u32>() else {
+                continue;
+            };
             let rest = &text[at + year.len()..];
-            let Some((m, rest)) = number_then(rest, month) else { continue };
-            let Some((d, _)) = number_then(rest, day) else { continue };
+            let Some((m, rest)) = number_then(rest, month) else {
+                continue;
+            };
+            let Some((d, _)) = number_then(rest, day) else {
+                continue;
+            };
             if valid(y, m, d) {
                 return Some(((y, m, d), start));
             }
@@ -72,7 +78,8 @@ fn number_then<'a>(s: &'a str, unit: &str) -> Option<(u32, &'a str)> {
 fn worded_date(text: &str) -> Option<(Ymd, usize)> {
     let words: Vec<(usize, &str)> = text
         .split(|c: char| {
-            c.is_whitespace() || matches!(c, '•' | '·' | '|' | '–' | '—' | '[' | ']' | '(' | ')' | ',')
+            c.is_whitespace()
+                || matches!(c, '•' | '·' | '|' | '–' | '—' | '[' | ']' | '(' | ')' | ',')
         })
         .filter(|w| !w.is_empty())
         .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
@@ -204,11 +211,11 @@ mod tests {
     #[test]
     fn what_is_no_date() {
         for text in [
-            "31 listopada 2011",   // no 31st of November
-            "15 декабря",          // no year
-            "3 jui 2024",          // "jui" starts June and July: neither
-            "12 ju 2024",          // two letters
-            "12/03/2024",          // slashes: month or day first?
+            "31 listopada 2011", // no 31st of November
+            "15 декабря",        // no year
+            "3 jui 2024",        // "jui" starts June and July: neither
+            "12 ju 2024",        // two letters
+            "12/03/2024",        // slashes: month or day first?
             "1.2.3.2024",
             "2011年13月15日",
             "11年12月15日",
