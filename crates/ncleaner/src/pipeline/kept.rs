@@ -4,7 +4,8 @@
 use crate::cleaned::ScoredSegment;
 use crate::html;
 use crate::lexicon::{
-    AUTHOR_LINE_LEADS, COPYRIGHT_LINE, COPYRIGHT_SIGNS, PUBLICATION_WORDS, UPDATE_WORDS,
+    AUTHOR_LINE_LEADS, COPYRIGHT_LINE, COPYRIGHT_SIGNS, NAME_PARTICLES, PUBLICATION_WORDS,
+    UPDATE_WORDS,
 };
 
 /// The author named by a short byline among the first kept segments and
@@ -66,7 +67,8 @@ pub(super) fn kept_byline(segments: &[ScoredSegment], language: Option<&str>) ->
 /// class names the author: "Γιώργου Παπαδόπουλου"). The markup's reader cuts
 /// the English leads itself, before the decisions; the other languages'
 /// are cut here, after them, as the models were trained on the names it
-/// read.
+/// read. A lead that is also a particle of names ("von ", "di ": "Di
+/// Maio") is not cut: the name may start with it.
 pub(super) fn without_leads(authors: &mut [String], language: Option<&str>) {
     let Some(lang) = language.filter(|&l| l != "en") else {
         return;
@@ -75,7 +77,7 @@ pub(super) fn without_leads(authors: &mut [String], language: Option<&str>) {
         let lower = name.to_lowercase();
         let Some(lead) = AUTHOR_LINE_LEADS
             .words_of(lang)
-            .find(|l| lower.starts_with(l))
+            .find(|l| lower.starts_with(l) && !NAME_PARTICLES.contains(l.trim_end()))
         else {
             continue;
         };

@@ -405,6 +405,10 @@ fn kept_bylines_and_datelines() {
     assert_eq!(authors[0], "Του Γιώργου Παπαδόπουλου");
     without_leads(&mut authors, Some("el"));
     assert_eq!(authors, ["Γιώργου Παπαδόπουλου", "Jane Doe", "Του"]);
+    // A lead that starts names too ("di ", "von ") is left.
+    let mut italian = vec!["Di Maio".to_string()];
+    without_leads(&mut italian, Some("it"));
+    assert_eq!(italian, ["Di Maio"]);
     // "Reposted" is not "posted".
     assert_eq!(
         published_line(&[seg("Reposted April 13, 2023", false)]),
