@@ -493,6 +493,11 @@ mod tests {
             .collect()
     }
 
+    /// The texts of [`shown`]'s blocks.
+    fn shown_texts(html: &str) -> Vec<String> {
+        shown(html).into_iter().map(|(_, t)| t).collect()
+    }
+
     fn p(s: &str) -> (Kind, String) {
         (Kind::P, s.to_string())
     }
@@ -592,7 +597,7 @@ mod tests {
             "<dl><dt>term<template><dd>hidden definition</template></dt></dl>",
             "<p>para<template><div>hidden block</div></template> end</p>",
         ] {
-            let got: Vec<String> = shown(page).into_iter().map(|(_, t)| t).collect();
+            let got = shown_texts(page);
             assert!(got.iter().all(|t| !t.contains("hidden")), "{page}: {got:?}");
             assert!(!got.is_empty(), "{page}");
         }
@@ -610,15 +615,14 @@ mod tests {
             "<x-card>one<template><b></x-card> hidden four</template></x-card>",
             "<p>one<template></p> hidden five</template> end</p>",
         ] {
-            let got: Vec<String> = shown(page).into_iter().map(|(_, t)| t).collect();
+            let got = shown_texts(page);
             assert!(got.iter().all(|t| !t.contains("hidden")), "{page}: {got:?}");
         }
         // A template's own end tag still closes it, inside SVG too.
-        let got: Vec<String> = shown("<div><template><svg><g></template>after</div>")
-            .into_iter()
-            .map(|(_, t)| t)
-            .collect();
-        assert_eq!(got, ["after"]);
+        assert_eq!(
+            shown_texts("<div><template><svg><g></template>after</div>"),
+            ["after"]
+        );
     }
 
     #[test]

@@ -47,10 +47,7 @@ pub(super) fn kept_byline(segments: &[ScoredSegment], language: Option<&str>) ->
         let name = if AUTHOR_LINE_LEADS.words_of("en").any(|l| l == lead) {
             html::byline_name(t, true)
         } else {
-            let after = t
-                .char_indices()
-                .nth(lead.chars().count())
-                .map_or("", |(i, _)| &t[i..]);
+            let after = after_lead(t, lead);
             html::byline_name(after, true).or_else(|| uncased_name(after))
         };
         if let Some(n) = name
@@ -81,14 +78,19 @@ pub(super) fn without_leads(authors: &mut [String], language: Option<&str>) {
         else {
             continue;
         };
-        let rest = name
-            .char_indices()
-            .nth(lead.chars().count())
-            .map_or("", |(i, _)| name[i..].trim());
+        let rest = after_lead(name, lead).trim();
         if !rest.is_empty() {
             *name = rest.to_string();
         }
     }
+}
+
+/// What follows `lead` in `text`, whose start matched it lowered: cut by
+/// the lead's characters, since lowering may change a character's bytes.
+fn after_lead<'a>(text: &'a str, lead: &str) -> &'a str {
+    text.char_indices()
+        .nth(lead.chars().count())
+        .map_or("", |(i, _)| &text[i..])
 }
 
 /// A name in a script without capitals after a byline's lead ("作者：张三
