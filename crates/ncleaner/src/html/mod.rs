@@ -626,6 +626,28 @@ mod tests {
     }
 
     #[test]
+    fn a_row_or_a_section_closes_what_was_left_open_in_the_table() {
+        // The browser-text fuzz target's case: the `<li>` left open in the
+        // table is closed by `<tr>`, so `</li>` closes nothing and the SVG
+        // opened after it keeps its text.
+        let got: Vec<String> = shown(
+            "<table></td><annotation-xml><text> six <tbody><li><tr></math><svg></li></span> two  one ",
+        )
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+        assert_eq!(got, ["six"]);
+        // Cells, rows and sections still close their own kind.
+        let got: Vec<String> = shown(
+            "<table><tr><td>a<div>b<td>c<tr><td>d<tbody><tr><td>e<table><tr><td>f</table>g</table>",
+        )
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+        assert_eq!(got, ["a", "b", "c", "d", "e", "f", "g"]);
+    }
+
+    #[test]
     fn br_br_is_a_boundary_single_br_is_not() {
         assert_eq!(texts("a<br>b<br/><br>c"), vec![p("a b"), p("c")]);
         assert_eq!(texts("a<br> <br>b"), vec![p("a"), p("b")]);

@@ -115,11 +115,7 @@ impl<C: Consumer> Walker<C> {
                 self.close_within(|t| t == Li, |t| matches!(t, Ul | Ol | Menu | Dir | Table))
             }
             Dt | Dd => self.close_within(|t| matches!(t, Dt | Dd), |t| matches!(t, Dl | Table)),
-            Td | Th => self.close_within(|t| matches!(t, Td | Th), |t| t == Table),
-            Tr => self.close_within(|t| t == Tr, |t| t == Table),
-            Tbody | Thead | Tfoot => {
-                self.close_within(|t| matches!(t, Tbody | Thead | Tfoot), |t| t == Table)
-            }
+            Td | Th | Tr | Tbody | Thead | Tfoot => self.clear_table_context(tag),
             Option => self.close_within(
                 |t| t == Option,
                 |t| matches!(t, Select | Datalist | Optgroup),
@@ -160,6 +156,49 @@ impl<C: Consumer> Walker<C> {
         }
         if let Some(i) = found {
             while self.tree.depth() > i {
+                self.pop();
+            }
+        }
+    }
+
+    /// What a cell's, a row's or a table section's start tag closes: the
+    /// open cell, row or section it ends, and every element left open
+    /// above the table's context it belongs in. The tree builder clears the
+    /// stack back to the table's, the section's or the row's context for
+    /// these tags (HTML § 13.2.6.4.9–15), so an element open inside the
+    /// table but in none of its cells (a foster-parented `<li>`, an unknown
+    /// element) is closed by them; left open, its end tag later closed
+    /// foreign content opened after it, and showed SVG text (the
+    /// browser-text fuzz target). Looks as far as [`Walker::close_within`]
+    /// does, and stops at foreign content and at a template as it does.
+    fn clear_table_context(&mut self, tag: Tag) {
+        use Tag::*;
+        const LOOK: usize = 16;
+        let stack = self.tree.stack();
+        let n = stack.len();
+        let mut keep = None;
+        for i in (n.saturating_sub(LOOK)..n).rev() {
+            let t = stack[i].tag;
+            if stack[i].space.is_foreign() || t == Template {
+                return;
+            }
+            // How many open elements stay: below `i` where `t` is closed
+            // with the new tag, through `i` where it is the context.
+            keep = match (tag, t) {
+                (Td | Th, Td | Th) | (Tr, Tr) | (Tbody | Thead | Tfoot, Tbody | Thead | Tfoot) => {
+                    Some(i)
+                }
+                (Td | Th, Tr | Tbody | Thead | Tfoot | Table)
+                | (Tr, Tbody | Thead | Tfoot | Table)
+                | (Tbody | Thead | Tfoot, Table) => Some(i + 1),
+                _ => None,
+            };
+            if keep.is_some() {
+                break;
+            }
+        }
+        if let Some(k) = keep {
+            while self.tree.depth() > k {
                 self.pop();
             }
         }
