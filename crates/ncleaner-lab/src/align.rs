@@ -47,7 +47,7 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
             if t.is_empty() || crate::eval::is_marker(&t) {
                 continue;
             }
-            if ncleaner::words::may_be_unspaced(&t) {
+            if ncleaner::words::holds_unspaced(&t) {
                 gold_words.extend(ncleaner::words::iter(&t).map(str::to_owned));
             } else {
                 gold_words.push(t);
@@ -85,10 +85,10 @@ pub fn aligned_shares<S: AsRef<str>>(segments: &[S], gold: &str) -> Vec<f64> {
 
 /// The words of a gold segment's text (single spaces between words), as the
 /// cleaner counts them (`ncleaner::words`): its spaces plus one, or, in a
-/// text that may hold Han, kana or full-width characters, the words'
+/// text that holds Han, kana or full-width characters, the words'
 /// count.
 pub fn gold_words(text: &str) -> usize {
-    if ncleaner::words::may_be_unspaced(text) {
+    if ncleaner::words::holds_unspaced(text) {
         ncleaner::words::count(text)
     } else {
         text.split(' ').count()

@@ -14,8 +14,8 @@
 //! feature built on word counts measures what the score measures; on text
 //! without those characters it is the whitespace rule the models were trained
 //! with, so pages in spaced scripts are counted as before; and it keeps the
-//! vectorised counter for them (a text without a byte of 0xE3 or above holds
-//! no such character, and most text has none). UAX #29 would make each Han
+//! vectorised counter for them (most text holds no such character, which
+//! [`holds_unspaced`] finds out at the cost of a vectorised scan). UAX #29 would make each Han
 //! and Hiragana character a word too, but keep a run of Katakana whole and
 //! split `e-mail` and `U.S.` in two, which the scorer does not.
 //!
@@ -50,17 +50,50 @@ fn is_separator(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r' | '\u{3000}')
 }
 
-/// Whether a text may hold a character of [`is_unspaced`] or U+3000: every
-/// one of them is encoded with a lead byte of 0xE3 or above. Without one,
-/// the words of a text are its runs between ASCII whitespace.
+/// Whether a text holds a character of [`is_unspaced`] or U+3000. Without
+/// one, the words of a text are its runs between ASCII whitespace, counted
+/// by a vectorised loop; with one, character by character.
+///
+/// Every stage that counts words asks this of every text first. Every such
+/// character is encoded with a lead byte of 0xE3 or above, so the text is
+/// looked at in 64-byte blocks, each block's largest byte found by a loop
+/// the compiler vectorises (a test per byte with an early exit does not
+/// vectorise). Only a block with such a byte is decoded, and its characters
+/// tested: the emoji, the icon fonts' private-use characters and the byte
+/// order marks that many English texts hold also have such lead bytes, and
+/// would send them to the slower path for nothing.
 #[inline]
-pub fn may_be_unspaced(text: &str) -> bool {
-    text.bytes().any(|b| b >= 0xE3)
+pub fn holds_unspaced(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        let end = (at + 64).min(b.len());
+        if b[at..end].iter().fold(0, |max, &c| max.max(c)) >= 0xE3 {
+            // Decode from the block's first character boundary, through
+            // the last character that starts in the block.
+            let mut start = at;
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut stop = end;
+            while !text.is_char_boundary(stop) {
+                stop += 1;
+            }
+            if text[start..stop]
+                .chars()
+                .any(|c| c == '\u{3000}' || is_unspaced(c))
+            {
+                return true;
+            }
+        }
+        at = end;
+    }
+    false
 }
 
 /// The number of words of `text` by the module's rule.
 pub fn count(text: &str) -> usize {
-    if !may_be_unspaced(text) {
+    if !holds_unspaced(text) {
         return count_spaced(text.as_bytes());
     }
     let mut n = 0;
@@ -87,19 +120,37 @@ pub fn more_than(text: &str, n: usize) -> bool {
 
 /// The words of `text` in order, by the module's rule.
 pub fn iter(text: &str) -> Words<'_> {
-    Words { rest: text }
+    Words {
+        rest: text,
+        spaced: !holds_unspaced(text),
+    }
 }
 
 /// The iterator of [`iter`].
 #[derive(Debug, Clone)]
 pub struct Words<'a> {
     rest: &'a str,
+    /// The text holds no character of [`is_unspaced`] and no U+3000: its
+    /// words are its runs between ASCII whitespace, found byte by byte.
+    spaced: bool,
 }
 
 impl<'a> Iterator for Words<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
+        if self.spaced {
+            let b = self.rest.as_bytes();
+            let start = b.iter().position(|&c| !is_ascii_space(c))?;
+            let end = b[start..]
+                .iter()
+                .position(|&c| is_ascii_space(c))
+                .map_or(b.len(), |n| start + n);
+            // ASCII whitespace bytes are character boundaries.
+            let word = &self.rest[start..end];
+            self.rest = &self.rest[end..];
+            return Some(word);
+        }
         let start = self.rest.find(|c: char| !is_separator(c))?;
         let s = &self.rest[start..];
         let first = s.chars().next()?;
@@ -114,6 +165,13 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// ASCII whitespace as the whitespace rule splits on: space, tab, line feed,
+/// form feed, carriage return.
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
+}
+
 /// The number of runs of bytes other than ASCII whitespace (space, tab,
 /// line feed, form feed, carriage return): the count of
 /// `split_ascii_whitespace()`. A word starts at a byte that is not
@@ -122,9 +180,7 @@ impl<'a> Iterator for Words<'a> {
 /// several stages count words, and a loop over one byte at a time is a
 /// profile's visible share of `clean`.
 fn count_spaced(b: &[u8]) -> usize {
-    fn space(b: u8) -> bool {
-        matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
-    }
+    let space = is_ascii_space;
     let Some(&first) = b.first() else {
         return 0;
     };
@@ -222,8 +278,23 @@ mod tests {
         }
 
         #[test]
-        fn the_fast_path_agrees_with_the_rule(t in "[ -~\u{a0}-\u{2fff}\t\n]{0,200}") {
-            // No byte of 0xE3 or above: the vectorised count is the rule's.
+        fn the_block_scan_finds_an_unspaced_character(t in "[a-z \u{e9}\u{2014}\u{1f600}\u{e000}\u{feff}]{0,200}[\u{4e2d}\u{3000}\u{ff01}]?[a-z \u{1f600}]{0,100}") {
+            prop_assert_eq!(holds_unspaced(&t), t.chars().any(|c| c == '\u{3000}' || is_unspaced(c)));
+        }
+
+        #[test]
+        fn the_iterators_byte_path_is_the_rule(t in "[ -~\u{a0}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
+            // No character of the rule's: the byte path gives the words the
+            // character path gives, emoji and private-use characters
+            // (lead bytes of 0xE3 or above) included.
+            let general: Vec<&str> = Words { rest: &t, spaced: false }.collect();
+            prop_assert!(iter(&t).spaced);
+            prop_assert_eq!(iter(&t).collect::<Vec<_>>(), general);
+        }
+
+        #[test]
+        fn the_fast_path_agrees_with_the_rule(t in "[ -~\u{a0}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
+            // No character of the rule's: the vectorised count is the rule's.
             let mut n = 0;
             let mut in_word = false;
             for c in t.chars() {
