@@ -643,6 +643,13 @@ mod tests {
             ),
             ["a", "b", "c", "d", "e", "f", "g"]
         );
+        // Outside a table a browser ignores `<tbody>` and `<tr>`: the `<li>`
+        // stays open, so `</li>` closes the SVG and " two " is shown (the
+        // fuzz target's next case).
+        assert_eq!(
+            shown_texts("<tbody><tbody><noscript><li><tr><font><svg></li></span> two "),
+            ["two"]
+        );
     }
 
     #[test]

@@ -171,34 +171,44 @@ impl<C: Consumer> Walker<C> {
     /// foreign content opened after it, and showed SVG text (the
     /// browser-text fuzz target). Looks as far as [`Walker::close_within`]
     /// does, and stops at foreign content and at a template as it does.
+    /// Only inside a table: outside one a browser ignores these tags (HTML
+    /// § 13.2.6.4.7, "in body"), so a stray `<tr>` closes nothing, though
+    /// the walker keeps the stray `<tbody>` it saw before as an element.
     fn clear_table_context(&mut self, tag: Tag) {
         use Tag::*;
         const LOOK: usize = 16;
         let stack = self.tree.stack();
         let n = stack.len();
-        let mut keep = None;
+        let mut found = None;
         for i in (n.saturating_sub(LOOK)..n).rev() {
             let t = stack[i].tag;
             if stack[i].space.is_foreign() || t == Template {
                 return;
             }
-            // How many open elements stay: below `i` where `t` is closed
-            // with the new tag, through `i` where it is the context.
-            keep = match (tag, t) {
+            // The context element's index, and how many open elements stay:
+            // below it where it is closed with the new tag, through it where
+            // it is the context.
+            found = match (tag, t) {
                 (Td | Th, Td | Th) | (Tr, Tr) | (Tbody | Thead | Tfoot, Tbody | Thead | Tfoot) => {
-                    Some(i)
+                    Some((i, i))
                 }
                 (Td | Th, Tr | Tbody | Thead | Tfoot | Table)
                 | (Tr, Tbody | Thead | Tfoot | Table)
-                | (Tbody | Thead | Tfoot, Table) => Some(i + 1),
+                | (Tbody | Thead | Tfoot, Table) => Some((i, i + 1)),
                 _ => None,
             };
-            if keep.is_some() {
+            if found.is_some() {
                 break;
             }
         }
-        if let Some(k) = keep {
-            while self.tree.depth() > k {
+        let Some((at, keep)) = found else { return };
+        let in_table = stack[..=at]
+            .iter()
+            .rev()
+            .take_while(|open| !open.space.is_foreign() && open.tag != Template)
+            .any(|open| open.tag == Table);
+        if in_table {
+            while self.tree.depth() > keep {
                 self.pop();
             }
         }
