@@ -653,6 +653,22 @@ mod tests {
     }
 
     #[test]
+    fn any_headings_end_tag_closes_the_open_heading() {
+        // The browser-text fuzz target's case: `</h1>` inside MathML in an
+        // `<h2>` closes the `<h2>` and the MathML in it, so " one " is shown.
+        let got: Vec<String> = shown(" one  one  one  one <math></g><h2></g><math></h1> one </h1>")
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(got.join(" ").split_whitespace().count(), 5, "{got:?}");
+        // In HTML alone: the text after `</h1>` is not the `<h2>`'s.
+        assert_eq!(
+            texts("<h2>Title</h1>Body text"),
+            vec![(Kind::H, "Title".to_string()), p("Body text")]
+        );
+    }
+
+    #[test]
     fn br_br_is_a_boundary_single_br_is_not() {
         assert_eq!(texts("a<br>b<br/><br>c"), vec![p("a b"), p("c")]);
         assert_eq!(texts("a<br> <br>b"), vec![p("a"), p("b")]);

@@ -184,11 +184,14 @@ fn breaks_out(start: &StartTag<'_>) -> bool {
 /// hashed: `hash`) closes: by tag, or by name for `Tag::Other` (every
 /// foreign element but the `svg` and `math` that HTML opens).
 #[inline]
+/// Whether the end tag `tag` (`hash` of its name) names the open element
+/// `o`. Any heading's end tag names every heading (HTML § 13.2.6.4.7: `</h1>`
+/// closes an open `<h2>`).
 fn is_named(o: &Open, tag: Tag, hash: u32) -> bool {
     if o.tag == Tag::Other {
         o.name_hash == hash
     } else {
-        o.tag == tag
+        o.tag == tag || (tag.is_heading() && o.tag.is_heading())
     }
 }
 
