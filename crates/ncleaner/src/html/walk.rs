@@ -131,33 +131,39 @@ impl<C: Consumer> Walker<C> {
     /// `barrier` is open inside it. Looks at most a few levels deep, where
     /// implied end tags live; deeper mismatches are left to end tags.
     fn close_within(&mut self, target: impl Fn(Tag) -> bool, barrier: impl Fn(Tag) -> bool) {
-        const LOOK: usize = 16;
-        let stack = self.tree.stack();
-        let n = stack.len();
-        let mut found = None;
-        for i in (n.saturating_sub(LOOK)..n).rev() {
-            let t = stack[i].tag;
-            // Foreign elements are not HTML's, and an integration point
-            // ends the scopes of the HTML inside it; so does a `template`,
-            // whose content is a document fragment of its own (every scope
-            // of HTML § 13.2.4.2 stops at it): an `<li>` inside it does not
-            // close the `<li>` the template stands in, which would pop the
-            // template and show its content.
-            if stack[i].space.is_foreign() || t == Tag::Template {
-                return;
-            }
-            if target(t) {
-                found = Some(i);
-                break;
-            }
-            if barrier(t) {
-                return;
-            }
-        }
-        if let Some(i) = found {
+        let found = self.find(
+            IMPLIED_LOOK,
+            |o| ends_scopes(o) || barrier(o.tag),
+            |o| target(o.tag),
+        );
+        if let Found::At(i) = found {
             while self.tree.depth() > i {
                 self.pop();
             }
+        }
+    }
+
+    /// Looks down the stack, at most `look` elements, for one that is
+    /// `wanted`, stopping at one that is a `barrier`.
+    fn find(
+        &self,
+        look: usize,
+        barrier: impl Fn(&Open) -> bool,
+        wanted: impl Fn(&Open) -> bool,
+    ) -> Found {
+        let stack = self.tree.stack();
+        for (i, o) in stack.iter().enumerate().rev().take(look) {
+            if barrier(o) {
+                return Found::No;
+            }
+            if wanted(o) {
+                return Found::At(i);
+            }
+        }
+        if stack.len() > look {
+            Found::Deeper
+        } else {
+            Found::No
         }
     }
 
@@ -176,36 +182,34 @@ impl<C: Consumer> Walker<C> {
     /// the walker keeps the stray `<tbody>` it saw before as an element.
     fn clear_table_context(&mut self, tag: Tag) {
         use Tag::*;
-        const LOOK: usize = 16;
-        let stack = self.tree.stack();
-        let n = stack.len();
-        let mut found = None;
-        for i in (n.saturating_sub(LOOK)..n).rev() {
-            let t = stack[i].tag;
-            if stack[i].space.is_foreign() || t == Template {
-                return;
-            }
-            // The context element's index, and how many open elements stay:
-            // below it where it is closed with the new tag, through it where
-            // it is the context.
-            found = match (tag, t) {
-                (Td | Th, Td | Th) | (Tr, Tr) | (Tbody | Thead | Tfoot, Tbody | Thead | Tfoot) => {
-                    Some((i, i))
-                }
+        // The context element: a cell, row or section of the new tag's kind,
+        // closed with it, or the row, section or table it belongs in.
+        let same = |t: Tag| {
+            matches!(
+                (tag, t),
+                (Td | Th, Td | Th) | (Tr, Tr) | (Tbody | Thead | Tfoot, Tbody | Thead | Tfoot)
+            )
+        };
+        let context = |t: Tag| {
+            matches!(
+                (tag, t),
                 (Td | Th, Tr | Tbody | Thead | Tfoot | Table)
-                | (Tr, Tbody | Thead | Tfoot | Table)
-                | (Tbody | Thead | Tfoot, Table) => Some((i, i + 1)),
-                _ => None,
-            };
-            if found.is_some() {
-                break;
-            }
-        }
-        let Some((at, keep)) = found else { return };
+                    | (Tr, Tbody | Thead | Tfoot | Table)
+                    | (Tbody | Thead | Tfoot, Table)
+            )
+        };
+        let Found::At(at) = self.find(IMPLIED_LOOK, ends_scopes, |o| same(o.tag) || context(o.tag))
+        else {
+            return;
+        };
+        let stack = self.tree.stack();
+        // How many open elements stay: below the element where it is closed
+        // with the new tag, through it where it is the context.
+        let keep = if same(stack[at].tag) { at } else { at + 1 };
         let in_table = stack[..=at]
             .iter()
             .rev()
-            .take_while(|open| !open.space.is_foreign() && open.tag != Template)
+            .take_while(|&open| !ends_scopes(open))
             .any(|open| open.tag == Table);
         if in_table {
             while self.tree.depth() > keep {
@@ -532,4 +536,29 @@ impl<C: Consumer> Walker<C> {
             }
         }
     }
+}
+
+/// How far down the stack implied end tags look (an `<li>` closing the open
+/// `<li>`, a row closing the open cell): a few levels, where they live;
+/// deeper mismatches are left to end tags, so hostile nesting stays linear.
+const IMPLIED_LOOK: usize = 16;
+
+/// Whether an open element ends every scope of HTML inside it: foreign
+/// content is not HTML's, and an integration point ends the scopes of the
+/// HTML inside it; so does a `template`, whose content is a document
+/// fragment of its own (every scope of HTML § 13.2.4.2 stops at it): an
+/// `<li>` inside it does not close the `<li>` the template stands in, which
+/// would pop the template and show its content.
+fn ends_scopes(open: &Open) -> bool {
+    open.space.is_foreign() || open.tag == Tag::Template
+}
+
+/// What a look down the stack found.
+enum Found {
+    /// The element, at this index.
+    At(usize),
+    /// Nothing before a barrier or the stack's bottom.
+    No,
+    /// Nothing within the look; the stack goes deeper.
+    Deeper,
 }

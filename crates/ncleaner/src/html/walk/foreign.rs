@@ -54,7 +54,7 @@ use super::super::attrs::name_hash;
 use super::super::consumer::Consumer;
 use super::super::tags::Tag;
 use super::super::tokenizer::StartTag;
-use super::{Open, Walker};
+use super::{Found, Open, Walker};
 
 /// How far an end tag or an implied end tag looks down the stack for its
 /// element where foreign content is open.
@@ -260,45 +260,11 @@ impl<C: Consumer> Walker<C> {
         true
     }
 
-    /// Looks down the stack, at most `look` elements, for one that is
-    /// `wanted`, stopping at one that is a `barrier`.
-    fn find(
-        &self,
-        look: usize,
-        barrier: impl Fn(&Open) -> bool,
-        wanted: impl Fn(&Open) -> bool,
-    ) -> Found {
-        let stack = self.tree.stack();
-        for (i, o) in stack.iter().enumerate().rev().take(look) {
-            if barrier(o) {
-                return Found::No;
-            }
-            if wanted(o) {
-                return Found::At(i);
-            }
-        }
-        if stack.len() > look {
-            Found::Deeper
-        } else {
-            Found::No
-        }
-    }
-
     /// Whether an element that an end tag of `tag` (name hashed: `hash`)
     /// closes is open anywhere.
     fn is_open(&self, tag: Tag, hash: u32) -> bool {
         self.tree.count_other(hash) > 0 || (tag != Tag::Other && self.tree.count(tag) > 0)
     }
-}
-
-/// What a look down the stack found.
-enum Found {
-    /// The element, at this index.
-    At(usize),
-    /// Nothing before a barrier or the stack's bottom.
-    No,
-    /// Nothing within the look; the stack goes deeper.
-    Deeper,
 }
 
 #[cfg(test)]
