@@ -106,6 +106,20 @@ fn clean(page: &str, format: &str) -> String {
     ok(&["clean", "-q", "--format", format, path.to_str().unwrap()])
 }
 
+/// Asserts that `out` holds each of `parts`.
+fn keeps(out: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(out.contains(part), "lost {part:?}:\n{out}");
+    }
+}
+
+/// Asserts that `out` holds none of `parts`, which are `what`.
+fn drops(out: &str, parts: &[&str], what: &str) {
+    for part in parts {
+        assert!(!out.contains(part), "kept {what} {part:?}:\n{out}");
+    }
+}
+
 /// The story's paragraphs, each as the page has it on one line.
 const STORY_PARAGRAPHS: [&str; 6] = [
     "The town council has approved plans for protected cycle lanes",
@@ -119,10 +133,8 @@ const STORY_PARAGRAPHS: [&str; 6] = [
 #[test]
 fn a_rail_of_other_stories_above_the_story_is_dropped() {
     let text = clean(STORY, "text");
-    for p in STORY_PARAGRAPHS {
-        assert!(text.contains(p), "lost {p:?}:\n{text}");
-    }
-    for teaser in [
+    keeps(&text, &STORY_PARAGRAPHS);
+    let rail = [
         "Top stories",
         "Ferry timetable changes from next month",
         "Passengers will see two fewer crossings a day",
@@ -130,33 +142,27 @@ fn a_rail_of_other_stories_above_the_story_is_dropped() {
         "Family bakery on Quay Street",
         "Three generations of the same family",
         "Rowing club wins regional title",
-    ] {
-        assert!(
-            !text.contains(teaser),
-            "kept the rail's {teaser:?}:\n{text}"
-        );
-    }
+    ];
+    drops(&text, &rail, "the rail's");
 }
 
 #[test]
 fn a_list_and_a_table_between_the_storys_paragraphs_are_kept() {
     let md = clean(STORY, "markdown");
-    for item in [
+    let list = [
         "- a kerb between the cycle lanes and the road for the whole route",
         "- new crossings at the ferry terminal and outside the primary school",
         "- twenty more parking spaces for cargo bikes near the market square",
         "- a lower speed limit of twenty miles an hour on the harbour road",
-    ] {
-        assert!(md.contains(item), "lost the list item {item:?}:\n{md}");
-    }
-    for row in [
+    ];
+    let table = [
         "| Source | Amount | Share |",
         "| Regional transport grant | £2.4 million | 75% |",
         "| Town council | £0.6 million | 19% |",
         "| Harbour trust | £0.2 million | 6% |",
-    ] {
-        assert!(md.contains(row), "lost the table row {row:?}:\n{md}");
-    }
+    ];
+    keeps(&md, &list);
+    keeps(&md, &table);
     // In the story's order: the list, then the table, between paragraphs.
     let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("no {s:?} in:\n{md}"));
     assert!(at("several changes that campaigners") < at("- a kerb between"));
@@ -168,36 +174,27 @@ fn a_list_and_a_table_between_the_storys_paragraphs_are_kept() {
 #[test]
 fn a_you_may_also_like_block_under_the_story_or_the_post_is_dropped() {
     let text = clean(STORY, "text");
-    for link in [
+    let related = [
         "You may also like",
         "New bus route to link the station and the hospital",
         "Parking charges to rise in all council car parks",
         "Footbridge over the river to close for two weeks",
-    ] {
-        assert!(
-            !text.contains(link),
-            "kept {link:?} under the story:\n{text}"
-        );
-    }
+    ];
+    drops(&text, &related, "under the story");
     let text = clean(POST, "text");
-    for p in [
+    let post = [
         "When we moved into a fourth-floor flat three years ago",
         "The hive sits in the corner furthest from the door",
         "Forage was the other worry.",
         "If you are thinking of trying it, check the terms of your lease first",
-    ] {
-        assert!(text.contains(p), "lost {p:?}:\n{text}");
-    }
-    for card in [
+    ];
+    keeps(&text, &post);
+    let cards = [
         "You may also like",
         "Growing tomatoes in pots",
         "Rhubarb and ginger jam",
         "A compost bin that fits under the sink",
         "Saving seeds from your own vegetables",
-    ] {
-        assert!(
-            !text.contains(card),
-            "kept the card {card:?} under the post:\n{text}"
-        );
-    }
+    ];
+    drops(&text, &cards, "under the post");
 }
