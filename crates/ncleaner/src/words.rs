@@ -15,9 +15,10 @@
 //! without those characters it is the whitespace rule the models were trained
 //! with, so pages in spaced scripts are counted as before; and it keeps the
 //! vectorised counter for them (most text holds no such character, which
-//! [`holds_unspaced`] finds out at the cost of a vectorised scan). UAX #29 would make each Han
-//! and Hiragana character a word too, but keep a run of Katakana whole and
-//! split `e-mail` and `U.S.` in two, which the scorer does not.
+//! [`holds_unspaced`] finds out at the cost of a vectorised scan). UAX #29
+//! would make each Han and Hiragana character a word too, but keep a run of
+//! Katakana whole and split `e-mail` and `U.S.` in two, which the scorer
+//! does not.
 //!
 //! Thai, Lao, Khmer and Myanmar, also written without spaces between words,
 //! are counted by the whitespace rule (a run between spaces is a phrase):
