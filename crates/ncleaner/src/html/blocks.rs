@@ -23,8 +23,7 @@ impl Consumer for Blocks {
 
     fn boundary(&mut self, block: Option<&mut BlockEnd<'_>>, tree: &mut Tree) {
         let Some(end) = block else { return };
-        let heading = (0..6).any(|i| tree.count(Tag::heading(i)) > 0);
-        end.block.kind = if heading {
+        end.block.kind = if tree.heading_open() {
             Kind::H
         } else if tree.count(Tag::Li) > 0 {
             Kind::L

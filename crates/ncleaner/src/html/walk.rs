@@ -447,8 +447,7 @@ impl<C: Consumer> TokenSink for Walker<C> {
             // Any heading's end tag closes the innermost open heading
             // (HTML § 13.2.6.4.7): `<h2>a</h1>b` leaves `b` outside it.
             let open = |o: &Open| o.tag.is_heading();
-            let headings = [Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6];
-            if headings.iter().all(|&h| self.tree.count(h) == 0) || !self.closes(open) {
+            if !self.tree.heading_open() || !self.closes(open) {
                 return;
             }
             self.pop_until(open);

@@ -182,11 +182,10 @@ fn breaks_out(start: &StartTag<'_>) -> bool {
 
 /// Whether the open element `o` is the one an end tag of `tag` (its name
 /// hashed: `hash`) closes: by tag, or by name for `Tag::Other` (every
-/// foreign element but the `svg` and `math` that HTML opens).
+/// foreign element but the `svg` and `math` that HTML opens). Any heading's
+/// end tag closes every heading (HTML § 13.2.6.4.7: `</h1>` closes an open
+/// `<h2>`).
 #[inline]
-/// Whether the end tag `tag` (`hash` of its name) names the open element
-/// `o`. Any heading's end tag names every heading (HTML § 13.2.6.4.7: `</h1>`
-/// closes an open `<h2>`).
 fn is_named(o: &Open, tag: Tag, hash: u32) -> bool {
     if o.tag == Tag::Other {
         o.name_hash == hash

@@ -155,6 +155,11 @@ impl Tree {
         self.open[tag as usize]
     }
 
+    /// Whether a heading (`h1`–`h6`) of any level is open.
+    pub(in crate::html) fn heading_open(&self) -> bool {
+        (0..6).any(|i| self.count(Tag::heading(i)) > 0)
+    }
+
     /// How many `Other` elements of this name hash are open.
     pub(in crate::html) fn count_other(&self, name_hash: u32) -> u32 {
         self.open_other.get(&name_hash).copied().unwrap_or(0)
