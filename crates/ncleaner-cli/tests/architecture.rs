@@ -3,9 +3,11 @@
 //! use each other. It reads the sources and manifests of the workspace, so
 //! it needs nothing but the checkout.
 //!
-//! A module's dependencies are the `crate::NAME` paths in its files (comment
-//! lines and the trailing `#[cfg(test)] mod tests` block left out: a test may
-//! reach for anything).
+//! A module's dependencies are the modules its files name by a path
+//! (`crate::…`, `super::…`, `self::…`, or a child's name), every module of
+//! every crate a node ([`module_graph`]); comment lines and the trailing
+//! `#[cfg(test)] mod tests` block are left out: a test may reach for
+//! anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -51,9 +53,14 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The code of a file without comment lines and without its test module.
 fn code(path: &Path) -> String {
     let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    code_of(&src)
+}
+
+/// `src` without comment lines and without its trailing test module.
+fn code_of(src: &str) -> String {
     let src = match src.find("#[cfg(test)]\nmod tests") {
         Some(i) => &src[..i],
-        None => &src[..],
+        None => src,
     };
     src.lines()
         .filter(|l| !l.trim_start().starts_with("//"))
@@ -61,71 +68,198 @@ fn code(path: &Path) -> String {
         .join("\n")
 }
 
-/// The top-level modules named after `crate::` in `code`, including those
-/// inside `crate::{a, b::c}` groups.
-fn crate_paths(code: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
+/// Whether `c` may be part of a path's identifier.
+fn ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Reads the path at `s[*i..]` (identifiers joined by `::`, `{…}` groups
+/// expanded, an `as` rename skipped), each full path after `prefix` pushed
+/// to `out`.
+fn read_path(s: &[u8], i: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let skip_space = |i: &mut usize| {
+        while *i < s.len() && s[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
     };
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 1;
-            let mut item = String::new();
-            for c in group.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
+    let mut segs = prefix;
+    loop {
+        skip_space(i);
+        if s.get(*i) == Some(&b'{') {
+            *i += 1;
+            loop {
+                skip_space(i);
+                match s.get(*i) {
+                    None => return,
+                    Some(b'}') => {
+                        *i += 1;
+                        return;
+                    }
                     _ => {}
                 }
-                if depth == 0 || (depth == 1 && c == ',') {
-                    out.insert(ident(item.trim()));
-                    item.clear();
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    item.push(c);
+                read_path(s, i, segs.clone(), out);
+                // Past an `as` rename, to the item's comma or the group's end.
+                while *i < s.len() && !matches!(s[*i], b',' | b'}' | b'{') {
+                    *i += 1;
+                }
+                match s.get(*i) {
+                    Some(b',') => *i += 1,
+                    Some(b'}') => {}
+                    _ => return,
                 }
             }
+        }
+        let start = *i;
+        while *i < s.len() && (ident_byte(s[*i]) || s[*i] == b'*') {
+            *i += 1;
+        }
+        if *i == start {
+            break;
+        }
+        segs.push(String::from_utf8_lossy(&s[start..*i]).into_owned());
+        if s[*i..].starts_with(b"::") {
+            *i += 2;
         } else {
-            out.insert(ident(rest));
+            break;
+        }
+    }
+    out.push(segs);
+}
+
+/// The paths of `code` that start at a module: each `crate::…`,
+/// `super::…` and `self::…` path, `{…}` groups expanded, as written
+/// (`["super", "super", "tags", "Tag"]`).
+fn module_paths(code: &str) -> Vec<Vec<String>> {
+    let s = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let at_head = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|h| s[i..].starts_with(h.as_bytes()));
+        let after_path = i > 0 && (ident_byte(s[i - 1]) || matches!(s[i - 1], b':' | b'$'));
+        if at_head && !after_path {
+            read_path(s, &mut i, Vec::new(), &mut out);
+        } else {
+            i += 1;
         }
     }
     out
 }
 
-/// Module → the other modules of the same crate it uses.
+/// The modules that `code` (of the module `module`) declares with
+/// `mod NAME;` and names by a relative path (`NAME::item`).
+fn child_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let mut t = line.trim();
+        if let Some(rest) = t.strip_prefix("pub") {
+            t = match rest.trim_start().strip_prefix('(') {
+                Some(r) => r.split_once(')').map_or("", |(_, r)| r),
+                None => rest,
+            }
+            .trim_start();
+        }
+        let Some(name) = t
+            .strip_prefix("mod ")
+            .and_then(|r| r.trim().strip_suffix(';'))
+        else {
+            continue;
+        };
+        let needle = format!("{name}::");
+        let named = code.match_indices(&needle).any(|(j, _)| {
+            j == 0 || !(ident_byte(code.as_bytes()[j - 1]) || code.as_bytes()[j - 1] == b':')
+        });
+        if named {
+            let mut m = module.to_vec();
+            m.push(name.to_string());
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The path of the module a source file holds: `html::walk::foreign` for
+/// `src/html/walk/foreign.rs` or `src/html/walk/foreign/mod.rs`; the
+/// crate's root (`lib.rs`, `main.rs`) is the empty path.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut m: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if m.len() == 1 && (m[0] == "lib" || m[0] == "main") || m.last().is_some_and(|l| l == "mod") {
+        m.pop();
+    }
+    m
+}
+
+/// Module → the other modules of the same crate it uses, every module of
+/// the crate (`a::b::c`) a node. A use is a path from `crate`, `super` or
+/// `self` to an item, counted as a use of the deepest module on the path,
+/// or a relative path into a module that the file declares (`mod c;`,
+/// then `c::f()`). A module's uses of its own ancestors (its parent's
+/// items through `super::`, the crate root's re-exports) are not edges: a
+/// module is part of its ancestors, which declare it, so they cannot be a
+/// circle of modules that could be pulled apart. Test modules (`tests`,
+/// and a file's trailing `#[cfg(test)] mod tests`) are left out: a test
+/// may reach for anything.
 fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let module_of = |p: &Path| -> String {
-        let rel = p.strip_prefix(src).expect("under src");
-        let first = rel.components().next().expect("a component");
-        first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string()
-    };
-    let modules: BTreeSet<String> = files.iter().map(|p| module_of(p)).collect();
+    let files: Vec<(Vec<String>, &PathBuf)> = files
+        .iter()
+        .map(|f| (module_path(src, f), f))
+        .filter(|(m, _)| !m.is_empty() && !m.iter().any(|c| c == "tests"))
+        .collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in &files {
-        let m = module_of(f);
-        if m == "lib" || m == "main" {
-            continue;
+    for (m, f) in &files {
+        let code = code(f);
+        let deps = graph.entry(m.join("::")).or_default();
+        let mut targets = child_paths(&code, m);
+        for path in module_paths(&code) {
+            let (mut base, rest) = match path[0].as_str() {
+                "crate" => (Vec::new(), &path[1..]),
+                "self" => (m.clone(), &path[1..]),
+                _ => (m[..m.len() - 1].to_vec(), &path[1..]),
+            };
+            let mut rest = rest.iter().peekable();
+            while rest.next_if(|s| *s == "super").is_some() {
+                base.pop();
+            }
+            base.extend(rest.cloned());
+            targets.push(base);
         }
-        let deps = graph.entry(m.clone()).or_default();
-        for d in crate_paths(&code(f)) {
-            if d != m && modules.contains(&d) {
-                deps.insert(d);
+        for mut t in targets {
+            while !t.is_empty() && !modules.contains(&t) {
+                t.pop();
+            }
+            let ancestor_or_self = t.len() <= m.len() && m[..t.len()] == t[..];
+            if !t.is_empty() && !ancestor_or_self {
+                deps.insert(t.join("::"));
             }
         }
     }
     graph
+}
+
+/// The graph of the crate's top-level modules: `m`'s uses of other
+/// top-level modules, wherever in `m` they are.
+fn top_level(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, deps) in graph {
+        let tm = top(m);
+        let entry = out.entry(tm.clone()).or_default();
+        entry.extend(deps.iter().map(|d| top(d)).filter(|d| *d != tm));
+    }
+    out
 }
 
 /// A cycle of the graph, if it has one (depth-first search).
@@ -171,7 +305,7 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 
 #[test]
 fn the_product_modules_follow_the_pipeline_order() {
-    let graph = module_graph(&workspace().join("crates/ncleaner/src"));
+    let graph = top_level(&module_graph(&workspace().join("crates/ncleaner/src")));
     let rank = |m: &str| PRODUCT_ORDER.iter().position(|x| *x == m);
     let mut wrong = Vec::new();
     for (m, deps) in &graph {
@@ -198,6 +332,8 @@ fn no_crate_has_a_module_cycle() {
         "ncleaner-corpus",
         "ncleaner-lab",
         "ncleaner-cli",
+        "ncleaner-serve",
+        "ncleaner-py",
     ] {
         let graph = module_graph(&workspace().join("crates").join(krate).join("src"));
         assert!(!graph.is_empty(), "{krate}: no modules found");
@@ -205,6 +341,57 @@ fn no_crate_has_a_module_cycle() {
             panic!("{krate}: module cycle {}", c.join(" -> "));
         }
     }
+}
+
+/// Writes a crate's sources (path under `src`, code) into a fresh folder,
+/// and returns the folder with its module graph.
+fn planted(files: &[(&str, &str)]) -> (tempfile::TempDir, BTreeMap<String, BTreeSet<String>>) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (path, code) in files {
+        let p = dir.path().join("src").join(path);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("a folder");
+        std::fs::write(&p, code).expect("a source file");
+    }
+    let graph = module_graph(&dir.path().join("src"));
+    (dir, graph)
+}
+
+#[test]
+fn a_circle_between_submodules_is_caught() {
+    // Two siblings that use each other, one by `super::`, one by `crate::`.
+    let (_dir, graph) = planted(&[
+        ("lib.rs", "mod a;\n"),
+        ("a.rs", "mod x;\nmod y;\n"),
+        ("a/x.rs", "use super::y::Y;\npub struct X;\n"),
+        ("a/y.rs", "use crate::a::x::X;\npub struct Y;\n"),
+    ]);
+    let c = find_cycle(&graph).expect("the planted circle");
+    assert_eq!(c, ["a::x", "a::y", "a::x"]);
+
+    // Through a parent's relative path into its child: `c` uses `a`, which
+    // calls into its `x`, which uses `c` (consumer -> walk -> walk::noscript
+    // -> consumer).
+    let (_dir, graph) = planted(&[
+        ("lib.rs", "mod a;\nmod c;\n"),
+        ("a.rs", "mod x;\npub struct T;\nfn f() { x::g() }\n"),
+        ("a/x.rs", "use super::super::c::C;\npub fn g() {}\n"),
+        ("c.rs", "use crate::a::{T, self};\npub struct C;\n"),
+    ]);
+    let c = find_cycle(&graph).expect("the planted circle");
+    assert_eq!(c, ["a", "a::x", "c", "a"]);
+
+    // A child using its parent's items and the crate root's is no circle.
+    let (_dir, graph) = planted(&[
+        ("lib.rs", "mod a;\npub use a::T;\n"),
+        ("a/mod.rs", "mod x;\npub struct T;\nfn f() { x::g() }\n"),
+        (
+            "a/x.rs",
+            "use super::T;\nuse crate::T as U;\npub fn g() {}\n",
+        ),
+    ]);
+    assert_eq!(find_cycle(&graph), None);
+    assert_eq!(graph["a"], BTreeSet::from(["a::x".to_string()]));
+    assert!(graph["a::x"].is_empty());
 }
 
 /// The `[dependencies]` table of a crate's manifest (names only).
@@ -333,9 +520,18 @@ fn the_cli_stays_thin() {
 
 #[test]
 fn the_path_reader_sees_groups_and_ignores_comments() {
-    let c = "use crate::{a, b::{c, d}, e};\nlet x = crate::f::g();";
-    let got: Vec<String> = crate_paths(c).into_iter().collect();
-    assert_eq!(got, ["a", "b", "e", "f"]);
+    let c = "use crate::{a, b::{c, d as e}, f::*};\nlet x = crate::g::h();\n\
+             use super::super::tags::Tag;\n  // crate::not_this\nfoo::crate::no;";
+    let got = module_paths(&code_of(c));
+    let want: Vec<Vec<&str>> = vec![
+        vec!["crate", "a"],
+        vec!["crate", "b", "c"],
+        vec!["crate", "b", "d"],
+        vec!["crate", "f", "*"],
+        vec!["crate", "g", "h"],
+        vec!["super", "super", "tags", "Tag"],
+    ];
+    assert_eq!(got, want);
     let mut g = BTreeMap::new();
     g.insert("x".to_string(), BTreeSet::from(["y".to_string()]));
     g.insert("y".to_string(), BTreeSet::from(["x".to_string()]));

@@ -4,7 +4,7 @@
 //! block's text; this fills in the rest when the block ends.
 
 use super::consumer::{BlockEnd, Consumer, wants};
-use super::walk::Tree;
+use super::open::Tree;
 use super::{BOLD_HEADING_MAX_WORDS, Kind, Page, Tag};
 
 /// Kind, context and attribute words of each block (see the module documentation).

@@ -31,8 +31,8 @@
 //! - [`Consumer::finish`]: the page has ended; each consumer puts what it
 //!   read into the [`Page`].
 
+use super::open::{Open, Tree};
 use super::tokenizer::{StartTag, Text};
-use super::walk::{Open, Tree};
 use super::{Block, Page, Tag};
 
 /// Which events a consumer reads (bits of [`Consumer::WANTS`]).

@@ -7,8 +7,8 @@
 
 use super::Page;
 use super::consumer::{BlockEnd, Consumer, Element, wants};
+use super::open::{Open, Tree};
 use super::tree::{BlockWords, Node, containers};
-use super::walk::{Open, Tree};
 
 /// The tree of block-level elements and each block's place in it.
 pub(super) struct Containers {

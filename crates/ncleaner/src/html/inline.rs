@@ -23,7 +23,7 @@
 //!   them against the page's URL ([`crate::format::markdown`]).
 
 use super::consumer::{BlockEnd, Consumer, Element, wants};
-use super::walk::{Open, Tree};
+use super::open::{Open, Tree};
 use super::{Page, Tag, collapse_whitespace};
 
 /// Which inline marks the HTML pass records (line breaks in `pre` always).

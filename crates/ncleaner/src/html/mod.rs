@@ -63,6 +63,7 @@ mod containers;
 pub mod inline;
 mod meta;
 mod metadata;
+mod open;
 mod signals;
 mod structure;
 mod tags;
@@ -79,10 +80,11 @@ pub use metadata::{
     FIELD_MAX_CHARS, LIST_MAX, Metadata, any_date_in_text, author_name, byline_name, date_in_text,
     holds_a_date_in_text, normalise_date,
 };
+use open::Tree;
 pub use signals::{ELEMENTS, ITEMPROPS, OG_TYPES, SCHEMA_GROUPS, Signals};
 pub use tags::Tag;
 pub use tree::{Container, LEVELS, PROSE_WORDS};
-use walk::{Tree, Walker};
+use walk::Walker;
 
 /// The kind of a segment, as the CleanEval guidelines label it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -16,8 +16,8 @@
 use super::attrs::each_attribute_word;
 use super::consumer::{Consumer, Element, wants};
 use super::meta::META_MAX_CHARS;
+use super::open::{Tree, join_names};
 use super::tokenizer::StartTag;
-use super::walk::{Tree, join_names};
 use super::{Page, Tag};
 use crate::lexicon::PAGE_CLASS_GROUPS;
 

@@ -4,7 +4,7 @@
 //! text and its code language, table cells.
 
 use super::consumer::{BlockEnd, Consumer, Element, wants};
-use super::walk::{Open, Tree};
+use super::open::{Open, Tree};
 use super::{Cell, CodeLanguage, Page, Tag};
 
 /// Lists, items, tables and code languages open around the block being read.

@@ -15,10 +15,8 @@
 mod foreign;
 mod noscript;
 mod text;
-mod tree;
 
-pub(super) use foreign::Space;
-pub(super) use tree::{Open, Tree, join_names};
+use super::open::{Open, Space, Tree};
 
 use super::attrs::{name_hash, role_is_dialog, streamed_boundary_id, style_hides};
 use super::consumer::{BlockEnd, Consumer, Element, wants};

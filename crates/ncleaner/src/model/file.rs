@@ -42,7 +42,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta, pack, unpack};
+use super::varint::{get_varint, put_varint};
+use super::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta, check_key, pack, unpack};
 use crate::error::{Error, Result};
 
 /// The model file format version this build writes.
@@ -239,27 +240,6 @@ fn sorted(table: &rustc_hash::FxHashMap<u64, u64>) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = table.iter().map(|(&k, &c)| (k, c)).collect();
     v.sort_unstable();
     v
-}
-
-pub(super) fn put_varint(out: &mut Vec<u8>, mut x: u64) {
-    while x >= 0x80 {
-        out.push((x as u8) | 0x80);
-        x >>= 7;
-    }
-    out.push(x as u8);
-}
-
-pub(super) fn get_varint(bytes: &[u8], pos: &mut usize) -> std::result::Result<u64, String> {
-    let mut x = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *bytes.get(*pos).ok_or("truncated")?;
-        *pos += 1;
-        x |= ((b & 0x7f) as u64) << shift;
-        if b & 0x80 == 0 {
-            return Ok(x);
-        }
-    }
-    Err("varint too long".into())
 }
 
 /// Parses the header lines; returns the metadata.
@@ -478,20 +458,6 @@ pub(super) fn read_count_section(
         ));
     }
     Ok(counts)
-}
-
-/// Rejects keys with symbols outside the alphabet (a corrupt file would
-/// otherwise index past the scorer's tables).
-pub(super) fn check_key(key: u64, k: usize, v: u64) -> std::result::Result<(), String> {
-    if k < 10 && key >> (7 * k) != 0 {
-        return Err(format!("a {k}-gram key out of range"));
-    }
-    for i in 0..k {
-        if (key >> (7 * i)) & 0x7f >= v {
-            return Err(format!("a {k}-gram with a symbol outside the alphabet"));
-        }
-    }
-    Ok(())
 }
 
 fn read_text(text: &str) -> std::result::Result<Model, String> {

@@ -33,6 +33,7 @@
 
 mod file;
 mod scorer;
+mod varint;
 
 pub use file::{EMBEDDED, embedded};
 pub use scorer::Scorer;
@@ -170,6 +171,21 @@ pub fn unpack(mut key: u64, k: usize) -> Vec<Sym> {
         key >>= 7;
     }
     v
+}
+
+/// Rejects keys with symbols outside the alphabet (a corrupt file would
+/// otherwise index past the scorer's tables): `v` symbols, `k` of them
+/// packed as [`pack`] packs them.
+fn check_key(key: u64, k: usize, v: u64) -> std::result::Result<(), String> {
+    if k < 10 && key >> (7 * k) != 0 {
+        return Err(format!("a {k}-gram key out of range"));
+    }
+    for i in 0..k {
+        if (key >> (7 * i)) & 0x7f >= v {
+            return Err(format!("a {k}-gram with a symbol outside the alphabet"));
+        }
+    }
+    Ok(())
 }
 
 /// The k-gram counts of one text collection, for k = 1 … n.

@@ -190,7 +190,7 @@ impl Scorer {
     /// bits). Every value is written as its bits: read back, the tables are
     /// the very ones [`Scorer::build`] makes.
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
-        use super::file::put_varint;
+        use super::varint::put_varint;
         for x in [self.n, self.d, self.v] {
             put_varint(out, x as u64);
         }
@@ -246,7 +246,7 @@ impl Scorer {
         n: usize,
         alphabet: super::Alphabet,
     ) -> std::result::Result<Scorer, String> {
-        use super::file::get_varint;
+        use super::varint::get_varint;
         let mut pos = 0;
         let v = alphabet.size();
         let d = n.min(DENSE_MAX);
@@ -296,7 +296,7 @@ impl Scorer {
                 key = key
                     .checked_add(get_varint(bytes, &mut pos)?)
                     .ok_or("key overflow")?;
-                super::file::check_key(key, k, v as u64)?;
+                super::check_key(key, k, v as u64)?;
                 table.insert(key, f32_at(&mut pos)?);
             }
             sparse.push(table);
@@ -724,7 +724,7 @@ mod tests {
         let mut tables = Vec::new();
         m.scorer().write(&mut tables);
         let mut len = Vec::new();
-        super::super::file::put_varint(&mut len, tables.len() as u64);
+        super::super::varint::put_varint(&mut len, tables.len() as u64);
         v3.truncate(v3.len() - tables.len() - len.len());
         let mut v2 = v3;
         v2[4..8].copy_from_slice(&2u32.to_le_bytes());

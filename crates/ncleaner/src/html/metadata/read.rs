@@ -7,8 +7,8 @@
 use super::super::attrs::{attribute_words, word_hash};
 use super::super::consumer::{Consumer, Element, wants};
 use super::super::meta::{META_MAX_CHARS, Meta};
+use super::super::open::{Open, Tree};
 use super::super::tokenizer::{StartTag, Text};
-use super::super::walk::{Open, Tree};
 use super::super::{Context, Page, Tag, collapse_whitespace};
 use super::{CaptureKind, Collector, Field};
 use crate::lexicon::{

@@ -52,35 +52,14 @@
 
 use super::super::attrs::name_hash;
 use super::super::consumer::Consumer;
+use super::super::open::{Open, Space};
 use super::super::tags::Tag;
 use super::super::tokenizer::StartTag;
-use super::{Found, Open, Walker};
+use super::{Found, Walker};
 
 /// How far an end tag or an implied end tag looks down the stack for its
 /// element where foreign content is open.
 pub(super) const LOOK: usize = 64;
-
-/// The namespace of an open element, and what it is to the tree builder's
-/// dispatch (see the module documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(in crate::html) enum Space {
-    /// An HTML element.
-    #[default]
-    Html,
-    /// An SVG element.
-    Svg,
-    /// SVG `foreignObject`, `desc`, `title`: HTML integration points.
-    SvgHtml,
-    /// A MathML element.
-    MathMl,
-    /// MathML `mi`, `mo`, `mn`, `ms`, `mtext`: text integration points.
-    MathText,
-    /// MathML `annotation-xml` (an `svg` inside it starts SVG).
-    MathAnnotation,
-    /// MathML `annotation-xml` whose `encoding` is HTML: an HTML
-    /// integration point.
-    MathHtml,
-}
 
 impl Space {
     /// Whether the element is in a foreign namespace (SVG, MathML).

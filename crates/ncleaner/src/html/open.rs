@@ -5,11 +5,32 @@
 
 use rustc_hash::FxHashMap;
 
-use super::super::attrs::{ATTR_WORDS, attribute_words, names_comments};
-use super::super::tags::{TAG_COUNT, Tag};
-use super::super::tokenizer::StartTag;
-use super::super::{Block, Context};
-use super::foreign::Space;
+use super::attrs::{ATTR_WORDS, attribute_words, names_comments};
+use super::tags::{TAG_COUNT, Tag};
+use super::tokenizer::StartTag;
+use super::{Block, Context};
+
+/// The namespace of an open element, and what it is to the tree builder's
+/// dispatch (`walk::foreign`'s module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(in crate::html) enum Space {
+    /// An HTML element.
+    #[default]
+    Html,
+    /// An SVG element.
+    Svg,
+    /// SVG `foreignObject`, `desc`, `title`: HTML integration points.
+    SvgHtml,
+    /// A MathML element.
+    MathMl,
+    /// MathML `mi`, `mo`, `mn`, `ms`, `mtext`: text integration points.
+    MathText,
+    /// MathML `annotation-xml` (an `svg` inside it starts SVG).
+    MathAnnotation,
+    /// MathML `annotation-xml` whose `encoding` is HTML: an HTML
+    /// integration point.
+    MathHtml,
+}
 
 /// One open element on the stack.
 #[derive(Debug, Clone, Copy)]
@@ -406,7 +427,7 @@ impl Tree {
     /// characters (the consumers fill the rest).
     pub(in crate::html) fn new_block(&self) -> Block {
         Block {
-            kind: super::super::Kind::P,
+            kind: super::Kind::P,
             // A copy of exactly its length: the walker's buffer keeps its
             // capacity for the next block.
             text: self.block.text.as_str().to_owned(),
@@ -414,8 +435,8 @@ impl Tree {
             tag: self.block.tag.unwrap_or(Tag::Body),
             context: Context::default(),
             attrs: Vec::new(),
-            container: super::super::Container::default(),
-            structure: super::super::Structure::default(),
+            container: super::Container::default(),
+            structure: super::Structure::default(),
             inline: None,
         }
     }
