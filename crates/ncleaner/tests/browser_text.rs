@@ -49,6 +49,15 @@ fn hand_made_markup_reads_as_in_a_browser() {
         "<math><annotation-xml><div>out</div></annotation-xml></math>",
         "<p>a <svg/> b</p><p>c</p>",
         "<svg><svg><g></svg></x></svg><p>After.</p>",
+        // An end tag that stops at a special element (a fuzz round's find).
+        "<g></textarea><caption><h1><text><annotation-xml><mtext><text><svg> two  one  one  one \
+         <annotation-xml encoding=text/html><iframe></style></g><annotation-xml><<text> one ",
+        "<g><h1><x><svg><text>a</g>b</svg></h1><p>c</p>",
+        "<g><span><svg><text>a</g>b</svg><p>c</p>",
+        "<em><h1><svg><text>a</em>b</h1><p>c</p>",
+        "<b><h1><div><svg><text>a</b>b</h1><p>c</p>",
+        "<p><em><svg><text>a</em>b</p>",
+        "<i><div><span><svg><text>a</i>b</div>c",
     ] {
         same(page);
     }

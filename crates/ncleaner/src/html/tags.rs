@@ -258,6 +258,35 @@ impl Tag {
         )
     }
 
+    /// Whether the element is of HTML § 13.2.4.2's special category, among
+    /// the tags the walker names: an "any other end tag" of the tree
+    /// builder's "in body" mode that meets one walking down the stack is
+    /// ignored (`<x><h1>a</x>b` leaves `b` in the heading). Void elements
+    /// never stay open, so `Void` is not asked; the special elements named
+    /// by hash only (`applet`, `marquee`, `object`, `search`, `frame`) are
+    /// not counted, and neither are the foreign ones (SVG `foreignObject`,
+    /// `desc`, `title`; MathML's text integration points and
+    /// `annotation-xml`), which end every scope of HTML anyway.
+    pub(super) fn is_special(self) -> bool {
+        use Tag::*;
+        !matches!(
+            self,
+            A | B
+                | Big
+                | Strong
+                | Datalist
+                | Dialog
+                | Label
+                | Legend
+                | Math
+                | Optgroup
+                | Option
+                | Svg
+                | Void
+                | Other
+        )
+    }
+
     pub(super) fn is_bold(self) -> bool {
         matches!(self, Tag::B | Tag::Strong | Tag::Big)
     }

@@ -173,6 +173,28 @@ fn is_named(o: &Open, tag: Tag, hash: u32) -> bool {
     }
 }
 
+/// Whether an end tag of `tag` (named `name`) is a formatting element's,
+/// whose end tag runs the adoption agency (HTML § 13.2.4.3's list: `a`,
+/// `b`, `big` and `strong` by their tags, the others by name).
+fn is_formatting(tag: Tag, name: &[u8]) -> bool {
+    matches!(tag, Tag::A | Tag::B | Tag::Big | Tag::Strong)
+        || (tag == Tag::Other
+            && [
+                &b"code"[..],
+                b"em",
+                b"font",
+                b"i",
+                b"nobr",
+                b"s",
+                b"small",
+                b"strike",
+                b"tt",
+                b"u",
+            ]
+            .iter()
+            .any(|f| name.eq_ignore_ascii_case(f)))
+}
+
 impl<C: Consumer> Walker<C> {
     /// Closes the foreign elements above the nearest HTML element or
     /// integration point (a breakout).
@@ -224,11 +246,40 @@ impl<C: Consumer> Walker<C> {
         // closed is an HTML one open inside the integration point (in its
         // scope), if any; an `svg` or `math` is not HTML's to close. A
         // `template` ends every scope too (but its own).
+        //
+        // Special HTML elements (HTML § 13.2.4.2) keep what they hold open
+        // against two rules of the tree builder's "in body" mode:
+        // - "any other end tag" (an element that is neither special nor
+        //   formatting: one HTML does not know, a `span`, a `label`) walks
+        //   down from the current node and is ignored at the first special
+        //   element: `<x><h1><svg>a</x>b` leaves `b` in the `svg`;
+        // - a formatting element's end tag (the adoption agency) moves each
+        //   special element above the formatting element out of it, then
+        //   pops what is above the last of them: `<em><h1><svg>a</em>b`
+        //   closes the `svg` but not the `h1`. The walker, a stack, pops to
+        //   just above that special element. Choice: the non-special
+        //   elements between the formatting element and the special ones,
+        //   which the adoption agency takes off the stack, stay on it, and
+        //   its limit of eight rounds is not kept.
+        // (`dialog` is not special but closes by scope.)
+        let formatting = is_formatting(tag, name);
+        let any_other = !formatting && !tag.is_special() && tag != Tag::Dialog;
+        let special = |o: &Open| !o.space.is_foreign() && o.tag.is_special();
         match self.find(
             LOOK,
-            |o| o.space.ends_scope() || (o.tag == Tag::Template && tag != Tag::Template),
+            |o| {
+                o.space.ends_scope()
+                    || (o.tag == Tag::Template && tag != Tag::Template)
+                    || (any_other && special(o))
+            },
             |o| !o.space.is_foreign() && is_named(o, tag, hash),
         ) {
+            Found::At(i) if formatting => {
+                match self.tree.stack()[i + 1..].iter().rposition(special) {
+                    Some(k) => self.pop_to(i + k + 2),
+                    None => self.pop_to(i),
+                }
+            }
             Found::At(i) => self.pop_to(i),
             Found::Deeper => return false,
             // `</p>` without a `p` is an empty paragraph.

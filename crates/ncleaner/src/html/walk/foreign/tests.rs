@@ -211,6 +211,30 @@ fn foreign_end_tags_close_by_name() {
 }
 
 #[test]
+fn an_unknown_end_tag_stops_at_a_special_element() {
+    // Issue 52, a fuzz round of `browser_text`: `</g>` is the tree
+    // builder's "any other end tag"; walking down it meets the `h1`, a
+    // special element, and is ignored, so the `svg` and its text stay.
+    assert_eq!(
+        shown("<g><h1><x><svg><text>a</g>b</svg></h1><p>c</p>"),
+        ["c"]
+    );
+    assert_eq!(
+        shown("<g><span><svg><text>a</g>b</svg><p>c</p>"),
+        ["b", "c"]
+    );
+    // A formatting element's end tag runs the adoption agency, which moves
+    // the `h1` out of the `em` and pops what is above it: the `svg`.
+    assert_eq!(shown("<em><h1><svg><text>a</em>b</h1><p>c</p>"), ["b", "c"]);
+    assert_eq!(
+        shown("<b><h1><div><svg><text>a</b>b</h1><p>c</p>"),
+        ["b", "c"]
+    );
+    // Without a special element between, it pops to its element.
+    assert_eq!(shown("<p><em><svg><text>a</em>b</p>"), ["b"]);
+}
+
+#[test]
 fn deep_foreign_nesting_is_linear() {
     let n = 100_000;
     let html = format!(
