@@ -53,6 +53,10 @@ fn hand_made_markup_reads_as_in_a_browser() {
         "<g></textarea><caption><h1><text><annotation-xml><mtext><text><svg> two  one  one  one \
          <annotation-xml encoding=text/html><iframe></style></g><annotation-xml><<text> one ",
         "<g><h1><x><svg><text>a</g>b</svg></h1><p>c</p>",
+        "<g></textarea><caption><annotation-xml><mtext><text><svg> two <iframe></style></g>\
+         <annotation-xml><text> one ",
+        "<g><caption><x><svg><text>a</g>b",
+        "<g><td><body><svg><text>a</g>b",
         "<g><span><svg><text>a</g>b</svg><p>c</p>",
         "<em><h1><svg><text>a</em>b</h1><p>c</p>",
         "<b><h1><div><svg><text>a</b>b</h1><p>c</p>",

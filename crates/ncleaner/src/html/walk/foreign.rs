@@ -261,10 +261,30 @@ impl<C: Consumer> Walker<C> {
         //   elements between the formatting element and the special ones,
         //   which the adoption agency takes off the stack, stay on it, and
         //   its limit of eight rounds is not kept.
-        // (`dialog` is not special but closes by scope.)
+        // (`dialog` is not special but closes by scope.) The walker pushes
+        // start tags that the tree builder ignores in the body: a table's
+        // parts outside a table, a second `html`, `body` or `head`. So a
+        // table's part counts as special only where a table is open, and
+        // those four never (the real ones are at the stack's bottom, where
+        // no element an end tag closes is below them).
         let formatting = is_formatting(tag, name);
         let any_other = !formatting && !tag.is_special() && tag != Tag::Dialog;
-        let special = |o: &Open| !o.space.is_foreign() && o.tag.is_special();
+        let tables = self.tree.count(Tag::Table) > 0;
+        let special = |o: &Open| {
+            !o.space.is_foreign()
+                && o.tag.is_special()
+                && match o.tag {
+                    Tag::Html | Tag::Body | Tag::Head | Tag::Frameset => false,
+                    Tag::Caption
+                    | Tag::Tbody
+                    | Tag::Td
+                    | Tag::Tfoot
+                    | Tag::Th
+                    | Tag::Thead
+                    | Tag::Tr => tables,
+                    _ => true,
+                }
+        };
         match self.find(
             LOOK,
             |o| {

@@ -230,6 +230,9 @@ fn an_unknown_end_tag_stops_at_a_special_element() {
         shown("<b><h1><div><svg><text>a</b>b</h1><p>c</p>"),
         ["b", "c"]
     );
+    // A stray `caption` (the tree builder ignores it outside a table) is no
+    // barrier.
+    assert_eq!(shown("<g><caption><x><svg><text>a</g>b"), ["b"]);
     // Without a special element between, it pops to its element.
     assert_eq!(shown("<p><em><svg><text>a</em>b</p>"), ["b"]);
 }
