@@ -434,20 +434,7 @@ pub fn run(
 
 /// Cleans a pool page's already computed segments.
 pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> Cleaned {
-    let mut c = Cleaned {
-        url: page.url.clone(),
-        input,
-        encoding: "",
-        had_decode_errors: false,
-        segments: Vec::new(),
-        language: None,
-        model: None,
-        quality: None,
-        metadata: None,
-        truncated: None,
-        cut: None,
-        page_type: None,
-    };
+    let mut c = Cleaned::new(page.url.clone(), input);
     let features = page.features.as_ref().filter(|_| input != InputKind::Text);
     (c.segments, c.page_type) = cleaner.decide_page(page.segments(input).to_vec(), features, input);
     cleaner.assess(&mut c);

@@ -143,20 +143,7 @@ impl CleanResult {
 
 /// The empty cleaning of a document that was not cleaned.
 fn not_cleaned(url: Option<String>) -> Cleaned {
-    Cleaned {
-        url,
-        input: InputKind::Html,
-        encoding: "",
-        had_decode_errors: false,
-        segments: Vec::new(),
-        language: None,
-        model: None,
-        quality: None,
-        metadata: None,
-        truncated: None,
-        cut: None,
-        page_type: None,
-    }
+    Cleaned::new(url, InputKind::Html)
 }
 
 /// A page's metadata: each field `None` (lists empty) when no reliable source gave it.

@@ -24,6 +24,7 @@ use crate::segment::{self, Segment};
 /// What kind of input a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum InputKind {
     /// An HTML page.
     Html,
@@ -71,6 +72,7 @@ pub struct PageQuality {
 
 /// A segment with its score and the decision about it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ScoredSegment {
     /// The segment.
     pub segment: Segment,
@@ -140,6 +142,7 @@ impl ScoredSegment {
 
 /// One cleaned document.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Cleaned {
     /// The document's URL, if known.
     pub url: Option<String>,
@@ -181,6 +184,7 @@ pub struct Cleaned {
 /// Where a page's cut comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum OperatingPoint {
     /// The page's own expected-F cut (`crate::classify::expected_f_cut`):
     /// the default (`--prefer f`) with a calibrated classifier.
@@ -212,6 +216,7 @@ impl OperatingPoint {
 
 /// The cut that decided a page's scored segments.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Cut {
     /// Where it comes from.
     pub point: OperatingPoint,
@@ -224,6 +229,29 @@ pub struct Cut {
 }
 
 impl Cleaned {
+    /// The cleaning of a document read as `input` (from `url`, if known)
+    /// before anything was read: no segments, no encoding (`""`), nothing
+    /// detected. Every `Cleaned` starts here, the pipeline's with
+    /// `..Cleaned::new(url, input)` after the fields it read, so that a
+    /// field added to `Cleaned` has its empty value in one place; a caller
+    /// reports a document it could not clean with it as it is.
+    pub fn new(url: Option<String>, input: InputKind) -> Cleaned {
+        Cleaned {
+            url,
+            input,
+            encoding: "",
+            had_decode_errors: false,
+            segments: Vec::new(),
+            language: None,
+            model: None,
+            quality: None,
+            metadata: None,
+            truncated: None,
+            cut: None,
+            page_type: None,
+        }
+    }
+
     /// The kept segments.
     pub fn kept(&self) -> impl Iterator<Item = &ScoredSegment> {
         self.segments.iter().filter(|s| s.keep())

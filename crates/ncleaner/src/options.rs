@@ -65,6 +65,7 @@ pub const DEFAULT_WORD_MODEL: &str = "en-ppl";
 /// document; each page cut at its own expected-F point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct CleanOptions {
     /// The models (`en`, `multi`, `en-nonlex` or model files). With routing, each
     /// page goes to the model of its language (a model's language is the
@@ -546,7 +547,9 @@ impl Cleaner {
     /// assert_eq!(cleaned.language.as_deref(), Some("en"));
     /// assert_eq!(cleaned.model.as_deref(), Some("en"));
     ///
-    /// let nan = CleanOptions { threshold: Some(f64::NAN), ..CleanOptions::default() };
+    /// // `CleanOptions` is `#[non_exhaustive]`: start from the defaults.
+    /// let mut nan = CleanOptions::default();
+    /// nan.threshold = Some(f64::NAN);
     /// assert_eq!(Cleaner::new(nan).unwrap_err().to_string(), "threshold: NaN is not a finite number");
     /// ```
     pub fn new(options: CleanOptions) -> Result<Cleaner> {

@@ -627,18 +627,16 @@ impl Cleaner {
             }
         }
         let mut c = Cleaned {
-            url: doc.url,
-            input,
             encoding: doc.encoding.name(),
             had_decode_errors: doc.had_errors,
             segments,
             language,
             model: name,
-            quality: None,
             metadata,
             truncated: read.truncated.map(html::Limit::describe),
             cut,
             page_type,
+            ..Cleaned::new(doc.url, input)
         };
         self.assess_with(model, &mut c);
         crate::cleaned::settle_roles(&mut c.segments);

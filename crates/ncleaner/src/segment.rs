@@ -47,6 +47,7 @@ impl Heuristic {
 
 /// A unit of text that is kept or dropped as a whole.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Segment {
     /// Paragraph, heading or list item.
     pub kind: Kind,

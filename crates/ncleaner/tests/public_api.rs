@@ -9,7 +9,11 @@
 //! constants of inherent `impl` blocks of the public types. An item reachable
 //! by two paths is listed twice. Items under `#[cfg(...)]` are kept or left out
 //! as the default features decide (`test` and every cargo feature off); items
-//! made by macros are not seen.
+//! made by macros are not seen. A public struct's `pub` fields and a public
+//! enum's variants are listed under it (`… (field)`, `… (variant)`), and a
+//! struct or enum marked `#[non_exhaustive]` says so (`(struct,
+//! non_exhaustive)`): a field or variant added is a change of the API, and a
+//! type that gives it up is one too.
 //!
 //! To accept a change of the API on purpose:
 //! `NCLEANER_UPDATE_PUBLIC_API=1 cargo test -p ncleaner --test public_api`.
@@ -26,6 +30,9 @@ struct Module {
     defs: BTreeMap<String, (&'static str, bool)>,
     /// `use` declarations: (name, target path, `pub`); name `*` for a glob.
     uses: Vec<(String, Vec<String>, bool)>,
+    /// Structs' `pub` fields and enums' variants, compiled ones: type name
+    /// → (kind, member name).
+    members: BTreeMap<String, Vec<(&'static str, String)>>,
 }
 
 /// Inherent `impl` blocks: (module of the impl, type name, public associated items).
@@ -90,6 +97,24 @@ fn is_pub(vis: &Visibility) -> bool {
     matches!(vis, Visibility::Public(_))
 }
 
+fn non_exhaustive(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("non_exhaustive"))
+}
+
+/// A struct's compiled `pub` fields (named ones by name, a tuple's by
+/// index).
+fn pub_fields(fields: &syn::Fields) -> Vec<(&'static str, String)> {
+    fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| is_pub(&f.vis) && compiled(&f.attrs))
+        .map(|(i, f)| {
+            let name = f.ident.as_ref().map_or(i.to_string(), |id| id.to_string());
+            ("field", name)
+        })
+        .collect()
+}
+
 fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>) {
     match tree {
         UseTree::Path(p) => {
@@ -146,10 +171,34 @@ impl Crate {
         for item in items {
             let (name, kind, vis, attrs) = match item {
                 Item::Const(i) => (i.ident.to_string(), "const", &i.vis, &i.attrs),
-                Item::Enum(i) => (i.ident.to_string(), "enum", &i.vis, &i.attrs),
+                Item::Enum(i) => {
+                    let variants = i
+                        .variants
+                        .iter()
+                        .filter(|v| compiled(&v.attrs))
+                        .map(|v| ("variant", v.ident.to_string()))
+                        .collect();
+                    module.members.insert(i.ident.to_string(), variants);
+                    let kind = if non_exhaustive(&i.attrs) {
+                        "enum, non_exhaustive"
+                    } else {
+                        "enum"
+                    };
+                    (i.ident.to_string(), kind, &i.vis, &i.attrs)
+                }
                 Item::Fn(i) => (i.sig.ident.to_string(), "fn", &i.vis, &i.attrs),
                 Item::Static(i) => (i.ident.to_string(), "static", &i.vis, &i.attrs),
-                Item::Struct(i) => (i.ident.to_string(), "struct", &i.vis, &i.attrs),
+                Item::Struct(i) => {
+                    module
+                        .members
+                        .insert(i.ident.to_string(), pub_fields(&i.fields));
+                    let kind = if non_exhaustive(&i.attrs) {
+                        "struct, non_exhaustive"
+                    } else {
+                        "struct"
+                    };
+                    (i.ident.to_string(), kind, &i.vis, &i.attrs)
+                }
                 Item::Trait(i) => (i.ident.to_string(), "trait", &i.vis, &i.attrs),
                 Item::Type(i) => (i.ident.to_string(), "type", &i.vis, &i.attrs),
                 Item::Union(i) => (i.ident.to_string(), "union", &i.vis, &i.attrs),
@@ -341,7 +390,11 @@ impl Crate {
         seen: &mut BTreeSet<String>,
     ) {
         out.insert(format!("{shown} ({kind})"));
-        match kind {
+        let members = self.modules.get(module).and_then(|m| m.members.get(name));
+        for (kind, member) in members.into_iter().flatten() {
+            out.insert(format!("{shown}::{member} ({kind})"));
+        }
+        match kind.split(',').next().unwrap_or(kind) {
             "mod" => {
                 let mut child = module.to_vec();
                 child.push(name.to_string());

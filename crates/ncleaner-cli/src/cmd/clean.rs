@@ -302,26 +302,27 @@ impl Args {
     /// into a cleaner by the library ([`Cleaner::new`]) as the web API,
     /// Python and datatrove make theirs.
     pub fn options(&self) -> CleanOptions {
-        CleanOptions {
-            model: self.models.clone(),
-            fallback_model: self.fallback_model.clone(),
-            route: !self.no_route,
-            input: self.input,
-            method: self.method,
-            threshold: self.threshold,
-            min_probability: self.min_probability,
-            prefer: self.prefer,
-            comments: self.comments,
-            roles: self.roles,
-            keep_repeats: self.keep_repeats,
-            links: self.links,
-            images: self.images,
-            min_page_quality: self.min_page_quality,
-            max_perplexity: self.perplexity.max_perplexity,
-            mark: self.perplexity.mark,
-            word_model: self.perplexity.word_model.clone(),
-            smoothing: self.perplexity.smoothing,
-        }
+        // Field by field: `CleanOptions` is `#[non_exhaustive]`.
+        let mut o = CleanOptions::default();
+        o.model = self.models.clone();
+        o.fallback_model = self.fallback_model.clone();
+        o.route = !self.no_route;
+        o.input = self.input;
+        o.method = self.method;
+        o.threshold = self.threshold;
+        o.min_probability = self.min_probability;
+        o.prefer = self.prefer;
+        o.comments = self.comments;
+        o.roles = self.roles;
+        o.keep_repeats = self.keep_repeats;
+        o.links = self.links;
+        o.images = self.images;
+        o.min_page_quality = self.min_page_quality;
+        o.max_perplexity = self.perplexity.max_perplexity;
+        o.mark = self.perplexity.mark;
+        o.word_model = self.perplexity.word_model.clone();
+        o.smoothing = self.perplexity.smoothing;
+        o
     }
 }
 
@@ -387,10 +388,9 @@ pub fn run(args: Args) -> Result<()> {
         default_format: Format::Text,
         opts: corpus::CorpusOptions {
             input: args.input,
-            json: JsonOptions {
-                segments: args.segments,
-                markdown: args.markdown,
-            },
+            json: JsonOptions::default()
+                .with_segments(args.segments)
+                .with_markdown(args.markdown),
             ..corpus::CorpusOptions::default()
         },
         jobs: args.jobs,

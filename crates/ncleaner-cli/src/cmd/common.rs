@@ -146,10 +146,8 @@ mod tests {
 
     #[test]
     fn option_errors_name_the_flag() {
-        let o = ncleaner::CleanOptions {
-            threshold: Some(f64::NAN),
-            ..Default::default()
-        };
+        let mut o = ncleaner::CleanOptions::default();
+        o.threshold = Some(f64::NAN);
         let e = option_error(o.validate().unwrap_err()).to_string();
         assert_eq!(e, "--threshold: NaN is not a finite number");
         assert_eq!(flag("route"), "--no-route");

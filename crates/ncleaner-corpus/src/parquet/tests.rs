@@ -55,10 +55,7 @@ fn clean_to(origins: Vec<Origin>, dest: &Path, format: Format) -> crate::Stats {
         .unwrap();
     let opts = CorpusOptions {
         format,
-        json: JsonOptions {
-            segments: false,
-            markdown: true,
-        },
+        json: JsonOptions::default().with_markdown(true),
         ..CorpusOptions::default()
     };
     struct Quiet;

@@ -41,6 +41,7 @@ use self::page::{PagePrediction, PageTypeModel};
 /// page's reader, like WCXB's metric, weighs every page the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Preference {
     /// The precision-oriented point (as `train` trains it: the highest
     /// pooled word-level F-beta, beta 0.5); the default point in models
@@ -71,6 +72,7 @@ pub enum Preference {
 /// cannot be recovered when comments go by default; `drop` is one flag away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Comments {
     /// The model decides (the default).
     #[default]
@@ -574,6 +576,7 @@ pub fn log2_odds(p: f64) -> f64 {
 /// Which parts of the paper's system decide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Method {
     /// Keep every segment: the raw text dump (the paper's baseline).
     #[serde(alias = "keep_all")]
@@ -637,6 +640,7 @@ impl std::fmt::Display for Method {
 /// Why a segment was kept or dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case", tag = "by")]
+#[non_exhaustive]
 pub enum Reason {
     /// Every segment is kept ([`Method::KeepAll`]).
     KeepAll,
@@ -699,6 +703,7 @@ impl Reason {
 
 /// The decision about one segment.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Decision {
     /// Whether the segment is kept.
     pub keep: bool,

@@ -34,6 +34,7 @@ pub fn segment_columns(s: &crate::segment::Segment) -> [f32; 2] {
 /// The kinds of page (WCXB's seven types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum PageType {
     /// A news story, a blog post, a recipe, an essay: one text.
     Article,
@@ -108,6 +109,7 @@ pub const FORUM_AT_LEAST: f32 = 0.5;
 
 /// The predicted type of a page, with the probability of every type.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct PagePrediction {
     /// P(type) of each of [`PageType::ALL`], summing to 1.
     pub probabilities: [f32; 7],

@@ -21,6 +21,7 @@ use super::ScoredSegment;
 /// What a segment is on its page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Role {
     /// The page's title: its `h1`, or a heading that the page's stated
     /// title repeats.
@@ -91,6 +92,7 @@ impl Role {
 /// tables, code and posts, without its title, bylines and captions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Roles {
     /// Every kept segment, comments included.
     All,

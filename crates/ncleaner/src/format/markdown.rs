@@ -374,10 +374,7 @@ mod tests {
         let (input, segments, _) =
             crate::pipeline::read_document_with(html, InputKind::Html, marks);
         Cleaned {
-            url: url.map(str::to_string),
-            input,
             encoding: "UTF-8",
-            had_decode_errors: false,
             segments: segments
                 .into_iter()
                 .map(|segment| {
@@ -385,13 +382,7 @@ mod tests {
                     ScoredSegment::new(segment, keep)
                 })
                 .collect(),
-            language: None,
-            model: None,
-            quality: None,
-            metadata: None,
-            truncated: None,
-            cut: None,
-            page_type: None,
+            ..Cleaned::new(url.map(str::to_string), input)
         }
     }
 

@@ -39,6 +39,7 @@ use crate::segment::Kind;
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Format {
     /// CleanEval: `URL:` line, then `<p>`/`<h>`/`<l>` segments.
     Cleaneval,
@@ -115,11 +116,26 @@ impl std::fmt::Display for Format {
 
 /// Options of the JSON Lines writer.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct JsonOptions {
     /// Include every segment with its kind, score and decision.
     pub segments: bool,
     /// Include the kept text as Markdown ([`markdown()`]).
     pub markdown: bool,
+}
+
+impl JsonOptions {
+    /// These options with every segment included or not.
+    pub fn with_segments(mut self, segments: bool) -> JsonOptions {
+        self.segments = segments;
+        self
+    }
+
+    /// These options with the Markdown field or without.
+    pub fn with_markdown(mut self, markdown: bool) -> JsonOptions {
+        self.markdown = markdown;
+        self
+    }
 }
 
 /// The line that starts a document where several share one stream, in
@@ -421,22 +437,13 @@ mod tests {
             role: None,
         };
         Cleaned {
-            url: Some("http://x/".into()),
-            input: InputKind::Html,
             encoding: "UTF-8",
-            had_decode_errors: false,
             segments: vec![
                 seg(Kind::H, "Title", true),
                 seg(Kind::P, "Home", false),
                 seg(Kind::L, "item one", true),
             ],
-            language: None,
-            model: None,
-            quality: None,
-            metadata: None,
-            truncated: None,
-            cut: None,
-            page_type: None,
+            ..Cleaned::new(Some("http://x/".into()), InputKind::Html)
         }
     }
 

@@ -66,6 +66,7 @@ pub(super) use read::Reader;
 /// The page's metadata (see the module documentation). `None` and empty
 /// lists mean that no reliable source gave the field.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Metadata {
     /// The article's title.
     pub title: Option<String>,
