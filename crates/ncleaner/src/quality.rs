@@ -201,22 +201,13 @@ mod tests {
             role: None,
         };
         let c = Cleaned {
-            url: None,
-            input: InputKind::Html,
             encoding: "UTF-8",
-            had_decode_errors: false,
             segments: vec![
                 seg("one two three", 0.9, true),
                 seg("four five six", 0.5, true),
                 seg("menu", 0.1, false),
             ],
-            language: None,
-            model: None,
-            quality: None,
-            metadata: None,
-            truncated: None,
-            cut: None,
-            page_type: None,
+            ..Cleaned::new(None, InputKind::Html)
         };
         let f = features(&c);
         // Kept: words+1 = 4 and 4, probabilities 0.9 and 0.5.
