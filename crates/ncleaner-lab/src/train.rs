@@ -591,6 +591,7 @@ impl Trainer {
             site: cc.site,
             hidden: true,
             lexicon: ncleaner::lexicon::model_versions(),
+            columns: Vec::new(),
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))
             } else {

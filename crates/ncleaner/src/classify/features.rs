@@ -1,4 +1,6 @@
-//! Features of a segment for the segment classifier.
+//! The columns of a segment's row for the segment classifier, each group
+//! one type that names its columns and fills them ([`super::schema`] lists
+//! them in row order).
 //!
 //! What the paper's models ignore and the HTML or the text itself says: the
 //! n-gram score (total and per character), length, link-text share, segment
@@ -10,231 +12,335 @@
 //! it ([`crate::html::Container`]: the share, link density and prose of its
 //! enclosing containers, whether it sits in the page's best prose container,
 //! and how many same-shaped siblings they have). For
-//! text-dump input only the features that text alone shows are set; the
-//! HTML-only features stay 0 and a separate set of weights is trained.
+//! text-dump input only the groups that text alone shows are filled; the
+//! HTML-only groups stay 0 and a separate set of weights is trained.
 //!
-//! Features are dense `f32`s, standardised by the classifier; index 0 is the
-//! bias (always 1).
+//! Columns are dense `f32`s, standardised by the classifier; the first is
+//! the bias (always 1).
 
+use super::Classifier;
+use super::schema::{Columns, RowInput, SegmentColumns};
 use crate::html::{Context, Tag};
-use crate::segment::{Kind, Segment};
 
-/// Number of features.
-pub const COUNT: usize = NAMES.len();
+/// The bias: always 1.
+pub struct Bias;
 
-/// Feature names, in order (for reports and model files).
-pub const NAMES: &[&str] = &[
-    "bias",
-    "ngram_per_char",
-    "ngram_total",
-    "log_words",
-    "log_chars",
-    "link_share",
-    "kind_h",
-    "kind_l",
-    "ctx_nav",
-    "ctx_header",
-    "ctx_footer",
-    "ctx_aside",
-    "ctx_form",
-    "ctx_table",
-    "ctx_list",
-    "ctx_article",
-    "ctx_quote",
-    "ctx_pre",
-    "ctx_control",
-    "tag_p",
-    "tag_div",
-    "tag_cell",
-    "tag_li",
-    "tag_heading",
-    "tag_other",
-    "position",
-    "position_sq",
-    "ends_sentence",
-    "starts_upper",
-    "upper_share",
-    "digit_share",
-    "punct_share",
-    "bars",
-    "mean_word_len",
-    "comma_share",
-    "attr_mean",
-    "attr_min",
-    "attr_max",
-    "attr_known",
-    "meta_present",
-    "meta_title",
-    "meta_summary",
-    "container_share_0",
-    "container_share_1",
-    "container_share_2",
-    "container_share_3",
-    "container_links_0",
-    "container_links_1",
-    "container_links_2",
-    "container_links_3",
-    "container_prose_0",
-    "container_prose_1",
-    "container_prose_2",
-    "container_prose_3",
-    "in_best_container",
-    "below_best_container",
-    "best_container_share",
-    "same_shape_siblings",
-    "same_shape_siblings_above",
+impl SegmentColumns for Bias {
+    const NAMES: &'static [&'static str] = &["bias"];
+
+    fn fill_one(&self, _: &RowInput<'_>, _: usize, out: &mut [f32]) {
+        out[0] = 1.0;
+    }
+}
+
+/// The n-gram log-odds per symbol, and in total (a tenth, within ±30).
+pub struct Ngram;
+
+impl SegmentColumns for Ngram {
+    const NAMES: &'static [&'static str] = &["ngram_per_char", "ngram_total"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        let f = &input.facts[i];
+        out[0] = (f.score / f.symbols.max(1) as f64) as f32;
+        out[1] = (f.score / 10.0).clamp(-30.0, 30.0) as f32;
+    }
+}
+
+/// The segment's length: ln(1 + words), ln(1 + characters).
+pub struct Size;
+
+impl SegmentColumns for Size {
+    const NAMES: &'static [&'static str] = &["log_words", "log_chars"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        let words = input.segments[i].words().max(1);
+        out[0] = (1.0 + words as f32).ln();
+        out[1] = (1.0 + input.facts[i].chars.chars as f32).ln();
+    }
+}
+
+/// The share of the segment's characters inside links (HTML).
+pub struct LinkShare;
+
+impl SegmentColumns for LinkShare {
+    const NAMES: &'static [&'static str] = &["link_share"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if input.html {
+            let chars = input.facts[i].chars.chars.max(1) as f32;
+            out[0] = input.segments[i].link_chars as f32 / chars;
+        }
+    }
+}
+
+/// Whether the segment is a heading or a list item.
+pub struct Kind;
+
+impl SegmentColumns for Kind {
+    const NAMES: &'static [&'static str] = &["kind_h", "kind_l"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        use crate::segment::Kind as K;
+        let kind = input.segments[i].kind;
+        out[0] = f32::from(u8::from(kind == K::H));
+        out[1] = f32::from(u8::from(kind == K::L));
+    }
+}
+
+/// The enclosing structure's flags (HTML): one column per name of
+/// [`ENCLOSING`].
+pub struct Enclosing;
+
+/// Each column of [`Enclosing`] and the [`Context`] flag it reads.
+const ENCLOSING: [(&str, u32); 11] = [
+    ("ctx_nav", Context::NAV),
+    ("ctx_header", Context::HEADER),
+    ("ctx_footer", Context::FOOTER),
+    ("ctx_aside", Context::ASIDE),
+    ("ctx_form", Context::FORM),
+    ("ctx_table", Context::TABLE),
+    ("ctx_list", Context::LIST),
+    ("ctx_article", Context::ARTICLE),
+    ("ctx_quote", Context::QUOTE),
+    ("ctx_pre", Context::PRE),
+    ("ctx_control", Context::CONTROL),
 ];
 
-/// Index of the first container feature ([`crate::html::Container`]).
-pub const CONTAINER_FEATURES: usize = 42;
-
-/// Page-level quantities the features of each segment refer to.
-#[derive(Debug, Clone, Copy)]
-pub struct PageStats {
-    /// Number of segments on the page.
-    ///
-    /// Page-level size features (the page's words, a segment's share of
-    /// them) were tried and dropped: no gain under cross-validation, and they
-    /// taught the classifier that short documents are boilerplate.
-    pub segments: usize,
-}
-
-impl PageStats {
-    /// The statistics of a page's segments.
-    pub fn of(segments: &[Segment]) -> PageStats {
-        PageStats {
-            segments: segments.len(),
+impl SegmentColumns for Enclosing {
+    const NAMES: &'static [&'static str] = &{
+        let mut names = [""; ENCLOSING.len()];
+        let mut k = 0;
+        while k < names.len() {
+            names[k] = ENCLOSING[k].0;
+            k += 1;
         }
-    }
-}
-
-/// What the learned models say about a segment.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Evidence {
-    /// The n-gram log-odds of the segment.
-    pub score: f64,
-    /// The number of symbols the score sums over.
-    pub symbols: usize,
-    /// The attribute-word evidence ([`super::attrs::AttrModel::evidence`]).
-    pub attrs: [f32; super::attrs::EVIDENCE],
-}
-
-/// The features of segment `index` of a page.
-pub fn extract(
-    seg: &Segment,
-    index: usize,
-    page: PageStats,
-    ev: Evidence,
-    html: bool,
-) -> [f32; COUNT] {
-    let (score, symbols) = (ev.score, ev.symbols);
-    let mut f = [0f32; COUNT];
-    let text = seg.text();
-    let CharStats {
-        chars,
-        upper,
-        letters,
-        digits,
-        punct,
-        commas,
-        bars,
-    } = char_stats(text);
-    let words = seg.words().max(1);
-    let chars_f = chars.max(1) as f32;
-    f[0] = 1.0;
-    f[1] = (score / symbols.max(1) as f64) as f32;
-    f[2] = (score / 10.0).clamp(-30.0, 30.0) as f32;
-    f[3] = (1.0 + words as f32).ln();
-    f[4] = (1.0 + chars as f32).ln();
-    f[6] = (seg.kind == Kind::H) as u8 as f32;
-    f[7] = (seg.kind == Kind::L) as u8 as f32;
-    if html {
-        f[5] = seg.link_chars as f32 / chars_f;
-        let flags = [
-            Context::NAV,
-            Context::HEADER,
-            Context::FOOTER,
-            Context::ASIDE,
-            Context::FORM,
-            Context::TABLE,
-            Context::LIST,
-            Context::ARTICLE,
-            Context::QUOTE,
-            Context::PRE,
-            Context::CONTROL,
-        ];
-        for (i, flag) in flags.iter().enumerate() {
-            f[8 + i] = seg.context.has(*flag) as u8 as f32;
-        }
-        let tag = seg.tag.unwrap_or(Tag::Body);
-        let slot = match tag {
-            Tag::P => 19,
-            Tag::Div => 20,
-            Tag::Td | Tag::Th => 21,
-            Tag::Li => 22,
-            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => 23,
-            _ => 24,
-        };
-        f[slot] = 1.0;
-    }
-    let pos = if page.segments > 1 {
-        index as f32 / (page.segments - 1) as f32
-    } else {
-        0.5
+        names
     };
-    f[25] = pos;
-    f[26] = pos * pos;
-    // Flags for the first and last segment were tried and dropped: no gain
-    // under cross-validation, and on pages of one or two segments (never seen
-    // in training) they pushed the only paragraph below the threshold.
-    let last = text.chars().last().unwrap_or(' ');
-    // A sentence's end in Latin and in CJK punctuation (the full stop 。,
-    // full-width ！？）：and the corner brackets that close a quotation).
-    f[27] = matches!(
-        last,
-        '.' | '!' | '?' | '"' | '\'' | ')' | ':' | '。' | '！' | '？' | '）' | '：' | '」' | '』'
-    ) as u8 as f32;
-    f[28] = text.chars().next().is_some_and(char::is_uppercase) as u8 as f32;
-    f[29] = upper as f32 / letters.max(1) as f32;
-    f[30] = digits as f32 / chars_f;
-    f[31] = punct as f32 / chars_f;
-    f[32] = (bars as f32).min(5.0);
-    f[33] = (letters + digits) as f32 / words as f32;
-    f[34] = commas as f32 / words as f32;
-    if html {
-        f[35..39].copy_from_slice(&ev.attrs);
-        if let Some([title, summary]) = seg.meta {
-            f[39] = 1.0;
-            f[40] = title;
-            f[41] = summary;
-        }
-        if let Some(c) = &seg.container {
-            const L: usize = crate::html::LEVELS;
-            let at = CONTAINER_FEATURES;
-            f[at..at + L].copy_from_slice(&c.share);
-            f[at + L..at + 2 * L].copy_from_slice(&c.link_density);
-            f[at + 2 * L..at + 3 * L].copy_from_slice(&c.paragraphs);
-            let at = at + 3 * L;
-            f[at] = c.in_best as u8 as f32;
-            f[at + 1] = c.below_best;
-            f[at + 2] = c.best_share;
-            f[at + 3] = c.siblings.min(8.0);
-            f[at + 4] = c.siblings_above.min(8.0);
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if input.html {
+            let context = input.segments[i].context;
+            for (o, (_, flag)) in out.iter_mut().zip(ENCLOSING) {
+                *o = f32::from(u8::from(context.has(flag)));
+            }
         }
     }
-    f
 }
 
-/// Counts of a segment's characters by class, as [`extract`] uses them.
+/// The block's element, one-hot (HTML).
+pub struct Element;
+
+impl SegmentColumns for Element {
+    const NAMES: &'static [&'static str] = &[
+        "tag_p",
+        "tag_div",
+        "tag_cell",
+        "tag_li",
+        "tag_heading",
+        "tag_other",
+    ];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if input.html {
+            let slot = match input.segments[i].tag.unwrap_or(Tag::Body) {
+                Tag::P => 0,
+                Tag::Div => 1,
+                Tag::Td | Tag::Th => 2,
+                Tag::Li => 3,
+                Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => 4,
+                _ => 5,
+            };
+            out[slot] = 1.0;
+        }
+    }
+}
+
+/// The segment's place on the page, 0 (first) to 1 (last), and its square;
+/// a lone segment sits at 0.5.
+///
+/// Page-level size columns (the page's words, a segment's share of them)
+/// were tried and dropped: no gain under cross-validation, and they taught
+/// the classifier that short documents are boilerplate. Flags for the first
+/// and last segment were tried and dropped too: no gain, and on pages of
+/// one or two segments (never seen in training) they pushed the only
+/// paragraph below the threshold.
+pub struct Position;
+
+impl SegmentColumns for Position {
+    const NAMES: &'static [&'static str] = &["position", "position_sq"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        let n = input.segments.len();
+        let pos = if n > 1 {
+            i as f32 / (n - 1) as f32
+        } else {
+            0.5
+        };
+        out[0] = pos;
+        out[1] = pos * pos;
+    }
+}
+
+/// Surface statistics of the text: a sentence's end, a capital start, the
+/// shares of capitals, digits and punctuation, vertical bars (up to 5),
+/// the mean word length and commas per word.
+pub struct Surface;
+
+impl SegmentColumns for Surface {
+    const NAMES: &'static [&'static str] = &[
+        "ends_sentence",
+        "starts_upper",
+        "upper_share",
+        "digit_share",
+        "punct_share",
+        "bars",
+        "mean_word_len",
+        "comma_share",
+    ];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        let seg = &input.segments[i];
+        let text = seg.text();
+        let CharStats {
+            chars,
+            upper,
+            letters,
+            digits,
+            punct,
+            commas,
+            bars,
+        } = input.facts[i].chars;
+        let words = seg.words().max(1);
+        let chars_f = chars.max(1) as f32;
+        let last = text.chars().last().unwrap_or(' ');
+        // A sentence's end in Latin and in CJK punctuation (the full stop 。,
+        // full-width ！？）：and the corner brackets that close a quotation).
+        out[0] = f32::from(u8::from(matches!(
+            last,
+            '.' | '!'
+                | '?'
+                | '"'
+                | '\''
+                | ')'
+                | ':'
+                | '。'
+                | '！'
+                | '？'
+                | '）'
+                | '：'
+                | '」'
+                | '』'
+        )));
+        out[1] = f32::from(u8::from(
+            text.chars().next().is_some_and(char::is_uppercase),
+        ));
+        out[2] = upper as f32 / letters.max(1) as f32;
+        out[3] = digits as f32 / chars_f;
+        out[4] = punct as f32 / chars_f;
+        out[5] = (bars as f32).min(5.0);
+        out[6] = (letters + digits) as f32 / words as f32;
+        out[7] = commas as f32 / words as f32;
+    }
+}
+
+/// The evidence of the segment's `class`/`id`/`role` words
+/// ([`super::attrs::AttrModel::evidence`]; HTML).
+pub struct AttrWords;
+
+impl SegmentColumns for AttrWords {
+    const NAMES: &'static [&'static str] = &["attr_mean", "attr_min", "attr_max", "attr_known"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if input.html {
+            out.copy_from_slice(&input.classifier.attrs.evidence(&input.segments[i].attrs));
+        }
+    }
+}
+
+const _: () = assert!(AttrWords::NAMES.len() == super::attrs::EVIDENCE);
+
+/// How much of the segment the page's metadata repeats (HTML, where the
+/// page has metadata): a flag, the title's and the summary's share.
+pub struct Metadata;
+
+impl SegmentColumns for Metadata {
+    const NAMES: &'static [&'static str] = &["meta_present", "meta_title", "meta_summary"];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if input.html
+            && let Some([title, summary]) = input.segments[i].meta
+        {
+            out.copy_from_slice(&[1.0, title, summary]);
+        }
+    }
+}
+
+/// What the page's tree of containers says of the segment
+/// ([`crate::html::Container`]; HTML): the share of the page's text, the
+/// link density and the prose of its enclosing containers at each of
+/// [`crate::html::LEVELS`] levels, whether it sits in (or how far below)
+/// the page's best prose container and that container's share, and how
+/// many same-shaped siblings it has (up to 8).
+pub struct Containers;
+
+impl SegmentColumns for Containers {
+    const NAMES: &'static [&'static str] = &[
+        "container_share_0",
+        "container_share_1",
+        "container_share_2",
+        "container_share_3",
+        "container_links_0",
+        "container_links_1",
+        "container_links_2",
+        "container_links_3",
+        "container_prose_0",
+        "container_prose_1",
+        "container_prose_2",
+        "container_prose_3",
+        "in_best_container",
+        "below_best_container",
+        "best_container_share",
+        "same_shape_siblings",
+        "same_shape_siblings_above",
+    ];
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        const L: usize = crate::html::LEVELS;
+        if input.html
+            && let Some(c) = &input.segments[i].container
+        {
+            out[..L].copy_from_slice(&c.share);
+            out[L..2 * L].copy_from_slice(&c.link_density);
+            out[2 * L..3 * L].copy_from_slice(&c.paragraphs);
+            out[3 * L] = f32::from(u8::from(c.in_best));
+            out[3 * L + 1] = c.below_best;
+            out[3 * L + 2] = c.best_share;
+            out[3 * L + 3] = c.siblings.min(8.0);
+            out[3 * L + 4] = c.siblings_above.min(8.0);
+        }
+    }
+}
+
+const _: () = assert!(Containers::NAMES.len() == 3 * crate::html::LEVELS + 5);
+
+/// Counts of a segment's characters by class, as the groups read them
+/// ([`super::schema::Facts`]).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct CharStats {
-    chars: usize,
-    upper: usize,
-    letters: usize,
-    digits: usize,
-    punct: usize,
-    commas: usize,
-    bars: usize,
+pub struct CharStats {
+    /// Characters.
+    pub chars: usize,
+    /// Upper-case letters.
+    pub upper: usize,
+    /// Letters.
+    pub letters: usize,
+    /// Digits.
+    pub digits: usize,
+    /// Punctuation and symbols (commas included).
+    pub punct: usize,
+    /// Commas (`,`, `，`, `、`).
+    pub commas: usize,
+    /// Vertical bars.
+    pub bars: usize,
 }
 
 /// Class bits of an ASCII byte for [`char_stats`].
@@ -299,7 +405,7 @@ fn char_class(c: char) -> u8 {
 /// bytes by table, other characters by their Unicode properties.
 /// (Per-character `char` predicates would be a sixth of the text-dump
 /// pipeline's time.)
-fn char_stats(text: &str) -> CharStats {
+pub(crate) fn char_stats(text: &str) -> CharStats {
     let bytes = text.as_bytes();
     let mut counts = [0usize; 6];
     let mut chars = 0;
@@ -356,52 +462,188 @@ static SPREAD: [u64; 64] = {
     t
 };
 
-/// The features of each segment's neighbours that join its own in
-/// [`with_neighbours`]: n-gram scores, length, link share, kind, final punctuation.
-pub const NEIGHBOUR_FEATURES: &[usize] = &[1, 2, 3, 5, 6, 7, 27];
+/// The columns of each segment's neighbours that join its own (with
+/// [`Classifier::neighbours`]): n-gram scores, length, link share, kind,
+/// final punctuation, read from the neighbours' rows by name.
+///
+/// Past the page's ends a segment stands in for its missing neighbour: a
+/// flag for "no neighbour" was learned as a sign of boilerplate (pages start
+/// with menus and end with footers) and cost the last paragraph of a bare
+/// page, and a lone paragraph, their place.
+pub struct Neighbours;
 
-/// Offsets of the neighbours whose features join a segment's own.
-pub const NEIGHBOUR_OFFSETS: &[isize] = &[-2, -1, 1, 2];
+/// The columns of [`Neighbours`], by name; they are the first groups' of
+/// every row, so their places in a row are those in [`own_index`].
+const NEIGHBOUR_COLUMNS: [&str; 7] = [
+    "ngram_per_char",
+    "ngram_total",
+    "log_words",
+    "link_share",
+    "kind_h",
+    "kind_l",
+    "ends_sentence",
+];
 
-/// The number of features of a row, with or without the neighbours'.
-pub fn width(neighbours: bool) -> usize {
-    if neighbours {
-        COUNT + NEIGHBOUR_OFFSETS.len() * NEIGHBOUR_FEATURES.len()
-    } else {
-        COUNT
+/// Offsets of the neighbours whose columns join a segment's own.
+const NEIGHBOUR_OFFSETS: [isize; 4] = [-2, -1, 1, 2];
+
+/// The place of each of [`NEIGHBOUR_COLUMNS`] in a row: its place among
+/// the names of [`super::schema::GROUPS`]. The groups before them are
+/// used by every classifier, so the place is the same in every row (the
+/// test `neighbour_columns_sit_where_every_row_has_them` checks it).
+fn own_index() -> &'static [usize; 7] {
+    static INDEX: std::sync::OnceLock<[usize; 7]> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let all: Vec<String> = super::schema::GROUPS
+            .iter()
+            .flat_map(|g| g.names())
+            .collect();
+        NEIGHBOUR_COLUMNS.map(|name| {
+            all.iter()
+                .position(|n| n == name)
+                .expect("a neighbour column is a column of a group")
+        })
+    })
+}
+
+impl Columns for Neighbours {
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.neighbours
+    }
+
+    fn names(&self) -> Vec<String> {
+        NEIGHBOUR_OFFSETS
+            .iter()
+            .flat_map(|&off| {
+                let side = if off < 0 { "prev" } else { "next" };
+                NEIGHBOUR_COLUMNS
+                    .iter()
+                    .map(move |name| format!("{side}{}_{name}", off.unsigned_abs()))
+            })
+            .collect()
+    }
+
+    fn width(&self) -> usize {
+        NEIGHBOUR_OFFSETS.len() * NEIGHBOUR_COLUMNS.len()
+    }
+
+    fn fill(&self, _: &RowInput<'_>, rows: &mut [Vec<f32>], at: usize) {
+        let index = own_index();
+        let own: Vec<[f32; 7]> = rows.iter().map(|r| index.map(|k| r[k])).collect();
+        let n = rows.len() as isize;
+        for (i, row) in rows.iter_mut().enumerate() {
+            let mut k = at;
+            for off in NEIGHBOUR_OFFSETS {
+                let j = i as isize + off;
+                let r = if (0..n).contains(&j) {
+                    &own[j as usize]
+                } else {
+                    &own[i]
+                };
+                row[k..k + 7].copy_from_slice(r);
+                k += 7;
+            }
+        }
     }
 }
 
-/// Appends to each segment's features those of its neighbours, so that a
-/// linear classifier sees the segment in its context. Past the page's ends a
-/// segment stands in for its missing neighbour: a flag for "no neighbour"
-/// was learned as a sign of boilerplate (pages start with menus and end with
-/// footers) and cost the last paragraph of a bare page, and a lone
-/// paragraph, their place. Each row has room for `extra` more columns.
-pub fn with_neighbours(rows: &[[f32; COUNT]], extra: usize) -> Vec<Vec<f32>> {
-    let n = rows.len() as isize;
-    rows.iter()
-        .enumerate()
-        .map(|(i, own)| {
-            let mut v = Vec::with_capacity(width(true) + extra);
-            v.extend_from_slice(own);
-            for &off in NEIGHBOUR_OFFSETS {
-                let j = i as isize + off;
-                let r = if (0..n).contains(&j) {
-                    &rows[j as usize]
-                } else {
-                    own
-                };
-                v.extend(NEIGHBOUR_FEATURES.iter().map(|&k| r[k]));
-            }
-            v
-        })
-        .collect()
+/// What the site's other pages say ([`crate::site`], with
+/// [`Classifier::site`]): the share of them holding the segment, and
+/// whether the site is known.
+pub struct Site;
+
+impl SegmentColumns for Site {
+    const NAMES: &'static [&'static str] = &["site_share", "site_known"];
+
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.site
+    }
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if let Some(share) = input.segments[i].site {
+            out.copy_from_slice(&[share, 1.0]);
+        }
+    }
+}
+
+/// The page's type probabilities ([`super::page`], with
+/// [`Classifier::page_type`]; zeros for text input, which has no page
+/// features) and what the segment's place says of its role, for the
+/// segment model to weigh against the page's type: inside a comment section
+/// (a comment under an article, a post of a forum), inside a `figure` (a
+/// caption).
+pub struct PageType;
+
+impl SegmentColumns for PageType {
+    const NAMES: &'static [&'static str] = &[
+        "page_article",
+        "page_forum",
+        "page_product",
+        "page_collection",
+        "page_listing",
+        "page_documentation",
+        "page_service",
+        "in_comment_section",
+        "in_figure",
+    ];
+
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.page_type.is_some()
+    }
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        const T: usize = super::page::PageType::ALL.len();
+        if let Some(p) = input.page_type {
+            out[..T].copy_from_slice(&p.probabilities);
+        }
+        let context = input.segments[i].context;
+        out[T] = f32::from(u8::from(context.has(Context::COMMENT)));
+        out[T + 1] = f32::from(u8::from(context.has(Context::FIGURE)));
+    }
+}
+
+const _: () = assert!(PageType::NAMES.len() == super::page::PageType::ALL.len() + 2);
+
+/// Whether the segment's block hides itself ([`Context::HIDDEN`], with
+/// [`Classifier::hidden`]): the model decides the blocks that hide
+/// themselves.
+pub struct Hidden;
+
+impl SegmentColumns for Hidden {
+    const NAMES: &'static [&'static str] = &["hidden"];
+
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.hidden
+    }
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        out[0] = f32::from(u8::from(input.segments[i].context.has(Context::HIDDEN)));
+    }
+}
+
+/// The word model's scores ([`super::WordFeature`], an experiment of the
+/// ablation, never in a model file): the mean log10 probability per token
+/// and the share of unknown words.
+pub struct Words;
+
+impl SegmentColumns for Words {
+    const NAMES: &'static [&'static str] = &["word_lm_log10", "word_lm_unknown"];
+
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.words.0.is_some()
+    }
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        if let Some(f) = input.classifier.words.of(input.segments[i].text()) {
+            out.copy_from_slice(&f);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::segment::Segment;
 
     /// The table-driven counts equal the per-character predicates.
     #[test]
@@ -435,26 +677,67 @@ mod tests {
         }
     }
 
-    #[test]
-    fn names_match_count() {
-        assert_eq!(NAMES.len(), COUNT);
-        assert_eq!(NAMES[CONTAINER_FEATURES], "container_share_0");
-        assert_eq!(COUNT, CONTAINER_FEATURES + 3 * crate::html::LEVELS + 5);
-        let s = Segment::plain(Kind::P, "Hello, World 42 | x.".into());
-        let ev = Evidence {
-            score: 10.0,
-            symbols: 21,
-            attrs: [1.0; 4],
+    use crate::classify::schema::{Facts, Schema};
+    use crate::segment::Kind as K;
+
+    /// The rows of a page's segments as a classifier of every default group
+    /// builds them (each segment scored `score` over its characters), with
+    /// the column names.
+    fn rows(segments: &[Segment], html: bool, score: f64) -> (Vec<String>, Vec<Vec<f32>>) {
+        let c = crate::classify::tests::classifier();
+        let facts: Vec<Facts> = segments
+            .iter()
+            .map(|s| Facts::of(s, (score, s.text().chars().count())))
+            .collect();
+        let input = RowInput {
+            classifier: &c,
+            segments,
+            facts: &facts,
+            html,
+            page_type: None,
         };
-        let f = extract(&s, 0, PageStats { segments: 1 }, ev, false);
-        assert!(
-            f[35..39].iter().all(|&x| x == 0.0),
-            "no attribute evidence for text input"
+        let schema = Schema::of(&c);
+        (schema.names(), schema.rows(&input))
+    }
+
+    /// The value of column `name` in `row`.
+    fn col(names: &[String], row: &[f32], name: &str) -> f32 {
+        row[names.iter().position(|n| n == name).expect(name)]
+    }
+
+    #[test]
+    fn a_text_segment_s_columns() {
+        let s = Segment::plain(K::P, "Hello, World 42 | x.".into());
+        let (names, rows) = rows(&[s], false, 10.0);
+        let f = &rows[0];
+        for n in [
+            "attr_mean",
+            "attr_min",
+            "attr_max",
+            "attr_known",
+            "link_share",
+            "tag_other",
+        ] {
+            assert_eq!(
+                col(&names, f, n),
+                0.0,
+                "{n}: no HTML columns for text input"
+            );
+        }
+        assert_eq!(col(&names, f, "bias"), 1.0);
+        assert_eq!(
+            col(&names, f, "position"),
+            0.5,
+            "a lone segment sits mid-page"
         );
-        assert_eq!(f[0], 1.0);
-        assert_eq!(f[25], 0.5, "a lone segment sits mid-page");
-        assert_eq!(f[32], 1.0, "one vertical bar");
-        assert_eq!(f[27], 1.0, "ends a sentence");
+        assert_eq!(col(&names, f, "bars"), 1.0, "one vertical bar");
+        assert_eq!(col(&names, f, "ends_sentence"), 1.0, "ends a sentence");
+        assert_eq!(
+            col(&names, f, "ngram_per_char"),
+            0.5,
+            "10 bits over 20 characters"
+        );
+        assert_eq!(names.len(), f.len());
         assert!(f.iter().all(|x| x.is_finite()));
     }
 
@@ -462,16 +745,60 @@ mod tests {
     /// `。`, and its `，` are commas.
     #[test]
     fn a_chinese_paragraph_has_words_commas_and_an_end() {
-        let s = Segment::plain(Kind::P, "新华社北京电，会议在北京举行。".into());
-        let ev = Evidence {
-            score: 0.0,
-            symbols: 1,
-            attrs: [0.0; 4],
-        };
-        let f = extract(&s, 0, PageStats { segments: 1 }, ev, false);
+        let s = Segment::plain(K::P, "新华社北京电，会议在北京举行。".into());
         assert_eq!(s.words(), 15);
-        assert_eq!(f[3], 16f32.ln());
-        assert_eq!(f[27], 1.0, "。 ends a sentence");
-        assert_eq!(f[34], 1.0 / 15.0, "one comma in 15 words");
+        let (names, rows) = rows(&[s], false, 0.0);
+        let f = &rows[0];
+        assert_eq!(col(&names, f, "log_words"), 16f32.ln());
+        assert_eq!(col(&names, f, "ends_sentence"), 1.0, "。 ends a sentence");
+        assert_eq!(
+            col(&names, f, "comma_share"),
+            1.0 / 15.0,
+            "one comma in 15 words"
+        );
+    }
+
+    /// Each segment's row holds its neighbours' columns, itself standing
+    /// in past the page's ends.
+    #[test]
+    fn neighbours_columns_come_from_their_rows() {
+        let segs: Vec<Segment> = ["One.", "Two words here", "Three"]
+            .iter()
+            .map(|t| Segment::plain(K::P, (*t).into()))
+            .collect();
+        let (names, rows) = rows(&segs, true, 4.0);
+        for (i, row) in rows.iter().enumerate() {
+            let own = col(&names, row, "log_words");
+            let prev = col(&names, &rows[i.saturating_sub(1)], "log_words");
+            let next = col(&names, &rows[(i + 1).min(2)], "log_words");
+            assert_eq!(col(&names, row, "prev1_log_words"), prev);
+            assert_eq!(col(&names, row, "next1_log_words"), next);
+            assert!(own > 0.0);
+        }
+        let ends = |i: usize, name: &str| col(&names, &rows[i], name);
+        assert_eq!(ends(0, "ends_sentence"), 1.0);
+        assert_eq!(ends(2, "prev2_ends_sentence"), 1.0, "two back");
+        assert_eq!(
+            ends(0, "prev2_ends_sentence"),
+            1.0,
+            "itself, past the start"
+        );
+        assert_eq!(ends(0, "next2_ends_sentence"), 0.0, "two on");
+    }
+
+    /// The neighbours' source columns sit at the same place in every
+    /// classifier's rows, whatever groups it uses.
+    #[test]
+    fn neighbour_columns_sit_where_every_row_has_them() {
+        let mut c = crate::classify::tests::classifier();
+        for flags in 0..8u8 {
+            c.neighbours = flags & 1 != 0;
+            c.site = flags & 2 != 0;
+            c.hidden = flags & 4 != 0;
+            let names = Schema::of(&c).names();
+            for (k, name) in own_index().iter().zip(NEIGHBOUR_COLUMNS) {
+                assert_eq!(names[*k], name);
+            }
+        }
     }
 }

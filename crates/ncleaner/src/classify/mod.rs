@@ -22,15 +22,16 @@ pub mod features;
 pub mod hmm;
 pub mod logistic;
 pub mod page;
+pub mod schema;
 pub mod trees;
 
 use crate::html::Context;
 use crate::segment::{Heuristic, Segment};
 
 use self::attrs::AttrModel;
-use self::features::{Evidence, PageStats};
 use self::logistic::Logistic;
 use self::page::{PagePrediction, PageTypeModel};
+use self::schema::{Facts, RowInput, Schema};
 
 /// Which of the operating points stored in a model a cleaner uses when no
 /// explicit threshold is given.
@@ -180,7 +181,7 @@ pub struct Classifier {
     /// The page-type classifier ([`page`]). With it, each row gets the
     /// page's type probabilities after the site features (zeros for text
     /// input, which has no page features) and what the segment's place says
-    /// of its role ([`page::segment_columns`]); absent in older files.
+    /// of its role ([`features::PageType`]); absent in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_type: Option<PageTypeModel>,
     /// Whether each row ends with the segment's [`Context::HIDDEN`] flag
@@ -196,6 +197,13 @@ pub struct Classifier {
     /// files, which load unchecked.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub lexicon: std::collections::BTreeMap<String, String>,
+    /// The names of the columns of its rows, as it was trained
+    /// ([`Schema::names`]; written when a model file is saved): a file
+    /// whose names are not this build's schema's is refused when loaded
+    /// ([`Schema::check`]). Absent (empty) in older files, which are
+    /// checked by their rows' width alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
     /// A word model whose scores of each segment join its features (an
     /// experiment measured by the ablation; not kept in model files).
     #[serde(skip)]
@@ -280,80 +288,24 @@ impl Classifier {
         html: bool,
         page_type: Option<&PagePrediction>,
     ) -> (Vec<Vec<f32>>, Vec<f64>) {
-        let page = PageStats::of(segments);
-        let mut scores = Vec::with_capacity(segments.len());
-        let rows: Vec<[f32; features::COUNT]> = segments
+        let facts: Vec<Facts> = segments
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let (score, symbols) = scorer.score_with_len(s.text());
-                scores.push(score);
-                let attrs = if html {
-                    self.attrs.evidence(&s.attrs)
-                } else {
-                    [0.0; attrs::EVIDENCE]
-                };
-                features::extract(
-                    s,
-                    i,
-                    page,
-                    Evidence {
-                        score,
-                        symbols,
-                        attrs,
-                    },
-                    html,
-                )
-            })
+            .map(|s| Facts::of(s, scorer.score_with_len(s.text())))
             .collect();
-        // Room for the columns appended below, so that no row grows twice
-        // (growing them would be most of a 10 MB page's peak memory).
-        let types = if self.page_type.is_some() {
-            page::COLUMNS
-        } else {
-            0
+        let input = RowInput {
+            classifier: self,
+            segments,
+            facts: &facts,
+            html,
+            page_type,
         };
-        let extra = 2 * usize::from(self.site)
-            + types
-            + usize::from(self.hidden)
-            + 2 * usize::from(self.words.0.is_some());
-        let mut rows = if self.neighbours {
-            features::with_neighbours(&rows, extra)
-        } else {
-            rows.iter()
-                .map(|r| {
-                    let mut v = Vec::with_capacity(r.len() + extra);
-                    v.extend_from_slice(r);
-                    v
-                })
-                .collect()
-        };
-        if self.site {
-            for (row, s) in rows.iter_mut().zip(segments) {
-                row.extend(match s.site {
-                    Some(share) => [share, 1.0],
-                    None => [0.0, 0.0],
-                });
-            }
-        }
-        if types > 0 {
-            let p = page_type.map_or([0.0; 7], |p| p.probabilities);
-            for (row, s) in rows.iter_mut().zip(segments) {
-                row.extend_from_slice(&p);
-                row.extend(page::segment_columns(s));
-            }
-        }
-        if self.hidden {
-            for (row, s) in rows.iter_mut().zip(segments) {
-                row.push(f32::from(u8::from(s.context.has(Context::HIDDEN))));
-            }
-        }
-        if self.words.0.is_some() {
-            for (row, s) in rows.iter_mut().zip(segments) {
-                row.extend(self.words.of(s.text()).unwrap_or([0.0; 2]));
-            }
-        }
-        (rows, scores)
+        let rows = self.schema().rows(&input);
+        (rows, facts.iter().map(|f| f.score).collect())
+    }
+
+    /// The schema of this classifier's rows: the groups of columns it uses.
+    pub fn schema(&self) -> Schema {
+        Schema::of(self)
     }
 
     /// P(clean) of each feature row with the weights `w` of an input: the
@@ -738,7 +690,7 @@ pub fn decide(method: Method, segment: &Segment, score: Option<f64>, threshold: 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -783,15 +735,14 @@ mod tests {
         assert!(without_hidden(Vec::new()).is_empty());
     }
 
-    /// Each preference takes its stored point, and the default where the
-    /// model stores none.
-    #[test]
-    fn preferences_take_their_stored_points() {
-        let mut c = Classifier {
+    /// A classifier without weights, trees or models of its own, with the
+    /// neighbours' columns: what a test sets the rest of.
+    pub(crate) fn classifier() -> Classifier {
+        Classifier {
             html: None,
             text: None,
             trees: None,
-            neighbours: false,
+            neighbours: true,
             attrs: AttrModel::default(),
             threshold: [2.0, 1.5],
             precision_threshold: Some([3.0, 2.5]),
@@ -802,8 +753,16 @@ mod tests {
             site: false,
             hidden: false,
             lexicon: Default::default(),
+            columns: Vec::new(),
             words: WordFeature::default(),
-        };
+        }
+    }
+
+    /// Each preference takes its stored point, and the default where the
+    /// model stores none.
+    #[test]
+    fn preferences_take_their_stored_points() {
+        let mut c = classifier();
         assert_eq!(c.operating_threshold(true, Preference::Recall), 2.0);
         c.max_recall_threshold = Some([-0.5, -1.0]);
         assert_eq!(c.operating_threshold(true, Preference::Recall), -0.5);

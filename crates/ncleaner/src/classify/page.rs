@@ -16,21 +16,6 @@ pub use features::{PageFeatures, count as feature_count, names as feature_names}
 
 use super::trees::{Boost, Forest, PADDED, fit_softmax, softmax};
 
-/// The columns a classifier with a page-type model adds to each segment's
-/// row: the seven type probabilities and [`segment_columns`].
-pub const COLUMNS: usize = 7 + 2;
-
-/// What a segment's place says of its role, for the segment classifier to
-/// weigh against the page's type: inside a comment section (a comment under
-/// an article, a post of a forum), inside a `figure` (a caption).
-pub fn segment_columns(s: &crate::segment::Segment) -> [f32; 2] {
-    use crate::html::Context;
-    [
-        f32::from(u8::from(s.context.has(Context::COMMENT))),
-        f32::from(u8::from(s.context.has(Context::FIGURE))),
-    ]
-}
-
 /// The kinds of page (WCXB's seven types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]

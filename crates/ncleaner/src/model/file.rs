@@ -763,7 +763,7 @@ mod tests {
 #[derive(serde::Serialize)]
 struct ClassifierOut<'a> {
     #[serde(flatten)]
-    classifier: &'a crate::classify::Classifier,
+    classifier: std::borrow::Cow<'a, crate::classify::Classifier>,
     quality: &'a Option<[Option<crate::quality::QualityModel>; 2]>,
 }
 
@@ -812,9 +812,20 @@ impl ClassifierIn {
 }
 
 impl Model {
+    /// The classifier's JSON with the page-quality models, and the names of
+    /// its columns ([`crate::classify::Classifier::columns`]) where it
+    /// does not hold them yet (a classifier trained here, or read from a
+    /// file written before they were stored).
     fn classifier_json<'a>(&'a self, c: &'a crate::classify::Classifier) -> ClassifierOut<'a> {
+        let classifier = if c.columns.is_empty() {
+            let mut named = c.clone();
+            named.columns = c.schema().names();
+            std::borrow::Cow::Owned(named)
+        } else {
+            std::borrow::Cow::Borrowed(c)
+        };
         ClassifierOut {
-            classifier: c,
+            classifier,
             quality: &self.quality,
         }
     }

@@ -457,14 +457,12 @@ impl Model {
         let Some(c) = &self.classifier else {
             return Ok(());
         };
-        let want = crate::classify::features::width(c.neighbours)
-            + if c.site { 2 } else { 0 }
-            + usize::from(c.hidden)
-            + if c.page_type.is_some() {
-                crate::classify::page::COLUMNS
-            } else {
-                0
-            };
+        let schema = c.schema();
+        schema.check(&c.columns).map_err(|reason| Error::BadModel {
+            what: "model".into(),
+            reason,
+        })?;
+        let want = schema.width();
         if let Some(p) = &c.page_type
             && !p.is_valid()
         {
