@@ -17,7 +17,7 @@ pub use roles::{
 };
 pub(crate) use written::without_permalink;
 
-use crate::classify::Decision;
+use crate::classify::{Decision, DroppedComments};
 use crate::perplexity::SentenceScore;
 use crate::segment::{self, Segment};
 
@@ -419,7 +419,7 @@ pub const ROW_CELL_WORDS: usize = 12;
 ///   table holds data; it does not lay out the page);
 /// - the classifier dropped it (not a heuristic rule, a comment filter or a
 ///   repeat) and it has at most [`ROW_CELL_WORDS`] words;
-/// - with `drop_comments`, it is not a user comment.
+/// - it is not a comment the page drops ([`DroppedComments`]).
 ///
 /// A cell of links is kept like any other: in the tables of modern pages
 /// it is most often a value (a name, a product, a team).
@@ -449,7 +449,7 @@ pub const ROW_CELL_WORDS: usize = 12;
 /// row, the run with the same table and row. One pass finds each table's
 /// longest cell, one more each table's rows with a kept cell, one more
 /// each row's runs: linear in the page.
-pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
+pub fn keep_table_rows(segments: &mut [ScoredSegment], comments: DroppedComments) {
     use crate::html::Cell;
     fn cell(s: &ScoredSegment) -> Option<Cell> {
         s.segment.structure.and_then(|t| t.cell)
@@ -478,7 +478,7 @@ pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
     let keepable = |s: &ScoredSegment| {
         !s.decision.keep
             && s.decision.reason == crate::classify::Reason::Score
-            && !(drop_comments && s.segment.is_comment())
+            && !comments.contains(&s.segment)
             && s.segment.words() <= ROW_CELL_WORDS
     };
     let mut start = 0;
@@ -520,13 +520,14 @@ pub fn keep_table_rows(segments: &mut [ScoredSegment], drop_comments: bool) {
 /// segment. Code scores badly under n-gram models of prose, and the older
 /// pools have little of it to learn from, so the classifier alone drops
 /// most code of documentation and forum pages (p 0.1–0.4); code outside the
-/// content's container (a site's install banner) is left to the model.
+/// content's container (a site's install banner) is left to the model. A
+/// comment the page drops ([`DroppedComments`]) stays dropped.
 ///
 /// On WCXB's development pages (the fold models of `scripts/wcxb-crossval`,
 /// first fold, cleaned with and without the rule) documentation pages score
 /// 0.920 with it and 0.911 without, forums 0.850 and 0.843, the others
 /// within 0.001; EVALUATION.md has every set.
-pub fn keep_code_blocks(segments: &mut [ScoredSegment], drop_comments: bool) {
+pub fn keep_code_blocks(segments: &mut [ScoredSegment], comments: DroppedComments) {
     if !segments.iter().any(|s| s.decision.keep) {
         return;
     }
@@ -535,7 +536,7 @@ pub fn keep_code_blocks(segments: &mut [ScoredSegment], drop_comments: bool) {
             && s.decision.reason == crate::classify::Reason::Score
             && s.segment.structure.is_some_and(|t| t.pre)
             && s.segment.container.is_some_and(|c| c.in_best)
-            && !(drop_comments && s.segment.is_comment())
+            && !comments.contains(&s.segment)
     }) {
         s.decision = Decision {
             keep: true,
@@ -590,7 +591,7 @@ pub fn drop_bare_headings(segments: &mut [ScoredSegment]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::{Decision, Reason};
+    use crate::classify::{Comments, Decision, Reason};
 
     fn scored(text: &str, keep: bool) -> ScoredSegment {
         ScoredSegment {
@@ -706,7 +707,7 @@ mod tests {
             cell("Alone", false, (3, 1, 1)),
             cell("Also alone", true, (3, 1, 1)),
         ];
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert_eq!(
             kept(&s),
             [true, true, false, true, false, false, false, false, true]
@@ -747,14 +748,14 @@ mod tests {
         // The header row and one data row dropped (every cell of both),
         // the other rows kept: 3 rows of 5 have a kept cell.
         let mut s = figures([true, false, true, true], false);
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert!(s.iter().all(|x| x.decision.keep));
         for i in [0, 1, 4, 5] {
             assert_eq!(s[i].decision.reason, Reason::TableRow);
         }
         // In the page's best prose container, one kept row is enough.
         let mut s = figures([false, false, true, false], true);
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert!(s.iter().all(|x| x.decision.keep));
     }
 
@@ -763,7 +764,7 @@ mod tests {
         // 2 rows of 5 kept, outside the best container: nothing changes
         // (the kept rows' cells are all kept already).
         let mut s = figures([true, false, true, false], false);
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert_eq!(
             kept(&s),
             [
@@ -776,7 +777,7 @@ mod tests {
         let long = "word ".repeat(ROW_CELL_WORDS + 1);
         s[4].segment = Segment::plain(segment::Kind::P, long);
         s[4].segment.structure = s[5].segment.structure;
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert!(!s[4].decision.keep);
         assert!(s.iter().enumerate().all(|(i, x)| i == 4 || x.decision.keep));
     }
@@ -805,7 +806,7 @@ mod tests {
             rule: segment::Heuristic::PipeNavBar,
         };
         s[8].segment.context = crate::html::Context(crate::html::Context::COMMENT);
-        keep_table_rows(&mut s, true);
+        keep_table_rows(&mut s, DroppedComments::of(Comments::Drop, None));
         assert_eq!(
             kept(&s),
             [
@@ -813,7 +814,7 @@ mod tests {
             ]
         );
         // Comments kept, the same cell is kept.
-        keep_table_rows(&mut s, false);
+        keep_table_rows(&mut s, DroppedComments::NONE);
         assert!(s[8].decision.keep);
     }
 

@@ -109,9 +109,15 @@ impl Segment {
 
     /// Whether the segment is a user comment under a page's content: inside
     /// a comment section ([`Context::COMMENT`]) of a page whose content is
-    /// not itself a thread ([`crate::html::Container::thread`]).
-    pub(crate) fn is_comment(&self) -> bool {
-        self.context.has(Context::COMMENT) && !self.container.is_some_and(|c| c.thread)
+    /// not itself a thread: not a page predicted to be a forum or a Q&A
+    /// page (`forum`), and not a comment section that holds the page's best
+    /// prose container ([`crate::html::Container::thread`]).
+    ///
+    /// The one definition of a comment: the role
+    /// ([`crate::cleaned::Role::Comment`]) and the comments a page drops
+    /// ([`crate::classify::DroppedComments`]) both read it.
+    pub(crate) fn is_comment(&self, forum: bool) -> bool {
+        self.context.has(Context::COMMENT) && !forum && !self.container.is_some_and(|c| c.thread)
     }
 
     /// The number of words ([`count_words`]: runs between whitespace, each

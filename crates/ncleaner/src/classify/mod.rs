@@ -93,6 +93,38 @@ impl Comments {
     }
 }
 
+/// The comments one page drops: those of [`Comments::Drop`], except on a
+/// page predicted to be a forum or a Q&A page
+/// ([`PagePrediction::is_forum`]), whose posts are its content whatever
+/// their markup is called.
+///
+/// The one answer to "is this segment dropped as a comment?": the decision
+/// drops a kept comment ([`Reason::Comment`]), and the rules after it that
+/// keep a dropped segment again (a data table's rows, code blocks) leave
+/// these alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DroppedComments {
+    drop: bool,
+}
+
+impl DroppedComments {
+    /// No comment is dropped as one: the model decides them.
+    pub const NONE: DroppedComments = DroppedComments { drop: false };
+
+    /// The comments a page of this predicted type drops under `comments`.
+    pub fn of(comments: Comments, page_type: Option<&PagePrediction>) -> DroppedComments {
+        DroppedComments {
+            drop: comments == Comments::Drop && !page_type.is_some_and(PagePrediction::is_forum),
+        }
+    }
+
+    /// Whether the page drops `segment` as a comment
+    /// ([`Segment::is_comment`]).
+    pub fn contains(self, segment: &Segment) -> bool {
+        self.drop && segment.is_comment(false)
+    }
+}
+
 impl Preference {
     /// The name on the command line, in the web API and in Python
     /// (`precision`, `f`, `recall`); [`str::parse`] reads it back.
@@ -755,6 +787,59 @@ pub(crate) mod tests {
             lexicon: Default::default(),
             columns: Vec::new(),
             words: WordFeature::default(),
+        }
+    }
+
+    /// A comment is dropped where asked, except on a page typed a forum or
+    /// in a thread (a comment section holding the page's best prose); a
+    /// segment outside comment sections never is. The role reads the same
+    /// definition: the segments dropped are those given the comment role.
+    #[test]
+    fn dropped_comments_follow_the_page() {
+        let mut comment = Segment::plain(crate::html::Kind::P, "Nice post!".into());
+        comment.context = Context(Context::COMMENT);
+        let mut thread = comment.clone();
+        thread.container = Some(crate::html::Container {
+            thread: true,
+            ..Default::default()
+        });
+        let prose = Segment::plain(crate::html::Kind::P, "The story.".into());
+        let mut forum = PagePrediction {
+            probabilities: [0.0; 7],
+        };
+        forum.probabilities[page::PageType::Forum.index()] = 0.9;
+        let article = PagePrediction {
+            probabilities: [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],
+        };
+        let drop = |page: Option<&PagePrediction>| DroppedComments::of(Comments::Drop, page);
+        for page in [None, Some(&article)] {
+            assert!(drop(page).contains(&comment));
+            assert!(!drop(page).contains(&thread));
+            assert!(!drop(page).contains(&prose));
+            assert!(!DroppedComments::of(Comments::Keep, page).contains(&comment));
+        }
+        assert!(!drop(Some(&forum)).contains(&comment));
+        assert!(!DroppedComments::NONE.contains(&comment));
+        for (s, page) in [
+            (&comment, None),
+            (&comment, Some(&forum)),
+            (&thread, None),
+            (&prose, None),
+        ] {
+            let mut scored = vec![crate::cleaned::ScoredSegment::new(
+                s.clone(),
+                Decision {
+                    keep: true,
+                    reason: Reason::Score,
+                },
+            )];
+            crate::cleaned::assign_roles(&mut scored, page);
+            assert_eq!(
+                scored[0].role == Some(crate::cleaned::Role::Comment),
+                drop(page).contains(s),
+                "{:?}",
+                scored[0].role
+            );
         }
     }
 

@@ -205,10 +205,10 @@ pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePredi
         } else if st.cell.is_some() && !seg.context.has(Context::COMMENT) {
             Role::Table
         } else if seg.context.has(Context::COMMENT) {
-            if forum || seg.container.is_some_and(|c| c.thread) {
-                Role::Post
-            } else {
+            if seg.is_comment(forum) {
                 Role::Comment
+            } else {
+                Role::Post
             }
         } else if seg.kind == Kind::H
             && title.is_none()

@@ -21,7 +21,7 @@
 use std::sync::Arc;
 
 use crate::classify::page::PagePrediction;
-use crate::classify::{self, Comments, Decision, Method};
+use crate::classify::{self, Comments, Decision, DroppedComments, Method};
 use crate::lm::WordLm;
 use crate::model::Model;
 use crate::perplexity::SentenceFilter;
@@ -53,15 +53,10 @@ pub struct PageContext<'a> {
 }
 
 impl PageContext<'_> {
-    /// Whether the page's comments are dropped: as asked, except on a page
-    /// predicted to be a forum or a Q&A page ([`PagePrediction::is_forum`]),
-    /// whose posts are its content
-    /// whatever their markup is called (a comment section that is the
-    /// page's best prose container is a thread already,
-    /// [`crate::html::Container::thread`]).
-    pub fn comments(&self) -> Comments {
-        let forum = self.page_type.is_some_and(|p| p.is_forum());
-        if forum { Comments::Keep } else { self.comments }
+    /// The comments this page drops: as asked, on a page of its predicted
+    /// type ([`DroppedComments::of`]).
+    pub fn dropped_comments(&self) -> DroppedComments {
+        DroppedComments::of(self.comments, self.page_type.as_ref())
     }
 }
 
@@ -183,13 +178,13 @@ impl Decide for ByModel {
             segments,
             Some((&scores, &probs)),
             threshold,
-            page.comments(),
+            page.dropped_comments(),
             cancel,
         )?;
         if html {
-            let drop_comments = page.comments() == Comments::Drop;
-            crate::cleaned::keep_table_rows(&mut decided, drop_comments);
-            crate::cleaned::keep_code_blocks(&mut decided, drop_comments);
+            let comments = page.dropped_comments();
+            crate::cleaned::keep_table_rows(&mut decided, comments);
+            crate::cleaned::keep_code_blocks(&mut decided, comments);
         }
         if !page.keep_repeats {
             crate::cleaned::drop_repeats(&mut decided);
@@ -224,7 +219,7 @@ impl Decide for ByHeuristics {
             segments,
             None,
             page.threshold,
-            page.comments(),
+            page.dropped_comments(),
             cancel,
         )
         .map(Decided::without_threshold)
@@ -251,7 +246,7 @@ impl Decide for KeepAll {
             segments,
             None,
             page.threshold,
-            page.comments(),
+            page.dropped_comments(),
             cancel,
         )
         .map(Decided::without_threshold)
@@ -323,7 +318,7 @@ fn decide_each(
     segments: Vec<Segment>,
     scored: Option<(&[f64], &[Option<f64>])>,
     threshold: f64,
-    comments: Comments,
+    comments: DroppedComments,
     cancel: &Cancel,
 ) -> Result<Vec<ScoredSegment>, Cancelled> {
     let mut decided = Vec::with_capacity(segments.len());
@@ -336,7 +331,7 @@ fn decide_each(
         // The classifier's log-odds decide when there is one, else the n-gram score.
         let evidence = probability.map(classify::log2_odds).or(score);
         let mut decision = classify::decide(method, &segment, evidence, threshold);
-        if comments == Comments::Drop && decision.keep && segment.is_comment() {
+        if decision.keep && comments.contains(&segment) {
             decision = Decision {
                 keep: false,
                 reason: classify::Reason::Comment,
