@@ -695,26 +695,31 @@ pub struct Decision {
     pub reason: Reason,
 }
 
-/// Decides one segment given its score (`None` when no model was run).
-pub fn decide(method: Method, segment: &Segment, score: Option<f64>, threshold: f64) -> Decision {
-    if method == Method::KeepAll {
-        return Decision {
-            keep: true,
-            reason: Reason::KeepAll,
-        };
-    }
+/// The decision of [`Method::KeepAll`]: every segment kept.
+pub const KEEP_ALL: Decision = Decision {
+    keep: true,
+    reason: Reason::KeepAll,
+};
+
+/// The paper's rule for one segment: dropped when a heuristic caught it
+/// ([`Reason::Heuristic`]); else kept when its evidence (the n-gram score
+/// or the classifier's log-odds, in bits) is at least the threshold
+/// ([`Reason::Score`]: ties are kept, as in the paper); kept when there is
+/// no evidence ([`Reason::NoHeuristic`]: [`Method::Heuristics`], which asks
+/// no model).
+pub fn by_evidence(segment: &Segment, evidence: Option<f64>, threshold: f64) -> Decision {
     if let Some(rule) = segment.heuristic {
         return Decision {
             keep: false,
             reason: Reason::Heuristic { rule },
         };
     }
-    match (method, score) {
-        (Method::NCleaner, Some(s)) => Decision {
-            keep: s >= threshold,
+    match evidence {
+        Some(e) => Decision {
+            keep: e >= threshold,
             reason: Reason::Score,
         },
-        _ => Decision {
+        None => Decision {
             keep: true,
             reason: Reason::NoHeuristic,
         },
@@ -882,20 +887,23 @@ pub(crate) mod tests {
     fn rules() {
         let text = Segment::plain(Kind::P, "A sentence.".into());
         let nav = Segment::plain(Kind::P, "Home | News | Contact".into());
-        assert!(decide(Method::KeepAll, &nav, Some(-5.0), 0.0).keep);
-        assert!(!decide(Method::Heuristics, &nav, None, 0.0).keep);
-        assert!(decide(Method::Heuristics, &text, None, 0.0).keep);
-        assert!(!decide(Method::NCleaner, &nav, Some(100.0), 0.0).keep);
+        assert!(KEEP_ALL.keep);
+        assert!(nav.heuristic.is_some());
+        assert!(!by_evidence(&nav, None, 0.0).keep);
+        assert_eq!(by_evidence(&text, None, 0.0).reason, Reason::NoHeuristic);
+        assert!(by_evidence(&text, None, 0.0).keep);
+        assert!(!by_evidence(&nav, Some(100.0), 0.0).keep);
         assert!(
-            decide(Method::NCleaner, &text, Some(0.0), 0.0).keep,
+            by_evidence(&text, Some(0.0), 0.0).keep,
             "ties are kept, as in the paper"
         );
-        assert!(!decide(Method::NCleaner, &text, Some(-0.1), 0.0).keep);
+        assert_eq!(by_evidence(&text, Some(0.0), 0.0).reason, Reason::Score);
+        assert!(!by_evidence(&text, Some(-0.1), 0.0).keep);
         assert!(
-            !decide(Method::NCleaner, &text, Some(1.0), 2.0).keep,
+            !by_evidence(&text, Some(1.0), 2.0).keep,
             "a positive threshold keeps less"
         );
-        assert!(decide(Method::NCleaner, &text, Some(-1.0), -2.0).keep);
+        assert!(by_evidence(&text, Some(-1.0), -2.0).keep);
     }
 
     #[test]

@@ -290,7 +290,7 @@ pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
 mod tests {
     use super::*;
     use crate::classify::page::PageType;
-    use crate::classify::{Decision, Method, Reason, decide};
+    use crate::classify::{Decision, KEEP_ALL, Reason};
     use crate::cleaned::InputKind;
 
     /// The segments of an HTML page, all kept, with their roles.
@@ -299,10 +299,7 @@ mod tests {
             crate::pipeline::read_document_with(html, InputKind::Html, Default::default());
         let mut scored: Vec<ScoredSegment> = segments
             .into_iter()
-            .map(|segment| {
-                let keep = decide(Method::KeepAll, &segment, None, 0.0);
-                ScoredSegment::new(segment, keep)
-            })
+            .map(|segment| ScoredSegment::new(segment, KEEP_ALL))
             .collect();
         let prediction = page_type.map(|t| {
             let mut probabilities = [0.0; 7];

@@ -325,7 +325,7 @@ fn separate(out: &mut String, item: bool, prev_list: &mut bool) {
 
 #[cfg(test)]
 mod tests {
-    use crate::classify::{Method, decide};
+    use crate::classify::KEEP_ALL;
     use crate::cleaned::{Cleaned, InputKind, ScoredSegment};
     use crate::html::Marks;
 
@@ -377,10 +377,7 @@ mod tests {
             encoding: "UTF-8",
             segments: segments
                 .into_iter()
-                .map(|segment| {
-                    let keep = decide(Method::KeepAll, &segment, None, 0.0);
-                    ScoredSegment::new(segment, keep)
-                })
+                .map(|segment| ScoredSegment::new(segment, KEEP_ALL))
                 .collect(),
             ..Cleaned::new(url.map(str::to_string), input)
         }

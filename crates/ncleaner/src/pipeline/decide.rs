@@ -174,10 +174,9 @@ impl Decide for ByModel {
             page.threshold
         };
         let mut decided = decide_each(
-            Method::NCleaner,
+            |s, evidence| classify::by_evidence(s, evidence, threshold),
             segments,
             Some((&scores, &probs)),
-            threshold,
             page.dropped_comments(),
             cancel,
         )?;
@@ -215,10 +214,9 @@ impl Decide for ByHeuristics {
         cancel: &Cancel,
     ) -> Result<Decided, Cancelled> {
         decide_each(
-            Method::Heuristics,
+            |s, _| classify::by_evidence(s, None, page.threshold),
             segments,
             None,
-            page.threshold,
             page.dropped_comments(),
             cancel,
         )
@@ -242,10 +240,9 @@ impl Decide for KeepAll {
         cancel: &Cancel,
     ) -> Result<Decided, Cancelled> {
         decide_each(
-            Method::KeepAll,
+            |_, _| classify::KEEP_ALL,
             segments,
             None,
-            page.threshold,
             page.dropped_comments(),
             cancel,
         )
@@ -308,16 +305,15 @@ fn default_filter() -> &'static SentenceFilter {
     })
 }
 
-/// Each segment decided by [`classify::decide`] (with its score and
-/// probability when `scored` has them and no heuristic caught it), then
-/// dropped as a comment when `comments` asks. The list is made at its
+/// Each segment decided by the decider's `rule` (given its evidence: the
+/// classifier's log-odds, else the n-gram score, when `scored` has them and
+/// no heuristic caught it), then dropped as a comment when `comments` asks. The list is made at its
 /// length: collecting into a `Result` would grow it from nothing, moving
 /// every segment at each doubling.
 fn decide_each(
-    method: Method,
+    rule: impl Fn(&Segment, Option<f64>) -> Decision,
     segments: Vec<Segment>,
     scored: Option<(&[f64], &[Option<f64>])>,
-    threshold: f64,
     comments: DroppedComments,
     cancel: &Cancel,
 ) -> Result<Vec<ScoredSegment>, Cancelled> {
@@ -330,7 +326,7 @@ fn decide_each(
         };
         // The classifier's log-odds decide when there is one, else the n-gram score.
         let evidence = probability.map(classify::log2_odds).or(score);
-        let mut decision = classify::decide(method, &segment, evidence, threshold);
+        let mut decision = rule(&segment, evidence);
         if decision.keep && comments.contains(&segment) {
             decision = Decision {
                 keep: false,
