@@ -494,28 +494,38 @@ impl Cleaner {
     }
 
     /// The threshold in force for an input when `model` decides: the one
-    /// set, else the model's own operating point.
+    /// set, else the model's own operating point ([`Cleaner::cut_of`]).
     pub fn threshold_of(&self, model: &Model, input: InputKind) -> f64 {
-        let html = input != InputKind::Text;
-        self.threshold.unwrap_or_else(|| {
-            model
-                .classifier
-                .as_ref()
-                .filter(|c| c.weights(html).is_some())
-                .map_or(0.0, |c| c.operating_threshold(html, self.preference))
-        })
+        self.cut_of(model, input).1
     }
 
-    /// Whether `model` decides each page by its own cut
-    /// ([`classify::expected_f_cut`]): at the default point
-    /// ([`Preference::F`]), no threshold set, and a calibrated classifier.
-    fn page_cut(&self, model: &Model, html: bool) -> bool {
-        self.threshold.is_none()
-            && self.preference == Preference::F
-            && model
-                .classifier
-                .as_ref()
-                .is_some_and(|c| c.calibration(html).is_some())
+    /// Where the cut of a page that `model` decides comes from, and the
+    /// threshold in force: the one place that reads the cleaner's
+    /// threshold and preference against the model's classifier. The
+    /// caller's threshold wins ([`OperatingPoint::Threshold`]); else the
+    /// preferred point, whose threshold the model stores (0, the paper's
+    /// rule, for a model without a classifier for this input); at the
+    /// default point ([`Preference::F`]) a calibrated classifier cuts each
+    /// page at its own expected-F point instead
+    /// ([`OperatingPoint::PageF`], [`classify::expected_f_cut`]).
+    fn cut_of(&self, model: &Model, input: InputKind) -> (OperatingPoint, f64) {
+        if let Some(t) = self.threshold {
+            return (OperatingPoint::Threshold, t);
+        }
+        let html = input != InputKind::Text;
+        let classifier = model.classifier.as_ref();
+        let stored = classifier
+            .filter(|c| c.weights(html).is_some())
+            .map_or(0.0, |c| c.operating_threshold(html, self.preference));
+        let point = match self.preference {
+            Preference::F if classifier.is_some_and(|c| c.calibration(html).is_some()) => {
+                OperatingPoint::PageF
+            }
+            Preference::F => OperatingPoint::F,
+            Preference::Precision => OperatingPoint::Precision,
+            Preference::Recall => OperatingPoint::Recall,
+        };
+        (point, stored)
     }
 
     /// The model (the fallback model when routing).
@@ -592,12 +602,9 @@ impl Cleaner {
             mem.annotate(doc.url.as_deref(), &mut segments);
         }
         cancel.check()?;
-        let (decided, page_type) =
+        let (decided, page_type, point) =
             self.decide_with(model, segments, features.as_ref(), input, cancel)?;
-        let cut = decided.threshold.map(|threshold| Cut {
-            point: self.operating_point(model, input),
-            threshold,
-        });
+        let cut = decided.threshold.map(|threshold| Cut { point, threshold });
         let segments = decided.segments;
         cancel.check()?;
         if let Some(md) = &mut metadata {
@@ -718,28 +725,16 @@ impl Cleaner {
             features: Option<&PageFeatures>,
             input: InputKind,
         ) -> (Vec<ScoredSegment>, Option<PagePrediction>) {
-            let (decided, page_type) =
+            let (decided, page_type, _) =
                 uncancelled(self.decide_with(&self.model, segments, features, input, &NEVER));
             (decided.segments, page_type)
         }
     }
 
-    /// The operating point of a page that `model` decides: the caller's
-    /// threshold, else the page's own cut, else the stored point preferred.
-    fn operating_point(&self, model: &Model, input: InputKind) -> OperatingPoint {
-        if self.threshold.is_some() {
-            OperatingPoint::Threshold
-        } else if self.page_cut(model, input != InputKind::Text) {
-            OperatingPoint::PageF
-        } else {
-            match self.preference {
-                Preference::F => OperatingPoint::F,
-                Preference::Precision => OperatingPoint::Precision,
-                Preference::Recall => OperatingPoint::Recall,
-            }
-        }
-    }
-
+    /// Decides one page's segments with `model`: its type predicted first,
+    /// the hidden blocks left out for a decider that does not know them,
+    /// then the decider, then (HTML) the roles. Returns the decisions, the
+    /// page's type and where its cut came from ([`Cleaner::cut_of`]).
     fn decide_with(
         &self,
         model: &Model,
@@ -747,7 +742,7 @@ impl Cleaner {
         features: Option<&PageFeatures>,
         input: InputKind,
         cancel: &Cancel,
-    ) -> Result<(Decided, Option<PagePrediction>), Cancelled> {
+    ) -> Result<(Decided, Option<PagePrediction>, OperatingPoint), Cancelled> {
         let html = input != InputKind::Text;
         let page_type = match (features, model.classifier.as_ref()) {
             (Some(f), Some(c)) if html && self.decider.uses_model() => {
@@ -762,11 +757,12 @@ impl Cleaner {
             } else {
                 crate::classify::without_hidden(segments)
             };
+        let (point, threshold) = self.cut_of(model, input);
         let page = PageContext {
             model,
             input,
-            threshold: self.threshold_of(model, input),
-            page_cut: self.page_cut(model, html),
+            threshold,
+            page_cut: point == OperatingPoint::PageF,
             comments: self.comments,
             keep_repeats: self.keep_repeats,
             page_type,
@@ -776,7 +772,7 @@ impl Cleaner {
             crate::cleaned::assign_roles(&mut decided.segments, page_type.as_ref());
             crate::cleaned::apply_roles(&mut decided.segments, self.roles);
         }
-        Ok((decided, page_type))
+        Ok((decided, page_type, point))
     }
 }
 

@@ -185,7 +185,7 @@ fn stages_look_at_the_flag_every_so_many_segments() {
     assert_eq!(
         cleaner
             .decide_with(&model, segments, None, input, &cancel)
-            .map(|(d, _)| d),
+            .map(|(d, _, _)| d),
         Err(Cancelled)
     );
 }
