@@ -116,11 +116,8 @@ pub fn of_method(method: Method) -> Arc<dyn Decide> {
 
 /// `ncleaner`: each segment's n-gram score, or the classifier's
 /// probability when the model has a classifier, against the threshold (or
-/// the page's own cut); the paper's heuristics first; then, on HTML, a data
-/// table's rows kept whole ([`crate::cleaned::keep_table_rows`]); repeats
-/// of kept segments dropped unless asked to keep them; on HTML, a page that
-/// keeps a few words of headings alone keeps nothing
-/// ([`crate::cleaned::drop_bare_headings`]).
+/// the page's own cut); the paper's heuristics first; comments dropped as
+/// asked; then the rules of [`AFTER_SCORES`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ByModel;
 
@@ -180,16 +177,8 @@ impl Decide for ByModel {
             page.dropped_comments(),
             cancel,
         )?;
-        if html {
-            let comments = page.dropped_comments();
-            crate::cleaned::keep_table_rows(&mut decided, comments);
-            crate::cleaned::keep_code_blocks(&mut decided, comments);
-        }
-        if !page.keep_repeats {
-            crate::cleaned::drop_repeats(&mut decided);
-        }
-        if html {
-            crate::cleaned::drop_bare_headings(&mut decided);
+        for rule in AFTER_SCORES.iter().filter(|r| html || !r.html_only) {
+            (rule.apply)(&mut decided, page);
         }
         Ok(Decided {
             segments: decided,
@@ -197,6 +186,51 @@ impl Decide for ByModel {
         })
     }
 }
+
+/// A rule that [`ByModel`] applies to a page's decided segments, in the
+/// order of [`AFTER_SCORES`]. Each owns one reason: a decision it changes
+/// gets that reason and no other (the test
+/// `each_rule_after_the_scores_writes_its_own_reason` checks it).
+pub struct Rule {
+    /// The reason of every decision the rule changes.
+    pub reason: classify::Reason,
+    /// Whether the rule reads HTML structure (tables, code, headings) and
+    /// applies to HTML pages alone.
+    pub html_only: bool,
+    /// Applies the rule to a page's segments.
+    pub apply: fn(&mut [ScoredSegment], &PageContext<'_>),
+}
+
+/// The rules after the scores, in order: a data table's rows kept whole
+/// and the code blocks of the content kept (both leave the comments the
+/// page drops alone), repeats of kept segments dropped unless the page
+/// keeps them, and a page of bare headings dropped.
+pub static AFTER_SCORES: [Rule; 4] = [
+    Rule {
+        reason: classify::Reason::TableRow,
+        html_only: true,
+        apply: |s, page| crate::cleaned::keep_table_rows(s, page.dropped_comments()),
+    },
+    Rule {
+        reason: classify::Reason::Code,
+        html_only: true,
+        apply: |s, page| crate::cleaned::keep_code_blocks(s, page.dropped_comments()),
+    },
+    Rule {
+        reason: classify::Reason::Repeat,
+        html_only: false,
+        apply: |s, page| {
+            if !page.keep_repeats {
+                crate::cleaned::drop_repeats(s);
+            }
+        },
+    },
+    Rule {
+        reason: classify::Reason::BareHeadings,
+        html_only: true,
+        apply: |s, _| crate::cleaned::drop_bare_headings(s),
+    },
+];
 
 /// `heuristics`: the paper's rules alone; every segment they do not catch is kept.
 #[derive(Debug, Clone, Copy, Default)]
@@ -340,4 +374,75 @@ fn decide_each(
         });
     }
     Ok(decided)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::Reason;
+
+    /// Each rule after the scores changes decisions only to its own reason,
+    /// and each changes some decision on the pages below (so the check is
+    /// not empty). The decisions before the rules are set by hand: a
+    /// segment is kept when its text says `kept`.
+    #[test]
+    fn each_rule_after_the_scores_writes_its_own_reason() {
+        let prose = "kept prose of the story, long enough to be a paragraph of it, with words and more words.";
+        let pages = [
+            format!(
+                "<article><p>{prose}</p><table><tr><th>Name</th><th>Cost</th></tr>\
+                 <tr><td>Bread kept</td><td>2</td></tr><tr><td>Milk</td><td>3</td></tr></table>\
+                 <p>{prose}</p></article>"
+            ),
+            format!(
+                "<article><p>{prose}</p><pre>cargo build --release</pre><p>{prose}</p></article>"
+            ),
+            format!("<p>Subscribe now, kept</p><p>{prose}</p><p>Subscribe now, kept</p>"),
+            "<h1>A title kept</h1><p>Home</p><p>About us</p>".to_string(),
+        ];
+        let model = crate::model::embedded("en").unwrap();
+        let mut fired = [false; AFTER_SCORES.len()];
+        for html in &pages {
+            let (input, segments, _) = crate::pipeline::read_document(html, InputKind::Html);
+            let page = PageContext {
+                model: &model,
+                input,
+                threshold: 0.0,
+                page_cut: false,
+                comments: Comments::Drop,
+                keep_repeats: false,
+                page_type: None,
+            };
+            let mut decided: Vec<ScoredSegment> = segments
+                .into_iter()
+                .map(|s| {
+                    let keep = s.text().contains("kept");
+                    ScoredSegment::new(
+                        s,
+                        Decision {
+                            keep,
+                            reason: Reason::Score,
+                        },
+                    )
+                })
+                .collect();
+            for (k, rule) in AFTER_SCORES.iter().enumerate() {
+                let before: Vec<Decision> = decided.iter().map(|s| s.decision).collect();
+                (rule.apply)(&mut decided, &page);
+                for (b, s) in before.iter().zip(&decided) {
+                    if *b != s.decision {
+                        assert_eq!(s.decision.reason, rule.reason, "{:?}", s.segment.text());
+                        fired[k] = true;
+                    }
+                }
+            }
+        }
+        for (k, rule) in AFTER_SCORES.iter().enumerate() {
+            assert!(
+                fired[k],
+                "{:?} changed nothing on the test pages",
+                rule.reason
+            );
+        }
+    }
 }
