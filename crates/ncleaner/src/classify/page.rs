@@ -151,6 +151,12 @@ impl serde::Serialize for PagePrediction {
 pub struct PageTypeModel {
     /// The number of features a row has (checked when a model file loads).
     pub width: usize,
+    /// The names of the features it was trained on ([`feature_names`]),
+    /// compared with this build's when a model file loads
+    /// ([`PageTypeModel::check_names`]); absent (empty) in older files,
+    /// which are checked by their width alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// One forest per type of [`PageType::ALL`]: its margin, before the softmax.
     pub forests: Vec<Forest>,
 }
@@ -180,6 +186,7 @@ impl PageTypeModel {
         let y: Vec<usize> = labels.iter().map(|t| t.index()).collect();
         PageTypeModel {
             width: feature_count(),
+            names: feature_names(),
             forests: fit_softmax(&x, &y, PageType::ALL.len(), weights, cfg),
         }
     }
@@ -216,6 +223,15 @@ impl PageTypeModel {
         PagePrediction { probabilities }
     }
 
+    /// Checks the feature names the model stores against this build's
+    /// ([`super::schema::compare_names`]; none stored: not checked).
+    pub fn check_names(&self) -> Result<(), String> {
+        if self.names.is_empty() {
+            return Ok(());
+        }
+        super::schema::compare_names("page-type model's", &self.names, &feature_names())
+    }
+
     /// Whether the forests fit the feature rows (a check for model files).
     pub fn is_valid(&self) -> bool {
         self.width == feature_count()
@@ -227,6 +243,26 @@ impl PageTypeModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page-type model trained on other features is refused by name; one
+    /// without names (an older file) is not checked by them.
+    #[test]
+    fn a_page_type_model_of_other_features_is_refused_by_name() {
+        let mut m = PageTypeModel {
+            width: feature_count(),
+            names: feature_names(),
+            forests: Vec::new(),
+        };
+        assert_eq!(m.check_names(), Ok(()));
+        let first = m.names[0].clone();
+        m.names[0] = "renamed_feature".into();
+        let e = m.check_names().unwrap_err();
+        assert!(e.starts_with("the page-type model's"), "{e}");
+        assert!(e.contains("does not know: renamed_feature"), "{e}");
+        assert!(e.contains(&format!("the model lacks: {first}")), "{e}");
+        m.names.clear();
+        assert_eq!(m.check_names(), Ok(()));
+    }
 
     #[test]
     fn a_forum_must_be_more_likely_than_not() {

@@ -188,50 +188,57 @@ impl Schema {
         if stored.is_empty() {
             return Ok(());
         }
-        let ours = self.names();
-        if ours == stored {
-            return Ok(());
-        }
-        let first = ours
-            .iter()
-            .zip(stored)
-            .position(|(a, b)| a != b)
-            .unwrap_or(ours.len().min(stored.len()));
-        let missing: Vec<&str> = ours
-            .iter()
-            .filter(|n| !stored.contains(n))
-            .map(String::as_str)
-            .collect();
-        let unknown: Vec<&str> = stored
-            .iter()
-            .filter(|n| !ours.contains(n))
-            .map(String::as_str)
-            .collect();
-        fn at(v: &[String], i: usize) -> &str {
-            v.get(i).map_or("the row's end", String::as_str)
-        }
-        let mut msg = format!(
-            "the model's {} feature columns are not this build's {}: column {} is `{}` in the model and `{}` here",
-            stored.len(),
-            ours.len(),
-            first,
-            at(stored, first),
-            at(&ours, first)
-        );
-        if !unknown.is_empty() {
-            msg.push_str(&format!(
-                "; columns this build does not know: {}",
-                unknown.join(", ")
-            ));
-        }
-        if !missing.is_empty() {
-            msg.push_str(&format!(
-                "; columns the model lacks: {}",
-                missing.join(", ")
-            ));
-        }
-        Err(msg)
+        compare_names("model's", stored, &self.names())
     }
+}
+
+/// Compares the column names a model stores with this build's: `Err` says
+/// how many each has, the first column where they part, the names this
+/// build does not know and those the model lacks (`what`: whose columns,
+/// as the message names them: "model's", "page-type model's").
+pub fn compare_names(what: &str, stored: &[String], ours: &[String]) -> Result<(), String> {
+    if ours == stored {
+        return Ok(());
+    }
+    let first = ours
+        .iter()
+        .zip(stored)
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours.len().min(stored.len()));
+    let missing: Vec<&str> = ours
+        .iter()
+        .filter(|n| !stored.contains(n))
+        .map(String::as_str)
+        .collect();
+    let unknown: Vec<&str> = stored
+        .iter()
+        .filter(|n| !ours.contains(n))
+        .map(String::as_str)
+        .collect();
+    fn at(v: &[String], i: usize) -> &str {
+        v.get(i).map_or("the row's end", String::as_str)
+    }
+    let mut msg = format!(
+        "the {what} {} feature columns are not this build's {}: column {} is `{}` in the model and `{}` here",
+        stored.len(),
+        ours.len(),
+        first,
+        at(stored, first),
+        at(ours, first)
+    );
+    if !unknown.is_empty() {
+        msg.push_str(&format!(
+            "; columns this build does not know: {}",
+            unknown.join(", ")
+        ));
+    }
+    if !missing.is_empty() {
+        msg.push_str(&format!(
+            "; columns the model lacks: {}",
+            missing.join(", ")
+        ));
+    }
+    Err(msg)
 }
 
 #[cfg(test)]

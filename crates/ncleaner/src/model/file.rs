@@ -813,13 +813,20 @@ impl ClassifierIn {
 
 impl Model {
     /// The classifier's JSON with the page-quality models, and the names of
-    /// its columns ([`crate::classify::Classifier::columns`]) where it
-    /// does not hold them yet (a classifier trained here, or read from a
-    /// file written before they were stored).
+    /// its columns ([`crate::classify::Classifier::columns`]) and of its
+    /// page-type model's features where it does not hold them yet (a
+    /// classifier trained here, or read from a file written before they
+    /// were stored).
     fn classifier_json<'a>(&'a self, c: &'a crate::classify::Classifier) -> ClassifierOut<'a> {
-        let classifier = if c.columns.is_empty() {
+        let unnamed_types = c.page_type.as_ref().is_some_and(|p| p.names.is_empty());
+        let classifier = if c.columns.is_empty() || unnamed_types {
             let mut named = c.clone();
-            named.columns = c.schema().names();
+            if named.columns.is_empty() {
+                named.columns = c.schema().names();
+            }
+            if let Some(p) = named.page_type.as_mut().filter(|p| p.names.is_empty()) {
+                p.names = crate::classify::page::feature_names();
+            }
             std::borrow::Cow::Owned(named)
         } else {
             std::borrow::Cow::Borrowed(c)

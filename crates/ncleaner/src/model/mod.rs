@@ -463,6 +463,12 @@ impl Model {
             reason,
         })?;
         let want = schema.width();
+        if let Some(p) = &c.page_type {
+            p.check_names().map_err(|reason| Error::BadModel {
+                what: "model".into(),
+                reason,
+            })?;
+        }
         if let Some(p) = &c.page_type
             && !p.is_valid()
         {
