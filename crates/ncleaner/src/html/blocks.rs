@@ -1,7 +1,7 @@
 //! The consumer that makes each block what the classifier reads: its kind
-//! (heading, list item, paragraph), its structural context and the
-//! attribute words of the elements around it. The walker writes the
-//! block's text; this fills in the rest when the block ends.
+//! (heading, list item, paragraph) and the attribute words of the elements
+//! around it. The walker writes the block's text and its structural
+//! context; this fills in the rest when the block ends.
 
 use super::consumer::{BlockEnd, Consumer, wants};
 use super::open::Tree;
@@ -32,7 +32,6 @@ impl Consumer for Blocks {
         } else {
             Kind::P
         };
-        end.block.context = tree.context();
         // The attribute words of the nearest enclosing elements, sorted,
         // without repeats.
         // Hashing the words (if not yet) moves their version: read it after.

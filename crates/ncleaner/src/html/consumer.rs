@@ -72,7 +72,8 @@ pub(super) struct Element<'t, 'a> {
 /// The block that a boundary ends: its text and what the walker counted
 /// while writing it. Each consumer fills its part of [`BlockEnd::block`].
 pub(super) struct BlockEnd<'b> {
-    /// The block being made (text, tag and link characters set).
+    /// The block being made (text, tag, link characters and context set by
+    /// the walker before any consumer sees it).
     pub(super) block: &'b mut Block,
     /// Visible characters of its text.
     pub(super) chars: u32,

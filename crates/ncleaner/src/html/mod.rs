@@ -416,6 +416,72 @@ fn words(text: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    /// The consumers read the walker's facts of a block, never one another's
+    /// writes: run in the reverse order, they read the same page.
+    #[test]
+    fn the_consumers_order_does_not_change_the_page() {
+        use super::*;
+        let reversed = |html: &str| {
+            let consumers = (
+                signals::Reader::default(),
+                metadata::Reader::default(),
+                inline::Recorder::new(Marks {
+                    links: true,
+                    images: true,
+                }),
+                structure::Outline::default(),
+                containers::Containers::default(),
+                blocks::Blocks::default(),
+            );
+            let mut tree = Tree::default();
+            tree.set_word_mask(signals::tree_word_mask);
+            let mut walker = Walker::new(tree, consumers);
+            tokenizer::Tokenizer::default().run(html, &mut walker);
+            walker.finish().0
+        };
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../ncleaner-cli/tests/snapshots/pages");
+        let mut pages = 0;
+        for entry in std::fs::read_dir(&dir).expect("the snapshot pages") {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "html") {
+                continue;
+            }
+            // legacy.html is windows-1252: read it as the decoder would.
+            let html = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            assert_eq!(
+                parse_with(
+                    &html,
+                    Marks {
+                        links: true,
+                        images: true
+                    }
+                ),
+                reversed(&html),
+                "{}",
+                path.display()
+            );
+            pages += 1;
+        }
+        assert!(
+            pages >= 10,
+            "{pages} snapshot pages read from {}",
+            dir.display()
+        );
+        let hidden = "<div class=comments><p>Hidden, said <b>one</b>.</p></div>\
+                      <p hidden>Hidden text of the page.</p><article><p>The story.</p></article>";
+        assert_eq!(
+            parse_with(
+                hidden,
+                Marks {
+                    links: true,
+                    images: true
+                }
+            ),
+            reversed(hidden)
+        );
+    }
+
     #[test]
     fn metadata_is_read_and_not_shown() {
         let page = parse(

@@ -244,6 +244,10 @@ impl<C: Consumer> Walker<C> {
             self.consumers.boundary(None, &mut self.tree);
         } else {
             let mut block = self.tree.new_block();
+            // The block's context is a fact of the walk, set before any
+            // consumer sees the block: a consumer reads it (the containers
+            // leave hidden blocks' words out) whatever the consumers' order.
+            block.context = self.tree.context();
             let b = &self.tree.block;
             let mut end = BlockEnd {
                 chars: b.chars,
