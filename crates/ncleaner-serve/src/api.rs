@@ -309,21 +309,22 @@ pub(crate) async fn clean(
         drop(doc);
         check(cancel)?;
         // Every segment costs at least `SEGMENT_OVERHEAD` bytes of answer, and
-        // its text twice (in `segments` and in `text`): refuse a page whose
-        // answer cannot fit before classifying its segments.
-        let (_, segments) = ncleaner::pipeline::segments_of(&decoded.text, input);
-        let least: usize = segments
-            .iter()
-            .map(|s| 2 * s.text().len() + SEGMENT_OVERHEAD)
-            .sum();
-        drop(segments);
-        if least > max_answer {
+        // its text twice (in `segments` and in `text`): a page whose answer
+        // cannot fit is refused once its segments are read, before any is
+        // classified (the page is read once).
+        let fits = |segments: &[ncleaner::Segment]| {
+            let least: usize = segments
+                .iter()
+                .map(|s| 2 * s.text().len() + SEGMENT_OVERHEAD)
+                .sum();
+            least <= max_answer
+        };
+        let Some(mut cleaned) = cleaner
+            .clean_document_admitted(decoded, input, cancel, fits)
+            .map_err(|_| stopped())?
+        else {
             return Err(answer_too_large(max_answer));
-        }
-        check(cancel)?;
-        let mut cleaned = cleaner
-            .clean_document_cancellable(decoded, input, cancel)
-            .map_err(|_| stopped())?;
+        };
         cleaned.truncated = match (cut_short, cleaned.truncated.take()) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),

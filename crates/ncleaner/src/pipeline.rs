@@ -127,6 +127,11 @@ impl Cancel {
 /// The flag of work that is never cancelled.
 static NEVER: Cancel = Cancel::new();
 
+/// The cleaned page of a cleaning that admitted every page.
+fn admitted(c: Option<Cleaned>) -> Cleaned {
+    c.expect("a page that every page's admission admits is cleaned")
+}
+
 /// The result of work given [`NEVER`], which cannot be cancelled.
 fn uncancelled<T>(r: Result<T, Cancelled>) -> T {
     match r {
@@ -547,7 +552,9 @@ impl Cleaner {
         charset: Option<&str>,
     ) -> Cleaned {
         let doc = decode::decode_borrowed(bytes, url, charset);
-        uncancelled(self.clean_decoded(doc, input, &NEVER))
+        admitted(uncancelled(
+            self.clean_decoded(doc, input, &NEVER, |_| true),
+        ))
     }
 
     internal! {
@@ -567,7 +574,24 @@ impl Cleaner {
             input: InputKind,
             cancel: &Cancel,
         ) -> Result<Cleaned, Cancelled> {
-            self.clean_decoded(doc.into(), input, cancel)
+            self.clean_decoded(doc.into(), input, cancel, |_| true).map(admitted)
+        }
+    }
+
+    internal! {
+        /// [`Cleaner::clean_document_cancellable`], with the page's segments
+        /// shown to `admit` once they are read and before any is decided: a
+        /// page it refuses is not cleaned (`Ok(None)`). The web API refuses
+        /// there a page whose answer could not fit, without reading the
+        /// page a second time.
+        pub fn clean_document_admitted(
+            &self,
+            doc: Document,
+            input: InputKind,
+            cancel: &Cancel,
+            admit: impl FnOnce(&[Segment]) -> bool,
+        ) -> Result<Option<Cleaned>, Cancelled> {
+            self.clean_decoded(doc.into(), input, cancel, admit)
         }
     }
 
@@ -578,10 +602,14 @@ impl Cleaner {
         doc: decode::Decoded<'_>,
         input: InputKind,
         cancel: &Cancel,
-    ) -> Result<Cleaned, Cancelled> {
+        admit: impl FnOnce(&[Segment]) -> bool,
+    ) -> Result<Option<Cleaned>, Cancelled> {
         cancel.check()?;
         let read = read_document_limited(&doc.text, input, self.marks);
         let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
+        if !admit(&segments) {
+            return Ok(None);
+        }
         cancel.check()?;
         let (model, language, name) = self.route(&segments);
         if let Some(md) = &mut metadata {
@@ -647,7 +675,7 @@ impl Cleaner {
         };
         self.assess_with(model, &mut c);
         crate::cleaned::settle_roles(&mut c.segments);
-        Ok(c)
+        Ok(Some(c))
     }
 
     /// The model for a page's segments: the model of its language when the
