@@ -1,6 +1,6 @@
 //! The columns of a segment's row for the segment classifier, each group
-//! one type that names its columns and fills them ([`super::schema`] lists
-//! them in row order).
+//! one type that names its columns and fills them, and [`GROUPS`], the list
+//! of them in row order that the schema reads (`super::schema`).
 //!
 //! What the paper's models ignore and the HTML or the text itself says: the
 //! n-gram score (total and per character), length, link-text share, segment
@@ -19,8 +19,120 @@
 //! the bias (always 1).
 
 use super::Classifier;
-use super::schema::{Columns, RowInput, SegmentColumns};
+use super::page::PagePrediction;
 use crate::html::{Context, Tag};
+use crate::segment::Segment;
+
+/// What every group may read of a page: its segments and what was computed
+/// once for each ([`Facts`]).
+pub struct RowInput<'a> {
+    /// The classifier whose rows are built (its attribute words, its word model).
+    pub classifier: &'a Classifier,
+    /// The page's segments, in order.
+    pub segments: &'a [Segment],
+    /// One [`Facts`] per segment.
+    pub facts: &'a [Facts],
+    /// Whether the page is HTML (else a text dump: the HTML-only groups
+    /// leave their columns at 0).
+    pub html: bool,
+    /// The page's predicted type (HTML pages of a classifier with a
+    /// page-type model).
+    pub page_type: Option<&'a PagePrediction>,
+}
+
+/// What several groups read of one segment, computed once.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Facts {
+    /// The n-gram log-odds of the segment, in bits.
+    pub score: f64,
+    /// The number of symbols the score sums over.
+    pub symbols: usize,
+    /// The segment's characters counted by class.
+    pub chars: CharStats,
+}
+
+impl Facts {
+    /// The facts of a segment scored `(score, symbols)`.
+    pub fn of(segment: &Segment, (score, symbols): (f64, usize)) -> Facts {
+        Facts {
+            score,
+            symbols,
+            chars: char_stats(segment.text()),
+        }
+    }
+}
+
+/// A group of columns of the classifier's rows.
+pub trait Columns: Sync {
+    /// Whether a classifier's rows have this group.
+    fn used_by(&self, classifier: &Classifier) -> bool;
+    /// The group's column names, in order (stored in model files).
+    fn names(&self) -> Vec<String>;
+    /// The number of columns (the length of [`Columns::names`]).
+    fn width(&self) -> usize;
+    /// Writes the group's columns of every segment of a page:
+    /// `rows[i][at..at + width]` for segment `i`. The columns before `at`
+    /// are filled; those after are 0.
+    fn fill(&self, input: &RowInput<'_>, rows: &mut [Vec<f32>], at: usize);
+}
+
+/// A group whose columns of a segment depend on that segment alone (and
+/// the page's facts), not on other rows: most groups.
+pub trait SegmentColumns: Sync {
+    /// The column names, in order.
+    const NAMES: &'static [&'static str];
+    /// Whether a classifier's rows have this group (every classifier, by default).
+    fn used_by(&self, _classifier: &Classifier) -> bool {
+        true
+    }
+    /// Writes segment `i`'s columns into `out` (as long as [`Self::NAMES`],
+    /// zeros on entry).
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]);
+}
+
+impl<T: SegmentColumns> Columns for T {
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        SegmentColumns::used_by(self, classifier)
+    }
+
+    fn names(&self) -> Vec<String> {
+        T::NAMES.iter().map(|n| (*n).to_string()).collect()
+    }
+
+    fn width(&self) -> usize {
+        T::NAMES.len()
+    }
+
+    fn fill(&self, input: &RowInput<'_>, rows: &mut [Vec<f32>], at: usize) {
+        let n = T::NAMES.len();
+        for (i, row) in rows.iter_mut().enumerate() {
+            self.fill_one(input, i, &mut row[at..at + n]);
+        }
+    }
+}
+
+/// Every group, in row order (read by `super::schema::Schema`).
+pub static GROUPS: &[&dyn Columns] = &[
+    &Bias,
+    &Ngram,
+    &Size,
+    &LinkShare,
+    &Kind,
+    &Enclosing,
+    &Element,
+    &Position,
+    &Surface,
+    &AttrWords,
+    &Metadata,
+    &Containers,
+    &Neighbours,
+    &Site,
+    &PageType,
+    &Hidden,
+    &Words,
+    #[cfg(test)]
+    &tests::Planted,
+];
 
 /// The bias: always 1.
 pub struct Bias;
@@ -324,7 +436,7 @@ impl SegmentColumns for Containers {
 const _: () = assert!(Containers::NAMES.len() == 3 * crate::html::LEVELS + 5);
 
 /// Counts of a segment's characters by class, as the groups read them
-/// ([`super::schema::Facts`]).
+/// ([`Facts`]).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct CharStats {
     /// Characters.
@@ -488,16 +600,13 @@ const NEIGHBOUR_COLUMNS: [&str; 7] = [
 const NEIGHBOUR_OFFSETS: [isize; 4] = [-2, -1, 1, 2];
 
 /// The place of each of [`NEIGHBOUR_COLUMNS`] in a row: its place among
-/// the names of [`super::schema::GROUPS`]. The groups before them are
+/// the names of [`GROUPS`]. The groups before them are
 /// used by every classifier, so the place is the same in every row (the
 /// test `neighbour_columns_sit_where_every_row_has_them` checks it).
 fn own_index() -> &'static [usize; 7] {
     static INDEX: std::sync::OnceLock<[usize; 7]> = std::sync::OnceLock::new();
     INDEX.get_or_init(|| {
-        let all: Vec<String> = super::schema::GROUPS
-            .iter()
-            .flat_map(|g| g.names())
-            .collect();
+        let all: Vec<String> = GROUPS.iter().flat_map(|g| g.names()).collect();
         NEIGHBOUR_COLUMNS.map(|name| {
             all.iter()
                 .position(|n| n == name)
@@ -641,9 +750,39 @@ impl SegmentColumns for Words {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::segment::Segment;
+
+    /// A test-only group, used by a classifier whose stored columns name it:
+    /// 1 when the segment's text holds the word "planted".
+    pub(crate) struct Planted;
+
+    impl SegmentColumns for Planted {
+        const NAMES: &'static [&'static str] = &["planted"];
+
+        fn used_by(&self, classifier: &Classifier) -> bool {
+            classifier.columns.iter().any(|n| n == "planted")
+        }
+
+        fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+            out[0] = f32::from(u8::from(
+                input.segments[i].text().split(' ').any(|w| w == "planted"),
+            ));
+        }
+    }
+
+    /// Every group's names are as many as its width, and no two columns of
+    /// all groups share a name.
+    #[test]
+    fn names_fit_widths_and_are_unique() {
+        let mut all = std::collections::HashSet::new();
+        for g in GROUPS {
+            assert_eq!(g.names().len(), g.width());
+            for n in g.names() {
+                assert!(all.insert(n.clone()), "column {n} is named twice");
+            }
+        }
+    }
 
     /// The table-driven counts equal the per-character predicates.
     #[test]
@@ -677,7 +816,6 @@ mod tests {
         }
     }
 
-    use crate::classify::schema::{Facts, Schema};
     use crate::segment::Kind as K;
 
     /// The rows of a page's segments as a classifier of every default group
@@ -696,7 +834,7 @@ mod tests {
             html,
             page_type: None,
         };
-        let schema = Schema::of(&c);
+        let schema = c.schema();
         (schema.names(), schema.rows(&input))
     }
 
@@ -795,7 +933,7 @@ mod tests {
             c.neighbours = flags & 1 != 0;
             c.site = flags & 2 != 0;
             c.hidden = flags & 4 != 0;
-            let names = Schema::of(&c).names();
+            let names = c.schema().names();
             for (k, name) in own_index().iter().zip(NEIGHBOUR_COLUMNS) {
                 assert_eq!(names[*k], name);
             }

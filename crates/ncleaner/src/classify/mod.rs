@@ -29,9 +29,10 @@ use crate::html::Context;
 use crate::segment::{Heuristic, Segment};
 
 use self::attrs::AttrModel;
+use self::features::{Facts, RowInput};
 use self::logistic::Logistic;
 use self::page::{PagePrediction, PageTypeModel};
-use self::schema::{Facts, RowInput, Schema};
+use self::schema::Schema;
 
 /// Which of the operating points stored in a model a cleaner uses when no
 /// explicit threshold is given.
@@ -158,6 +159,55 @@ impl std::str::FromStr for Preference {
             _ => Err(format!("{s:?}: give precision, f or recall")),
         }
     }
+}
+
+/// Compares the column names a model stores with this build's: `Err` says
+/// how many each has, the first column where they part, the names this
+/// build does not know and those the model lacks (`what`: whose columns,
+/// as the message names them: "model's", "page-type model's").
+pub fn compare_names(what: &str, stored: &[String], ours: &[String]) -> Result<(), String> {
+    if ours == stored {
+        return Ok(());
+    }
+    let first = ours
+        .iter()
+        .zip(stored)
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours.len().min(stored.len()));
+    let missing: Vec<&str> = ours
+        .iter()
+        .filter(|n| !stored.contains(n))
+        .map(String::as_str)
+        .collect();
+    let unknown: Vec<&str> = stored
+        .iter()
+        .filter(|n| !ours.contains(n))
+        .map(String::as_str)
+        .collect();
+    fn at(v: &[String], i: usize) -> &str {
+        v.get(i).map_or("the row's end", String::as_str)
+    }
+    let mut msg = format!(
+        "the {what} {} feature columns are not this build's {}: column {} is `{}` in the model and `{}` here",
+        stored.len(),
+        ours.len(),
+        first,
+        at(stored, first),
+        at(ours, first)
+    );
+    if !unknown.is_empty() {
+        msg.push_str(&format!(
+            "; columns this build does not know: {}",
+            unknown.join(", ")
+        ));
+    }
+    if !missing.is_empty() {
+        msg.push_str(&format!(
+            "; columns the model lacks: {}",
+            missing.join(", ")
+        ));
+    }
+    Err(msg)
 }
 
 /// What the classifier needs of the n-gram stage: a segment's log-odds score
@@ -792,59 +842,6 @@ pub(crate) mod tests {
             lexicon: Default::default(),
             columns: Vec::new(),
             words: WordFeature::default(),
-        }
-    }
-
-    /// A comment is dropped where asked, except on a page typed a forum or
-    /// in a thread (a comment section holding the page's best prose); a
-    /// segment outside comment sections never is. The role reads the same
-    /// definition: the segments dropped are those given the comment role.
-    #[test]
-    fn dropped_comments_follow_the_page() {
-        let mut comment = Segment::plain(crate::html::Kind::P, "Nice post!".into());
-        comment.context = Context(Context::COMMENT);
-        let mut thread = comment.clone();
-        thread.container = Some(crate::html::Container {
-            thread: true,
-            ..Default::default()
-        });
-        let prose = Segment::plain(crate::html::Kind::P, "The story.".into());
-        let mut forum = PagePrediction {
-            probabilities: [0.0; 7],
-        };
-        forum.probabilities[page::PageType::Forum.index()] = 0.9;
-        let article = PagePrediction {
-            probabilities: [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],
-        };
-        let drop = |page: Option<&PagePrediction>| DroppedComments::of(Comments::Drop, page);
-        for page in [None, Some(&article)] {
-            assert!(drop(page).contains(&comment));
-            assert!(!drop(page).contains(&thread));
-            assert!(!drop(page).contains(&prose));
-            assert!(!DroppedComments::of(Comments::Keep, page).contains(&comment));
-        }
-        assert!(!drop(Some(&forum)).contains(&comment));
-        assert!(!DroppedComments::NONE.contains(&comment));
-        for (s, page) in [
-            (&comment, None),
-            (&comment, Some(&forum)),
-            (&thread, None),
-            (&prose, None),
-        ] {
-            let mut scored = vec![crate::cleaned::ScoredSegment::new(
-                s.clone(),
-                Decision {
-                    keep: true,
-                    reason: Reason::Score,
-                },
-            )];
-            crate::cleaned::assign_roles(&mut scored, page);
-            assert_eq!(
-                scored[0].role == Some(crate::cleaned::Role::Comment),
-                drop(page).contains(s),
-                "{:?}",
-                scored[0].role
-            );
         }
     }
 

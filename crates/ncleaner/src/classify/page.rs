@@ -224,12 +224,12 @@ impl PageTypeModel {
     }
 
     /// Checks the feature names the model stores against this build's
-    /// ([`super::schema::compare_names`]; none stored: not checked).
+    /// ([`super::compare_names`]; none stored: not checked).
     pub fn check_names(&self) -> Result<(), String> {
         if self.names.is_empty() {
             return Ok(());
         }
-        super::schema::compare_names("page-type model's", &self.names, &feature_names())
+        super::compare_names("page-type model's", &self.names, &feature_names())
     }
 
     /// Whether the forests fit the feature rows (a check for model files).

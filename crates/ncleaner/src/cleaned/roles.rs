@@ -424,4 +424,58 @@ mod tests {
         assert_eq!(kept, [PROSE]);
         assert_eq!(scored[0].decision.reason, Reason::Role);
     }
+
+    /// A comment is dropped where asked, except on a page typed a forum or
+    /// in a thread (a comment section holding the page's best prose); a
+    /// segment outside comment sections never is. The role reads the same
+    /// definition: the segments dropped are those given the comment role.
+    #[test]
+    fn dropped_comments_follow_the_page() {
+        let mut comment = crate::segment::Segment::plain(crate::html::Kind::P, "Nice post!".into());
+        comment.context = crate::html::Context(crate::html::Context::COMMENT);
+        let mut thread = comment.clone();
+        thread.container = Some(crate::html::Container {
+            thread: true,
+            ..Default::default()
+        });
+        let prose = crate::segment::Segment::plain(crate::html::Kind::P, "The story.".into());
+        let mut forum = PagePrediction {
+            probabilities: [0.0; 7],
+        };
+        forum.probabilities[PageType::Forum.index()] = 0.9;
+        let article = PagePrediction {
+            probabilities: [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0],
+        };
+        use crate::classify::{Comments, DroppedComments};
+        let drop = |page: Option<&PagePrediction>| DroppedComments::of(Comments::Drop, page);
+        for page in [None, Some(&article)] {
+            assert!(drop(page).contains(&comment));
+            assert!(!drop(page).contains(&thread));
+            assert!(!drop(page).contains(&prose));
+            assert!(!DroppedComments::of(Comments::Keep, page).contains(&comment));
+        }
+        assert!(!drop(Some(&forum)).contains(&comment));
+        assert!(!DroppedComments::NONE.contains(&comment));
+        for (s, page) in [
+            (&comment, None),
+            (&comment, Some(&forum)),
+            (&thread, None),
+            (&prose, None),
+        ] {
+            let mut scored = vec![ScoredSegment::new(
+                s.clone(),
+                Decision {
+                    keep: true,
+                    reason: Reason::Score,
+                },
+            )];
+            assign_roles(&mut scored, page);
+            assert_eq!(
+                scored[0].role == Some(Role::Comment),
+                drop(page).contains(s),
+                "{:?}",
+                scored[0].role
+            );
+        }
+    }
 }

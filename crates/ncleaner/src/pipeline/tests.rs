@@ -514,3 +514,90 @@ fn hidden_blocks_reach_only_deciders_that_know_them() {
     );
     assert_eq!(texts(&keep_all, &wrapped), [EN, TAB]);
 }
+
+/// A group added in one place (the line of `classify::features::GROUPS` under
+/// `cfg(test)`) is trained on, stored in the model file by name, read
+/// back, and decides pages: a classifier whose only telling column is
+/// the planted one keeps exactly the paragraphs it marks.
+#[test]
+fn a_planted_group_trains_and_decides() {
+    use crate::model::{Alphabet, Model, TrainOptions, TrainingPage, train};
+    use crate::segment::Kind;
+    let sentence =
+        |i: usize, w: &str| format!("Paragraph {i} says a {w} thing in words like the others do.");
+    let page = |k: usize| -> Vec<String> {
+        (0..12)
+            .map(|i| {
+                sentence(
+                    100 * k + i,
+                    if (i + k) % 3 == 0 { "planted" } else { "plain" },
+                )
+            })
+            .collect()
+    };
+    let mut model = train(
+        &[TrainingPage {
+            name: "a".into(),
+            raw: page(0),
+            clean: page(0),
+        }],
+        &TrainOptions {
+            n: 3,
+            q: 0.3,
+            alphabet: Alphabet::Lexical,
+        },
+        "a planted column's model",
+    )
+    .unwrap();
+    let mut c = crate::classify::tests::classifier();
+    c.neighbours = false;
+    c.columns = vec!["planted".into()];
+    let names = c.schema().names();
+    assert_eq!(names.last().map(String::as_str), Some("planted"));
+    c.columns = names;
+    // Train the text-dump weights on five pages' rows.
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for k in 1..=5 {
+        let segments: Vec<Segment> = page(k)
+            .into_iter()
+            .map(|t| Segment::plain(Kind::P, t))
+            .collect();
+        y.extend(segments.iter().map(|s| s.text().contains("planted")));
+        x.extend(c.feature_rows(&segments, model.scorer(), false, None));
+    }
+    let weights = vec![1.0; y.len()];
+    c.text = Some(crate::classify::logistic::Logistic::fit(
+        &x, &y, &weights, 1.0,
+    ));
+    c.threshold = [0.0, 0.0];
+    model.classifier = Some(c);
+    // Through the file: the names are stored and read back.
+    let read = Model::from_bytes(&model.to_binary(), "planted").unwrap();
+    let stored = &read.classifier.as_ref().unwrap().columns;
+    assert_eq!(stored.last().map(String::as_str), Some("planted"));
+    let dump = page(7).join("\n\n");
+    let cleaned =
+        crate::Cleaner::from_model(read).clean(dump.as_bytes(), crate::InputKind::Text, None);
+    let text = cleaned.text();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let want: Vec<String> = page(7)
+        .into_iter()
+        .filter(|t| t.contains("planted"))
+        .collect();
+    assert_eq!(kept, want);
+    // A build without the column refuses the file, naming it.
+    let mut renamed = model.classifier.clone().unwrap();
+    for n in &mut renamed.columns {
+        if n == "planted" {
+            *n = "unplanted".into();
+        }
+    }
+    model.classifier = Some(renamed);
+    let err = Model::from_bytes(&model.to_binary(), "renamed")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("columns this build does not know: unplanted"),
+        "{err}"
+    );
+}
