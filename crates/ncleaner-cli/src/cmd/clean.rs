@@ -9,9 +9,9 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::Roles;
 use ncleaner::Smoothing;
-use ncleaner::classify::{self, Method, Preference};
 use ncleaner::format::{Format, JsonOptions};
 use ncleaner::{CleanOptions, Cleaner, InputKind};
+use ncleaner::{Comments, Method, Preference};
 use ncleaner_corpus::{self as corpus, Entry, Observer, Stats};
 
 use super::common::{check_clean_options, names, option_error, thread_pool};
@@ -202,8 +202,8 @@ pub struct Args {
     /// content is itself a thread, posts are content either way. The text
     /// carries the comments the model keeps only with `--roles all` (the
     /// default, `content`, leaves them out).
-    #[arg(long, value_parser = names::<classify::Comments>(["keep", "drop"]), default_value = "keep", hide_possible_values = true, help_heading = "Model and decision")]
-    pub comments: classify::Comments,
+    #[arg(long, value_parser = names::<Comments>(["keep", "drop"]), default_value = "keep", hide_possible_values = true, help_heading = "Model and decision")]
+    pub comments: Comments,
 
     /// Roles in the text: content, all or body.
     ///

@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{Context, Result};
-use ncleaner::lm::Smoothing;
+use ncleaner::Smoothing;
 
 use super::common::{load_word_model, names};
 

@@ -50,8 +50,8 @@ pub struct Args {
 /// Runs `ncleaner strip`.
 pub fn run(args: Args) -> Result<()> {
     // The model is never consulted by keep-all; the embedded one costs nothing to load.
-    let cleaner = Cleaner::from_shared(Arc::new(ncleaner::model::embedded("en")?))
-        .with_method(Method::KeepAll);
+    let cleaner =
+        Cleaner::from_shared(Arc::new(ncleaner::Model::open("en")?)).with_method(Method::KeepAll);
     run_corpus(
         &cleaner,
         Run {
