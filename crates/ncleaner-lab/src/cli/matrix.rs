@@ -57,6 +57,10 @@ pub struct Args {
     /// Train the non-lexical models (letters → a, digits → 0).
     #[arg(long)]
     pub nonlexical: bool,
+    /// Train only the row of all pools (with the training-only pools: the
+    /// embedded models' recipe), not the row of each pool alone.
+    #[arg(long)]
+    pub only_all: bool,
     /// Score other systems' outputs found under DIR/SYSTEM/ (see below).
     #[arg(long, value_name = "DIR")]
     pub peers: Option<PathBuf>,
@@ -84,7 +88,14 @@ pub fn run(args: Args) -> Result<()> {
         t.elapsed().as_secs_f64()
     );
     let preference = args.prefer;
-    let sets = matrix::train_sets(&pools);
+    let mut sets = matrix::train_sets(&pools);
+    if args.only_all {
+        sets.retain(|s| s.extra);
+        anyhow::ensure!(
+            !sets.is_empty(),
+            "--only-all needs two pools or a training-only pool (there is no row of all pools)"
+        );
+    }
     let mut cfg = if args.nonlexical {
         TrainConfig::non_lexical()
     } else {
