@@ -390,6 +390,11 @@ pub fn parse_with(html: &str, marks: Marks) -> Page {
         metadata::Reader::default(),
         signals::Reader::default(),
     );
+    walk(html, consumers)
+}
+
+/// The page the walker reads from `html` with these consumers.
+fn walk<C: consumer::Consumer>(html: &str, consumers: C) -> Page {
     let mut tree = Tree::default();
     tree.set_word_mask(signals::tree_word_mask);
     let mut walker = Walker::new(tree, consumers);
@@ -433,11 +438,7 @@ mod tests {
                 containers::Containers::default(),
                 blocks::Blocks::default(),
             );
-            let mut tree = Tree::default();
-            tree.set_word_mask(signals::tree_word_mask);
-            let mut walker = Walker::new(tree, consumers);
-            tokenizer::Tokenizer::default().run(html, &mut walker);
-            walker.finish().0
+            walk(html, consumers)
         };
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../ncleaner-cli/tests/snapshots/pages");
