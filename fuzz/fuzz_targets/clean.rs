@@ -6,8 +6,7 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use ncleaner_corpus::{self as corpus, CorpusOptions, Origin, Source, SourceOptions};
-use ncleaner::format::Format;
+use ncleaner_corpus::{self as corpus, CorpusOptions, Origin, OutputFormat as Format, Source, SourceOptions};
 use ncleaner::{Cleaner, InputKind};
 
 static CLEANER: LazyLock<Cleaner> =

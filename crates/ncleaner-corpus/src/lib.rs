@@ -29,6 +29,7 @@ pub mod interrupt;
 pub mod jsonl;
 pub mod kind;
 pub mod lock;
+mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod resume;
@@ -42,6 +43,7 @@ pub mod warc;
 
 pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, walk, walk_inputs};
 pub use lock::OutputLock;
+pub use output::OutputFormat;
 pub use resume::Resume;
 pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
 pub use sink::Destination;
@@ -57,7 +59,7 @@ use compress::Compression;
 
 use ncleaner::Cleaner;
 use ncleaner::InputKind;
-use ncleaner::format::{self, Format, JsonOptions};
+use ncleaner::format::JsonOptions;
 use ncleaner::{Error, Result};
 
 /// The default limit on the size of one document (and of one WARC record's
@@ -306,7 +308,7 @@ pub struct CorpusOptions {
     /// How to read documents whose input does not say (files, stdin).
     pub input: InputKind,
     /// The output format.
-    pub format: Format,
+    pub format: OutputFormat,
     /// Options of the JSON Lines format.
     pub json: JsonOptions,
     /// The largest document read ([`DEFAULT_MAX_DOCUMENT`]).
@@ -317,7 +319,7 @@ impl Default for CorpusOptions {
     fn default() -> Self {
         CorpusOptions {
             input: InputKind::Auto,
-            format: Format::Text,
+            format: OutputFormat::Text,
             json: JsonOptions::default(),
             max_document: DEFAULT_MAX_DOCUMENT,
         }
@@ -345,19 +347,14 @@ pub fn clean_entry(cleaner: &Cleaner, entry: &Entry, opts: &CorpusOptions) -> Re
         (a, b) => a.clone().or(b),
     };
     let mut bytes = Vec::with_capacity(entry.bytes().len() / 4 + 64);
-    format::write(
-        &mut bytes,
-        opts.format,
-        &cleaned,
-        Some(&entry.id),
-        opts.json,
-    )
-    .map_err(|e| Error::io(&entry.id, e))?;
+    opts.format
+        .write(&mut bytes, &cleaned, Some(&entry.id), opts.json)
+        .map_err(|e| Error::io(&entry.id, e))?;
     let mut warc_fields = match (&cleaned.metadata, opts.format) {
-        (Some(m), Format::Warc) => warc::metadata_fields(m),
+        (Some(m), OutputFormat::Warc) => warc::metadata_fields(m),
         _ => Vec::new(),
     };
-    if let (Some(why), Format::Warc) = (&cleaned.truncated, opts.format) {
+    if let (Some(why), OutputFormat::Warc) = (&cleaned.truncated, opts.format) {
         // A field WARC does not define, as the metadata's (one line).
         warc_fields.push(("ncleaner-Truncated".into(), why.replace(['\r', '\n'], " ")));
     }
@@ -442,7 +439,7 @@ impl PreparedOutput {
 
     /// The plan of a run into this output in `format`: with `resume`, what
     /// an interrupted run left there to continue ([`Resume::of`]).
-    pub fn plan(&self, resume: bool, format: Format) -> Result<OutputPlan> {
+    pub fn plan(&self, resume: bool, format: OutputFormat) -> Result<OutputPlan> {
         let resume = match resume {
             true => Some(Resume::of(&self.dest, format)?),
             false => None,
@@ -504,7 +501,7 @@ pub fn clean_resuming(
         found,
         SourceOptions {
             max_document: opts.max_document,
-            keep_records: opts.format == Format::Warc,
+            keep_records: opts.format == OutputFormat::Warc,
         },
     );
     let source = source.detect_non_documents(opts.input == InputKind::Auto);

@@ -29,7 +29,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use ncleaner::format::Format;
+use crate::OutputFormat;
 use ncleaner::{Error, Result};
 
 use crate::compress::Compression;
@@ -94,9 +94,9 @@ impl Resume {
     /// an interrupted run left there. Fails when the output cannot be
     /// continued (a format other than JSON Lines or Parquet in one file, a
     /// file that is not this program's JSON Lines or Parquet).
-    pub fn of(dest: &Destination, format: Format) -> Result<Resume> {
+    pub fn of(dest: &Destination, format: OutputFormat) -> Result<Resume> {
         match dest {
-            Destination::File(path) if format == Format::Jsonl => {
+            Destination::File(path) if format == OutputFormat::Jsonl => {
                 let partial = sink::partial_path(path);
                 let existing = [partial, path.clone()].into_iter().find(|p| p.exists());
                 let (keep, dropped, ids) = match &existing {
@@ -111,7 +111,7 @@ impl Resume {
                     ids,
                 }))
             }
-            Destination::File(path) if format == Format::Parquet => {
+            Destination::File(path) if format == OutputFormat::Parquet => {
                 let partial = sink::partial_path(path);
                 let existing = [partial.clone(), path.clone()]
                     .into_iter()
@@ -142,11 +142,11 @@ impl Resume {
 
     /// Whether `--resume` continues an output to `dest` in `format`: a
     /// JSON Lines file (plain, gzip or zstd), a Parquet file, a directory.
-    pub fn continues(dest: &Destination, format: Format) -> bool {
+    pub fn continues(dest: &Destination, format: OutputFormat) -> bool {
         match dest {
             Destination::File(path) => match format {
-                Format::Jsonl => Compression::from_name(path) != Compression::Brotli,
-                Format::Parquet => cfg!(feature = "parquet"),
+                OutputFormat::Jsonl => Compression::from_name(path) != Compression::Brotli,
+                OutputFormat::Parquet => cfg!(feature = "parquet"),
                 _ => false,
             },
             Destination::Dir(_) => true,

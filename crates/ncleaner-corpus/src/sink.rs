@@ -31,8 +31,8 @@ use std::sync::Arc;
 use super::compress::{self, Compression, Output};
 use super::run::{Outcome, Sink};
 use super::{Container, Entry, Input, warc};
+use crate::OutputFormat;
 use ncleaner::InputKind;
-use ncleaner::format::{self, Format};
 use ncleaner::{Error, Result};
 
 /// Where the output of a run goes.
@@ -83,7 +83,7 @@ impl Destination {
     /// words for the user, and what `--resume` can do with it: an output
     /// file stays under its temporary name ([`Sink::finish_incomplete`]);
     /// `None` for standard output.
-    pub fn incomplete_note(&self, format: Format) -> Option<String> {
+    pub fn incomplete_note(&self, format: OutputFormat) -> Option<String> {
         let (what, path) = match self {
             Destination::File(p) => ("the output so far is in", partial_path(p)),
             Destination::Dir(d) => ("the outputs so far are under", d.clone()),
@@ -141,7 +141,7 @@ impl Destination {
 /// → JSON Lines, `.warc` → WARC, `.md` → Markdown, `.txt` → text (each
 /// optionally followed by `.gz`/`.zst`), `.parquet` → Parquet; other names
 /// (directories, standard output) ask for nothing.
-pub fn format_from_name(dest: &Destination) -> Option<Format> {
+pub fn format_from_name(dest: &Destination) -> Option<OutputFormat> {
     let Destination::File(p) = dest else {
         return None;
     };
@@ -154,22 +154,22 @@ pub fn format_from_name(dest: &Destination) -> Option<Format> {
         .iter()
         .any(|s| name.ends_with(s))
     {
-        Some(Format::Jsonl)
+        Some(OutputFormat::Jsonl)
     } else if name.ends_with(".warc") {
-        Some(Format::Warc)
+        Some(OutputFormat::Warc)
     } else if name.ends_with(".md") {
-        Some(Format::Markdown)
+        Some(OutputFormat::Markdown)
     } else if name.ends_with(".txt") {
-        Some(Format::Text)
+        Some(OutputFormat::Text)
     } else if name.ends_with(".parquet") {
-        Some(Format::Parquet)
+        Some(OutputFormat::Parquet)
     } else {
         None
     }
 }
 
 /// Opens the sink for `dest` in `format`.
-pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> {
+pub fn open(dest: &Destination, format: OutputFormat) -> Result<Box<dyn Sink + Send>> {
     open_checked(dest, format, &crate::OwnOutput::default())
 }
 
@@ -177,11 +177,11 @@ pub fn open(dest: &Destination, format: Format) -> Result<Box<dyn Sink + Send>> 
 /// into one of the inputs `own` names ([`crate::OwnOutput::check_output_file`]).
 pub fn open_checked(
     dest: &Destination,
-    format: Format,
+    format: OutputFormat,
     own: &crate::OwnOutput,
 ) -> Result<Box<dyn Sink + Send>> {
     Ok(match dest {
-        Destination::Stdout if format == Format::Parquet => parquet_stdout()?,
+        Destination::Stdout if format == OutputFormat::Parquet => parquet_stdout()?,
         Destination::Stdout => {
             let out = Output::new(Box::new(std::io::stdout()), Compression::None)
                 .map_err(|e| Error::io("-", e))?;
@@ -198,13 +198,13 @@ pub fn open_checked(
 }
 
 /// Opens one output file in `format`, compressed as its name says.
-pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
+pub fn open_file(path: &Path, format: OutputFormat) -> Result<Box<dyn Sink + Send>> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
     let compression = Compression::from_name(path);
     let name = path.display().to_string();
-    if format == Format::Parquet {
+    if format == OutputFormat::Parquet {
         if compression != Compression::None {
             return Err(Error::Parameter(format!(
                 "{name}: Parquet output compresses its columns itself (zstd); name the file .parquet"
@@ -218,7 +218,7 @@ pub fn open_file(path: &Path, format: Format) -> Result<Box<dyn Sink + Send>> {
     let tmp = partial_path(path);
     let path = tmp.as_path();
     let rename = Some((tmp.clone(), final_path.to_path_buf()));
-    if format == Format::Warc {
+    if format == OutputFormat::Warc {
         if compression == Compression::Zstd {
             return Err(Error::Parameter(format!(
                 "{name}: WARC output is written as .warc or .warc.gz (gzip per record), not zstd"
@@ -353,9 +353,9 @@ pub fn open_appending(
     path: &Path,
     existing: Option<&Path>,
     keep: u64,
-    format: Format,
+    format: OutputFormat,
 ) -> Result<Box<dyn Sink + Send>> {
-    if format == Format::Parquet {
+    if format == OutputFormat::Parquet {
         // `keep` counts rows: a Parquet file is not cut and appended to.
         return parquet_resumed(path, existing, keep);
     }
@@ -476,11 +476,11 @@ fn rename_done(rename: Option<(PathBuf, PathBuf)>) -> Result<()> {
 fn stream_or_warc(
     out: Output,
     name: String,
-    format: Format,
+    format: OutputFormat,
     gzip: bool,
     rename: Option<(PathBuf, PathBuf)>,
 ) -> Box<dyn Sink + Send> {
-    if format == Format::Warc {
+    if format == OutputFormat::Warc {
         Box::new(WarcSink {
             w: Some(warc::Writer::new(out, gzip)),
             name,
@@ -516,14 +516,14 @@ pub fn json_error_line(entry: &Entry, error: &Error) -> Vec<u8> {
 /// All outputs to one stream; see the module documentation.
 ///
 /// In the formats whose documents need a line that names them where
-/// several share the stream ([`format::document_line`]), the first
+/// several share the stream ([`OutputFormat::document_line`]), the first
 /// document is held until a second one comes (then both are written, each
 /// after its line) or the stream ends (then it is written alone, as a
 /// single page's output always was).
 pub struct StreamSink {
     out: Option<Output>,
     name: String,
-    format: Format,
+    format: OutputFormat,
     /// (temporary, final) names of the file, renamed when finished.
     rename: Option<(PathBuf, PathBuf)>,
     /// Documents rendered so far.
@@ -536,21 +536,16 @@ pub struct StreamSink {
     since_cut: usize,
 }
 
-/// A document's line ([`format::document_line`]) in `format`.
-fn document_line(format: Format, entry: &Entry, bytes: &[u8]) -> Option<String> {
-    format::document_line(
-        format,
-        &entry.id,
-        entry.url.as_deref(),
-        bytes.starts_with(b"URL: "),
-    )
+/// A document's line ([`OutputFormat::document_line`]) in `format`.
+fn document_line(format: OutputFormat, entry: &Entry, bytes: &[u8]) -> Option<String> {
+    format.document_line(&entry.id, entry.url.as_deref(), bytes.starts_with(b"URL: "))
 }
 
 impl StreamSink {
     /// Writes a document after its line; in Markdown, a document after
     /// the first gets a blank line before its line too.
     fn write_named(&mut self, line: Option<&str>, bytes: &[u8]) -> std::io::Result<()> {
-        let markdown_after_first = self.format == Format::Markdown && self.written > 0;
+        let markdown_after_first = self.format == OutputFormat::Markdown && self.written > 0;
         let out = self.out.as_mut().expect("not finished");
         if let Some(line) = line {
             if markdown_after_first {
@@ -599,7 +594,9 @@ impl StreamSink {
 impl Sink for StreamSink {
     fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
         let res = match outcome {
-            Outcome::Rendered(r) if matches!(self.format, Format::Jsonl | Format::Warc) => {
+            Outcome::Rendered(r)
+                if matches!(self.format, OutputFormat::Jsonl | OutputFormat::Warc) =>
+            {
                 self.write_named(None, &r.bytes)
             }
             Outcome::Rendered(r) => {
@@ -620,7 +617,7 @@ impl Sink for StreamSink {
                     }
                 }
             }
-            Outcome::Failed(e) if self.format == Format::Jsonl => {
+            Outcome::Failed(e) if self.format == OutputFormat::Jsonl => {
                 let line = json_error_line(entry, e);
                 self.since_cut += line.len();
                 self.out.as_mut().expect("not finished").write_all(&line)
@@ -719,7 +716,7 @@ fn file_uri(id: &str) -> String {
 
 /// Outputs under a directory; see the module documentation.
 pub struct DirSink {
-    format: Format,
+    format: OutputFormat,
     /// The container being written and its sink.
     current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
     /// The output paths of this run so far.

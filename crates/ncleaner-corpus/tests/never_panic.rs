@@ -51,8 +51,7 @@ proptest! {
     /// with an error (what `cargo fuzz` runs for longer: `scripts/fuzz`).
     #[test]
     fn arbitrary_containers(bytes in containerish()) {
-        use ncleaner_corpus::{self as corpus, CorpusOptions, Origin, Source, SourceOptions};
-        use ncleaner::format::Format;
+        use ncleaner_corpus::{self as corpus, CorpusOptions, Origin, OutputFormat, Source, SourceOptions};
         let origin = Origin::Memory { name: "prop".into(), bytes: std::sync::Arc::from(bytes) };
         let source = Source::new(vec![origin], SourceOptions { max_document: 1 << 16, keep_records: true });
         let c = cleaner();
@@ -60,7 +59,7 @@ proptest! {
         for (i, entry) in source.enumerate() {
             n += 1;
             prop_assert_eq!(entry.seq, i as u64);
-            let format = [Format::Cleaneval, Format::Text, Format::Jsonl, Format::Warc][i % 4];
+            let format = [OutputFormat::Cleaneval, OutputFormat::Text, OutputFormat::Jsonl, OutputFormat::Warc][i % 4];
             let opts = CorpusOptions { format, ..CorpusOptions::default() };
             if entry.document.is_some() {
                 let _ = corpus::clean_entry(&c, &entry, &opts);

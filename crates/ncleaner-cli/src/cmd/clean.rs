@@ -9,9 +9,10 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use ncleaner::Roles;
 use ncleaner::Smoothing;
-use ncleaner::format::{Format, JsonOptions};
+use ncleaner::format::JsonOptions;
 use ncleaner::{CleanOptions, Cleaner, InputKind};
 use ncleaner::{Comments, Method, Preference};
+use ncleaner_corpus::OutputFormat;
 use ncleaner_corpus::{self as corpus, Entry, Observer, Stats};
 
 use super::common::{check_clean_options, names, option_error, thread_pool};
@@ -83,8 +84,8 @@ pub struct Args {
     /// `<l>` per segment, the paper's format). Default: what the name of `-o`
     /// says (`.txt`, `.jsonl`, `.md`, `.warc`, optionally `.gz`/`.zst`;
     /// `.parquet`), else text.
-    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)), hide_possible_values = true, help_heading = "Output")]
-    pub format: Option<Format>,
+    #[arg(long, value_parser = names::<OutputFormat>(OutputFormat::ALL.map(OutputFormat::as_str)), hide_possible_values = true, help_heading = "Output")]
+    pub format: Option<OutputFormat>,
 
     /// JSON Lines: add every segment with its kind, score and decision.
     ///
@@ -339,14 +340,14 @@ pub fn run(args: Args) -> Result<()> {
             args.output.as_deref(),
         ))
     });
-    let records = matches!(format, Some(Format::Jsonl | Format::Parquet));
+    let records = matches!(format, Some(OutputFormat::Jsonl | OutputFormat::Parquet));
     anyhow::ensure!(
         !args.markdown || records,
         "--markdown adds a field to JSON Lines or Parquet: give --format jsonl (or -o FILE.jsonl, -o FILE.parquet), or --format markdown for Markdown alone"
     );
     anyhow::ensure!(
         !(args.links || args.images)
-            || format == Some(Format::Markdown)
+            || format == Some(OutputFormat::Markdown)
             || (records && args.markdown),
         "--links and --images go into Markdown: give --format markdown (or -o FILE.md), or --format jsonl --markdown"
     );
@@ -385,7 +386,7 @@ pub fn run(args: Args) -> Result<()> {
         inputs: &args.inputs,
         output: args.output.as_deref(),
         format: args.format,
-        default_format: Format::Text,
+        default_format: OutputFormat::Text,
         opts: corpus::CorpusOptions {
             input: args.input,
             json: JsonOptions::default()
@@ -445,9 +446,9 @@ pub struct Run<'a> {
     /// `-o`.
     pub output: Option<&'a std::path::Path>,
     /// `--format`; `None`: from the name of `-o`, else `default_format`.
-    pub format: Option<Format>,
+    pub format: Option<OutputFormat>,
     /// The format when neither `--format` nor the name of `-o` says one.
-    pub default_format: Format,
+    pub default_format: OutputFormat,
     /// How documents are read and written (the format is set from `format`).
     pub opts: corpus::CorpusOptions,
     /// `-j`.

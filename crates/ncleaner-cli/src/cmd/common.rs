@@ -64,11 +64,11 @@ pub fn flag(option: &str) -> String {
 /// out.csv` would make a directory `out.csv`). The cleaning options are
 /// checked by the library ([`ncleaner::CleanOptions::validate`]).
 pub fn check_clean_options(
-    format: Option<ncleaner::format::Format>,
+    format: Option<ncleaner_corpus::OutputFormat>,
     segments: bool,
     output: Option<&Path>,
 ) -> Result<()> {
-    use ncleaner::format::Format;
+    use ncleaner_corpus::OutputFormat;
     use ncleaner_corpus::sink::{self, Destination};
     let dest = Destination::from_arg(output);
     if let (Some(p), Destination::Dir(_)) = (output, &dest) {
@@ -86,7 +86,7 @@ pub fn check_clean_options(
     }
     let effective = format.or_else(|| sink::format_from_name(&dest));
     anyhow::ensure!(
-        !segments || effective == Some(Format::Jsonl),
+        !segments || effective == Some(OutputFormat::Jsonl),
         "--segments needs JSON Lines output: --format jsonl (or -o FILE.jsonl)"
     );
     Ok(())
@@ -97,7 +97,7 @@ mod tests {
     use super::*;
     use ncleaner::InputKind;
     use ncleaner::Method;
-    use ncleaner::format::Format;
+    use ncleaner_corpus::OutputFormat;
 
     #[test]
     fn parsers_read_the_library_names() {
@@ -105,8 +105,8 @@ mod tests {
         struct T {
             #[arg(long, value_parser = names::<Method>(Method::ALL.map(Method::as_str)))]
             method: Method,
-            #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
-            format: Format,
+            #[arg(long, value_parser = names::<OutputFormat>(OutputFormat::ALL.map(OutputFormat::as_str)))]
+            format: OutputFormat,
             #[arg(long, value_parser = names::<InputKind>(InputKind::ALL.map(InputKind::as_str)))]
             input: InputKind,
         }
@@ -116,7 +116,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (t.method, t.format, t.input),
-            (Method::KeepAll, Format::Jsonl, InputKind::Text)
+            (Method::KeepAll, OutputFormat::Jsonl, InputKind::Text)
         );
         assert!(
             <T as clap::Parser>::try_parse_from([
@@ -131,12 +131,12 @@ mod tests {
         let ok = |f, s, o: Option<&str>| {
             check_clean_options(f, s, o.map(Path::new)).map_err(|e| e.to_string())
         };
-        assert!(ok(Some(Format::Jsonl), true, None).is_ok());
+        assert!(ok(Some(OutputFormat::Jsonl), true, None).is_ok());
         assert!(ok(None, true, Some("x.jsonl.gz")).is_ok());
         let e = ok(None, true, None).unwrap_err();
         assert!(e.contains("--segments needs"), "{e}");
-        assert!(ok(Some(Format::Text), true, None).is_err());
-        assert!(ok(Some(Format::Parquet), true, None).is_err());
+        assert!(ok(Some(OutputFormat::Text), true, None).is_err());
+        assert!(ok(Some(OutputFormat::Parquet), true, None).is_err());
         let e = ok(None, false, Some("out.csv")).unwrap_err();
         assert!(e.contains("-o out.csv"), "{e}");
         assert!(ok(None, false, Some("outdir")).is_ok());

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use ncleaner::Method;
-use ncleaner::format::Format;
 use ncleaner::{Cleaner, InputKind};
 use ncleaner_corpus::CorpusOptions;
+use ncleaner_corpus::OutputFormat;
 
 use super::clean::{Run, run_corpus};
 use super::common::names;
@@ -35,8 +35,8 @@ pub struct Args {
     pub output: Option<PathBuf>,
 
     /// Output format. Default: what the name of `-o` says, else text.
-    #[arg(long, value_parser = names::<Format>(Format::ALL.map(Format::as_str)))]
-    pub format: Option<Format>,
+    #[arg(long, value_parser = names::<OutputFormat>(OutputFormat::ALL.map(OutputFormat::as_str)))]
+    pub format: Option<OutputFormat>,
 
     /// No summary line and no progress bar on standard error.
     #[arg(short, long)]
@@ -58,7 +58,7 @@ pub fn run(args: Args) -> Result<()> {
             inputs: &args.inputs,
             output: args.output.as_deref(),
             format: args.format,
-            default_format: Format::Text,
+            default_format: OutputFormat::Text,
             opts: CorpusOptions {
                 input: InputKind::Html,
                 ..CorpusOptions::default()

@@ -4,12 +4,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::OutputFormat;
 use arrow_array::cast::AsArray;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, Int64Array, RecordBatch, StringArray, StringViewArray,
 };
 use arrow_schema::{DataType, Field, Schema};
-use ncleaner::format::{CleanedRecord, Format, JsonOptions};
+use ncleaner::format::{CleanedRecord, JsonOptions};
 use ncleaner::{Cleaner, InputKind};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -48,7 +49,7 @@ fn cleaner() -> Cleaner {
 }
 
 /// Cleans `origins` into `dest` in `format`, with Markdown in the records.
-fn clean_to(origins: Vec<Origin>, dest: &Path, format: Format) -> crate::Stats {
+fn clean_to(origins: Vec<Origin>, dest: &Path, format: OutputFormat) -> crate::Stats {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -96,9 +97,9 @@ fn rows_are_the_json_lines_records() {
     };
     let pq = dir.path().join("out.parquet");
     let jsonl = dir.path().join("out.jsonl");
-    let stats = clean_to(origin(), &pq, Format::Parquet);
+    let stats = clean_to(origin(), &pq, OutputFormat::Parquet);
     assert_eq!((stats.cleaned, stats.failed), (3000, 1));
-    clean_to(origin(), &jsonl, Format::Jsonl);
+    clean_to(origin(), &jsonl, OutputFormat::Jsonl);
 
     // Every JSON line is a row: the same fields, absent ones null.
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&pq).unwrap())
@@ -279,8 +280,8 @@ fn truncated_is_a_column_as_it_is_a_field_of_the_json_record() {
     };
     let pq = dir.path().join("out.parquet");
     let jsonl = dir.path().join("out.jsonl");
-    clean_to(origins(), &pq, Format::Parquet);
-    clean_to(origins(), &jsonl, Format::Jsonl);
+    clean_to(origins(), &pq, OutputFormat::Parquet);
+    clean_to(origins(), &jsonl, OutputFormat::Jsonl);
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl)
         .unwrap()
         .lines()

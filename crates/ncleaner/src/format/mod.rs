@@ -15,9 +15,11 @@
 //!   `markdown`. The web API and Python write the same record.
 //! - [`Format::Markdown`]: the kept segments as Markdown ([`markdown()`]):
 //!   headings, lists, code blocks, quotes and tables.
-//! - [`Format::Warc`]: per document the same as [`Format::Text`]; the
-//!   corpus layer puts it in a WARC `conversion` record
-//!   (`ncleaner_corpus::sink`).
+//!
+//! These are renderings of one document. The containers that hold many
+//! (a WARC file whose `conversion` records hold each document's text, a
+//! Parquet file whose rows are the JSON Lines records) are written by the
+//! corpus layer (`ncleaner_corpus::Output`), from these renderings.
 //!
 //! Where several documents share one stream (standard output, one output
 //! file, the output of a WARC or JSON Lines input), each document of the
@@ -36,7 +38,7 @@ pub use record::{CleanedRecord, SegmentRecord, SegmentRecords};
 use crate::cleaned::Cleaned;
 use crate::segment::Kind;
 
-/// An output format.
+/// How one cleaned document is rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -49,36 +51,25 @@ pub enum Format {
     Jsonl,
     /// Markdown: the kept segments with their structure.
     Markdown,
-    /// WARC: the input records, each cleaned one followed by a `conversion`
-    /// record holding its text.
-    Warc,
-    /// Parquet: the JSON Lines record's fields as columns. This crate
-    /// renders each document's record (`write` writes it as JSON Lines
-    /// does); the corpus crate's Parquet sink turns the records into columns.
-    Parquet,
 }
 
 impl Format {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 4] = [
         Format::Text,
         Format::Jsonl,
         Format::Markdown,
-        Format::Parquet,
-        Format::Warc,
         Format::Cleaneval,
     ];
 
-    /// The format's name on the command line and in the web API
-    /// (`text`, `jsonl`, `markdown`, `parquet`, `warc`, `cleaneval`); [`str::parse`] reads it back.
+    /// The format's name on the command line
+    /// (`text`, `jsonl`, `markdown`, `cleaneval`); [`str::parse`] reads it back.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Cleaneval => "cleaneval",
             Format::Text => "text",
             Format::Jsonl => "jsonl",
             Format::Markdown => "markdown",
-            Format::Warc => "warc",
-            Format::Parquet => "parquet",
         }
     }
 
@@ -88,8 +79,6 @@ impl Format {
             Format::Cleaneval | Format::Text => "txt",
             Format::Jsonl => "jsonl",
             Format::Markdown => "md",
-            Format::Warc => "warc",
-            Format::Parquet => "parquet",
         }
     }
 }
@@ -102,9 +91,7 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| {
-                format!("unknown format {s:?} (text, jsonl, markdown, parquet, warc, cleaneval)")
-            })
+            .ok_or_else(|| format!("unknown format {s:?} (text, jsonl, markdown, cleaneval)"))
     }
 }
 
@@ -151,7 +138,7 @@ impl JsonOptions {
 ///   `write_cleaneval` writes it for documents with a URL, and a document
 ///   without one gets `URL: ID` and a blank line (`Some` only then:
 ///   `has_url` is whether the document's own rendering starts with one);
-/// - JSON Lines, Parquet and WARC: `None` (their records carry the id and URL).
+/// - JSON Lines: `None` (its records carry the id and URL).
 ///
 /// No document's own text can forge such a line in text or Markdown:
 /// [`write`] escapes a line of its text that starts with
@@ -177,7 +164,7 @@ pub fn document_line(format: Format, id: &str, url: Option<&str>, has_url: bool)
         Format::Cleaneval if !has_url => {
             Some(format!("URL: {}\n\n", id.replace(['\n', '\r'], " ")))
         }
-        Format::Cleaneval | Format::Jsonl | Format::Warc | Format::Parquet => None,
+        Format::Cleaneval | Format::Jsonl => None,
     }
 }
 
@@ -236,8 +223,7 @@ pub fn write(
             write_text(&mut text, doc)?;
             w.write_all(&escape_document_lines(&text))
         }
-        Format::Warc => write_text(w, doc),
-        Format::Jsonl | Format::Parquet => write_jsonl(w, doc, id, opts),
+        Format::Jsonl => write_jsonl(w, doc, id, opts),
         Format::Markdown => w.write_all(&escape_document_lines(markdown(doc).as_bytes())),
     }
 }
