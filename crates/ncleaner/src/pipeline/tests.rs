@@ -530,7 +530,11 @@ fn a_planted_group_trains_and_decides() {
             .map(|i| {
                 sentence(
                     100 * k + i,
-                    if (i + k) % 3 == 0 { "planted" } else { "plain" },
+                    if (i + k).is_multiple_of(3) {
+                        "planted"
+                    } else {
+                        "plain"
+                    },
                 )
             })
             .collect()
