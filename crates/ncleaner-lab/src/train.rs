@@ -772,6 +772,8 @@ impl Trainer {
         if let Some(k) = cc.page_quality {
             model.quality = Some(self.quality_models(subset, cfg, k)?);
         }
+        // The names of the columns it was trained on, as its file stores them.
+        classifier.columns = classifier.schema().names();
         model.classifier = Some(classifier);
         Ok(model)
     }
