@@ -280,7 +280,8 @@ pub struct Classifier {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub lexicon: std::collections::BTreeMap<String, String>,
     /// The names of the columns of its rows, as it was trained
-    /// ([`Schema::names`]; written when a model file is saved): a file
+    /// ([`Schema::names`]; set by training, and written by every save of a
+    /// classifier that lacks them): a file
     /// whose names are not this build's schema's is refused when loaded
     /// ([`Schema::check`]). Absent (empty) in older files, which are
     /// checked by their rows' width alone.
