@@ -104,7 +104,8 @@ impl std::str::FromStr for OutputFormat {
             .into_iter()
             .find(|f| f.as_str() == s)
             .ok_or_else(|| {
-                format!("unknown format {s:?} (text, jsonl, markdown, parquet, warc, cleaneval)")
+                let names = OutputFormat::ALL.map(OutputFormat::as_str).join(", ");
+                format!("unknown format {s:?} ({names})")
             })
     }
 }

@@ -91,7 +91,10 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format {s:?} (text, jsonl, markdown, cleaneval)"))
+            .ok_or_else(|| {
+                let names = Format::ALL.map(Format::as_str).join(", ");
+                format!("unknown format {s:?} ({names})")
+            })
     }
 }
 
