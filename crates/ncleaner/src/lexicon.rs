@@ -1,8 +1,9 @@
 //! Every word list the code matches, each a named set ([`WordSet`]) with
 //! its words per language: `class`/`id`/`role` words and URL path words
 //! ([`markup`], [`url`]), the words of visible text (bylines, datelines,
-//! author fields, copyright lines, function words, abbreviations: [`text`])
-//! and the calendar ([`calendar`]).
+//! author fields, copyright lines, function words, abbreviations: [`text`]),
+//! the phrases of furniture in the text (comments, share, "read more",
+//! relative dates: [`phrases`]) and the calendar ([`calendar`]).
 //!
 //! A set holds entries per language, each an ISO 639-1 code (`en`), and
 //! entries of [`ANY`] language: tokens that pages of every language use,
@@ -29,11 +30,13 @@ use std::collections::BTreeMap;
 
 mod calendar;
 mod markup;
+mod phrases;
 mod text;
 mod url;
 
 pub use calendar::*;
 pub use markup::*;
+pub use phrases::*;
 pub use text::*;
 pub use url::*;
 
@@ -275,8 +278,9 @@ impl ModelInput {
 /// The sets that a trained model depends on: those read before the
 /// classifier, by the segments' contexts ([`COMMENT_SECTION`]), the page
 /// signals ([`PAGE_CLASS_WORDS`]), the page features ([`URL_WORDS`],
-/// [`CURRENCY_SIGNS`], [`MONTHS`]) and the metadata whose fields the page
-/// features count (authors, dates). The sets read after the decisions
+/// [`CURRENCY_SIGNS`], [`MONTHS`]), the metadata whose fields the page
+/// features count (authors, dates) and the segments' phrase columns
+/// ([`TEXT_PHRASES`]). The sets read after the decisions
 /// (roles, the kept content's bylines), by the language's fast path and by
 /// the word models' sentence splitter are not among them.
 pub const MODEL_INPUTS: &[ModelInput] = &[
@@ -298,6 +302,7 @@ pub const MODEL_INPUTS: &[ModelInput] = &[
     ModelInput::Set(&BYLINE_NAME_ENDS),
     ModelInput::Set(&NAME_PARTICLES),
     ModelInput::Set(&DATELINE_WORDS),
+    ModelInput::Groups(&TEXT_PHRASES),
 ];
 
 /// The versions of [`MODEL_INPUTS`] by name, as a model file stores them.
@@ -381,6 +386,7 @@ pub fn all() -> Vec<&'static WordSet> {
     ];
     sets.extend(PAGE_CLASS_WORDS.groups);
     sets.extend(URL_WORDS.groups);
+    sets.extend(TEXT_PHRASES.groups);
     sets
 }
 

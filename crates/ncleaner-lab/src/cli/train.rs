@@ -140,6 +140,17 @@ pub struct Args {
     #[arg(long)]
     pub no_page_types: bool,
 
+    /// Give the classifier the phrase columns: which of the lexicon's
+    /// furniture phrases (comment, share and "read more" labels, relative
+    /// dates) in any of its languages a short segment holds. The default
+    /// of --nonlexical, which learns no words of its own.
+    #[arg(long, conflicts_with = "no_phrases")]
+    pub phrases: bool,
+
+    /// No phrase columns, even with --nonlexical.
+    #[arg(long)]
+    pub no_phrases: bool,
+
     /// The model file to write (text form if it ends in .txt, else binary).
     #[arg(short, long, value_name = "MODEL")]
     pub output: PathBuf,
@@ -202,6 +213,7 @@ pub fn config(args: &Args) -> Result<TrainConfig> {
             attrs: !args.no_attrs,
             hmm: args.hmm,
             inner_folds: args.inner_folds,
+            phrases: (args.phrases || c.phrases) && !args.no_phrases,
             page_quality: (!args.no_page_quality).then_some(args.page_quality_folds),
             trees: if args.no_trees {
                 None

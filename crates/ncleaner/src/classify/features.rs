@@ -129,6 +129,7 @@ pub static GROUPS: &[&dyn Columns] = &[
     &Site,
     &PageType,
     &Hidden,
+    &Phrases,
     &Words,
     #[cfg(test)]
     &tests::Planted,
@@ -730,6 +731,37 @@ impl SegmentColumns for Hidden {
     }
 }
 
+/// Which furniture phrases of the lexicon a short segment holds
+/// ([`super::phrases::families`], with [`Classifier::phrases`]): a comment
+/// label, a share, follow or sign-in label, a "read more", related or
+/// pagination label, a relative date. What a lexical model learns of such
+/// words from its pool, a non-lexical model gets from the lexicon, in every
+/// language it holds.
+pub struct Phrases;
+
+impl SegmentColumns for Phrases {
+    const NAMES: &'static [&'static str] = &[
+        "phrase_comment",
+        "phrase_share",
+        "phrase_more",
+        "phrase_relative_date",
+    ];
+
+    fn used_by(&self, classifier: &Classifier) -> bool {
+        classifier.phrases
+    }
+
+    fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
+        let seg = &input.segments[i];
+        for (o, found) in out
+            .iter_mut()
+            .zip(super::phrases::families(seg.text(), seg.words()))
+        {
+            *o = f32::from(u8::from(found));
+        }
+    }
+}
+
 /// The word model's scores ([`super::WordFeature`], an experiment of the
 /// ablation, never in a model file): the mean log10 probability per token
 /// and the share of unknown words.
@@ -929,14 +961,53 @@ pub(crate) mod tests {
     #[test]
     fn neighbour_columns_sit_where_every_row_has_them() {
         let mut c = crate::classify::tests::classifier();
-        for flags in 0..8u8 {
+        for flags in 0..16u8 {
             c.neighbours = flags & 1 != 0;
             c.site = flags & 2 != 0;
             c.hidden = flags & 4 != 0;
+            c.phrases = flags & 8 != 0;
             let names = c.schema().names();
             for (k, name) in own_index().iter().zip(NEIGHBOUR_COLUMNS) {
                 assert_eq!(names[*k], name);
             }
         }
+    }
+
+    /// A classifier with the phrase columns marks the furniture labels of
+    /// any language the lexicon holds, and one without has no such columns.
+    #[test]
+    fn the_phrase_columns_mark_labels_of_any_language() {
+        let segs: Vec<Segment> = [
+            "Комментарии (3)",
+            "Udostępnij",
+            "阅读全文",
+            "5時間前",
+            "The minister said the plan would be read more widely next year.",
+        ]
+        .iter()
+        .map(|t| Segment::plain(K::P, (*t).into()))
+        .collect();
+        let (names, _) = rows(&segs, true, 0.0);
+        assert!(!names.iter().any(|n| n.starts_with("phrase_")));
+        let mut c = crate::classify::tests::classifier();
+        c.phrases = true;
+        let facts: Vec<Facts> = segs.iter().map(|s| Facts::of(s, (0.0, 1))).collect();
+        let input = RowInput {
+            classifier: &c,
+            segments: &segs,
+            facts: &facts,
+            html: true,
+            page_type: None,
+        };
+        let schema = c.schema();
+        let (names, rows) = (schema.names(), schema.rows(&input));
+        let marks = |row: &[f32]| -> Vec<f32> {
+            Phrases::NAMES.iter().map(|n| col(&names, row, n)).collect()
+        };
+        assert_eq!(marks(&rows[0]), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(marks(&rows[1]), [0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(marks(&rows[2]), [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(marks(&rows[3]), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(marks(&rows[4]), [0.0; 4], "a sentence is not a label");
     }
 }

@@ -22,6 +22,7 @@ pub mod features;
 pub mod hmm;
 pub mod logistic;
 pub mod page;
+pub mod phrases;
 pub mod schema;
 pub mod trees;
 
@@ -272,6 +273,11 @@ pub struct Classifier {
     /// ([`without_hidden`]).
     #[serde(default)]
     pub hidden: bool,
+    /// Whether each row has the phrase columns ([`features::Phrases`]: the
+    /// lexicon's furniture phrases of every language in a short segment);
+    /// absent (false) in models trained without them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub phrases: bool,
     /// The versions of the lexicon's sets that its inputs read
     /// ([`crate::lexicon::model_versions`]), as they were when it was
     /// trained: a file whose versions are not this build's is refused when
@@ -840,6 +846,7 @@ pub(crate) mod tests {
             chain: None,
             site: false,
             hidden: false,
+            phrases: false,
             lexicon: Default::default(),
             columns: Vec::new(),
             words: WordFeature::default(),
