@@ -83,6 +83,40 @@ fn on_edges(text: &str, start: usize, end: usize) -> bool {
         && edge_ok(phrase.chars().next_back(), text[end..].chars().next())
 }
 
+/// `text.to_lowercase()`, the same string, made faster for the scripts
+/// of the lexicon's languages: ASCII, Cyrillic and Greek capitals by their
+/// fixed offsets, Han, kana and Hangul as they are (they have no case),
+/// any other character by `char::to_lowercase`. A text with a capital
+/// sigma, whose lower case depends on its place in the word, goes to
+/// `str::to_lowercase`. Measured with callgrind on DAnIEL's 182 Russian
+/// pages cleaned by the fallback, `str::to_lowercase` was half of the
+/// phrase columns' cost (2.9 % of all instructions).
+fn lowercase(text: &str) -> String {
+    if text.contains('\u{03A3}') {
+        return text.to_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let shift = |by: u32| char::from_u32(c as u32 + by).unwrap_or(c);
+        match c {
+            'A'..='Z' => out.push(c.to_ascii_lowercase()),
+            '\0'..='\x7f'
+            | '\u{0430}'..='\u{045F}'
+            | '\u{03AC}'..='\u{03CE}'
+            | '\u{3040}'..='\u{30FF}'
+            | '\u{3400}'..='\u{4DBF}'
+            | '\u{4E00}'..='\u{9FFF}'
+            | '\u{AC00}'..='\u{D7A3}' => out.push(c),
+            '\u{0410}'..='\u{042F}' | '\u{0391}'..='\u{03A1}' | '\u{03A4}'..='\u{03AB}' => {
+                out.push(shift(0x20));
+            }
+            '\u{0400}'..='\u{040F}' => out.push(shift(0x50)),
+            _ => out.extend(c.to_lowercase()),
+        }
+    }
+    out
+}
+
 /// Which families of [`TEXT_PHRASES`] the segment `text` of `words` words
 /// holds, one flag each in the families' order (see the module's choices
 /// for what is read): all false for a segment longer than
@@ -97,16 +131,20 @@ pub fn families(text: &str, words: usize) -> [bool; 4] {
         return found;
     }
     let label = words <= MAX_WORDS && chars <= MAX_CHARS;
-    let lower = text.to_lowercase();
+    let lower = lowercase(text);
     let m = matcher();
     let digit = lower.bytes().any(|b| b.is_ascii_digit());
+    // A phrase is at the start when no letter or digit comes before it.
+    let first_alphanumeric = lower
+        .char_indices()
+        .find(|&(_, c)| c.is_alphanumeric())
+        .map_or(lower.len(), |(i, _)| i);
     for hit in m.automaton.find_overlapping_iter(&lower) {
         let g = m.family[hit.pattern().as_usize()];
-        let at_start = || !lower[..hit.start()].chars().any(char::is_alphanumeric);
         let counts = if g == RELATIVE_DATE {
             digit
         } else {
-            label || at_start()
+            label || hit.start() <= first_alphanumeric
         };
         if !found[g] && counts && on_edges(&lower, hit.start(), hit.end()) {
             found[g] = true;
@@ -145,6 +183,47 @@ mod tests {
                 let want: [bool; 4] = std::array::from_fn(|g| g == family);
                 assert_eq!(of(text), want, "{text}");
             }
+        }
+    }
+
+    /// The fast lower case is `str::to_lowercase`, character for
+    /// character, on every character of the ranges it shifts or keeps and
+    /// on mixed texts of the lexicon's scripts.
+    #[test]
+    fn the_lower_case_is_the_standard_one() {
+        let ranges = [
+            0u32..0x250,
+            0x370..0x530,
+            0x1E00..0x2200,
+            0x3000..0x3100,
+            0x4E00..0x4F00,
+            0xAC00..0xAD00,
+            0xFF00..0xFF70,
+        ];
+        for range in ranges {
+            // Without the capital sigma, which sends a text to the standard path.
+            let text: String = range
+                .filter_map(char::from_u32)
+                .filter(|&c| c != '\u{03A3}')
+                .collect();
+            assert_eq!(lowercase(&text), text.to_lowercase());
+        }
+        for text in [
+            "ΑΠΑΝΤΗΣΕΙΣ ΣΤΑ ΣΧΟΛΙΑ",
+            "Ἀθῆναι Ά Έ",
+            "ЁЖИК Ѐ Ѝ Ў Џ",
+            "İstanbul ǅ Ⅻ ẞ",
+            "Comments 評論 コメント 댓글",
+        ] {
+            assert_eq!(lowercase(text), text.to_lowercase(), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text's fast lower case is its standard one.
+        #[test]
+        fn any_text_s_lower_case_is_the_standard_one(text in "\\PC*") {
+            proptest::prop_assert_eq!(lowercase(&text), text.to_lowercase());
         }
     }
 
