@@ -11,8 +11,9 @@
 //!   stamped "5時間前"): a phrase counts only at its start, and a relative
 //!   date anywhere. A phrase inside a paragraph ("more", "share") says
 //!   nothing of it, so longer segments are not read.
-//! - The text is lower-cased (`str::to_lowercase`) and searched once for
-//!   every phrase of every language (one Aho–Corasick automaton).
+//! - The text is lower-cased (to the string `str::to_lowercase` gives,
+//!   by `lowercase`) and searched once for every phrase of every
+//!   language (one Aho–Corasick automaton).
 //! - A phrase whose first (last) character is a letter of a spaced script
 //!   matches only where no letter or digit comes before (after) it, so
 //!   "share" is not found in "shareholders". Han, kana and Hangul have no
