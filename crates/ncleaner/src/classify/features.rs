@@ -753,10 +753,11 @@ impl SegmentColumns for Phrases {
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         let seg = &input.segments[i];
-        for (o, found) in out
-            .iter_mut()
-            .zip(super::phrases::families(seg.text(), seg.words()))
-        {
+        for (o, found) in out.iter_mut().zip(super::phrases::families(
+            seg.text(),
+            seg.words(),
+            input.facts[i].chars.chars,
+        )) {
             *o = f32::from(u8::from(found));
         }
     }

@@ -119,16 +119,13 @@ fn lowercase(text: &str) -> String {
 }
 
 /// Which families of [`TEXT_PHRASES`] the segment `text` of `words` words
-/// holds, one flag each in the families' order (see the module's choices
+/// and `chars` characters holds (the counts the row's facts already
+/// hold), one flag each in the families' order (see the module's choices
 /// for what is read): all false for a segment longer than
 /// [`MAX_ITEM_WORDS`] or [`MAX_ITEM_CHARS`].
-pub fn families(text: &str, words: usize) -> [bool; 4] {
+pub fn families(text: &str, words: usize, chars: usize) -> [bool; 4] {
     let mut found = [false; 4];
-    if words == 0 || words > MAX_ITEM_WORDS || text.len() > 4 * MAX_ITEM_CHARS {
-        return found;
-    }
-    let chars = text.chars().count();
-    if chars > MAX_ITEM_CHARS {
+    if words == 0 || words > MAX_ITEM_WORDS || chars > MAX_ITEM_CHARS {
         return found;
     }
     let label = words <= MAX_WORDS && chars <= MAX_CHARS;
@@ -162,7 +159,7 @@ mod tests {
     use crate::words;
 
     fn of(text: &str) -> [bool; 4] {
-        families(text, words::count(text))
+        families(text, words::count(text), text.chars().count())
     }
 
     #[test]
@@ -270,6 +267,6 @@ mod tests {
                    比去年同期增长百分之十二，3小时前发布";
         assert!(words::count(han) > MAX_ITEM_WORDS);
         assert_eq!(of(han), [false; 4]);
-        assert_eq!(families("", 0), [false; 4]);
+        assert_eq!(families("", 0, 0), [false; 4]);
     }
 }
