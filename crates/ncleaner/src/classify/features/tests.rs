@@ -71,13 +71,23 @@ use crate::segment::Kind as K;
 /// builds them (each segment scored `score` over its characters), with
 /// the column names.
 fn rows(segments: &[Segment], html: bool, score: f64) -> (Vec<String>, Vec<Vec<f32>>) {
-    let c = crate::classify::tests::classifier();
+    rows_of(&crate::classify::tests::classifier(), segments, html, score)
+}
+
+/// The rows of a page's segments as classifier `c` builds them, with the
+/// column names.
+fn rows_of(
+    c: &Classifier,
+    segments: &[Segment],
+    html: bool,
+    score: f64,
+) -> (Vec<String>, Vec<Vec<f32>>) {
     let facts: Vec<Facts> = segments
         .iter()
         .map(|s| Facts::of(s, (score, s.text().chars().count())))
         .collect();
     let input = RowInput {
-        classifier: &c,
+        classifier: c,
         segments,
         facts: &facts,
         html,
@@ -208,16 +218,7 @@ fn the_phrase_columns_mark_labels_of_any_language() {
     assert!(!names.iter().any(|n| n.starts_with("phrase_")));
     let mut c = crate::classify::tests::classifier();
     c.phrases = true;
-    let facts: Vec<Facts> = segs.iter().map(|s| Facts::of(s, (0.0, 1))).collect();
-    let input = RowInput {
-        classifier: &c,
-        segments: &segs,
-        facts: &facts,
-        html: true,
-        page_type: None,
-    };
-    let schema = c.schema();
-    let (names, rows) = (schema.names(), schema.rows(&input));
+    let (names, rows) = rows_of(&c, &segs, true, 0.0);
     let marks =
         |row: &[f32]| -> Vec<f32> { Phrases::NAMES.iter().map(|n| col(&names, row, n)).collect() };
     assert_eq!(marks(&rows[0]), [1.0, 0.0, 0.0, 0.0]);
