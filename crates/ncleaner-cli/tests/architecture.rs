@@ -20,6 +20,7 @@ fn workspace() -> PathBuf {
 /// before it (ARCHITECTURE.md, "Modules of the product").
 const PRODUCT_ORDER: &[&str] = &[
     "error",
+    "cancel",
     "lexicon",
     "words",
     "decode",
@@ -30,9 +31,11 @@ const PRODUCT_ORDER: &[&str] = &[
     "lm",
     "perplexity",
     "classify",
+    "page",
     "cleaned",
     "quality",
     "model",
+    "policy",
     "pipeline",
     "options",
     "format",
@@ -670,4 +673,88 @@ fn the_word_list_reader_finds_lists_and_their_names() {
     assert_eq!(got[0].0.as_deref(), Some("NAMES"));
     assert_eq!(got[1].0, None);
     assert_eq!(got[1].1, ["by ", "von ", "par "]);
+}
+
+/// The body of the item that starts at `at` in `code`: from its first `{`
+/// to the matching `}` (braces inside strings and characters are not
+/// expected in the items read here).
+fn braced(code: &str, at: usize) -> &str {
+    let open = at + code[at..].find('{').expect("an item with a body");
+    let mut depth = 0;
+    for (i, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &code[open..=open + i];
+                }
+            }
+            _ => {}
+        }
+    }
+    panic!("unbalanced braces after byte {at}");
+}
+
+/// The frozen page (ARCHITECTURE.md, "The frozen page"): `Page` has no
+/// public field and no method that takes `&mut self`, so nothing after
+/// the front end changes it.
+#[test]
+fn the_page_is_frozen() {
+    let src = workspace().join("crates/ncleaner/src/page.rs");
+    let code = code(&src);
+    let at = code
+        .find("pub struct Page {")
+        .expect("page.rs defines `Page`");
+    let fields = braced(&code, at);
+    assert!(
+        !fields.lines().any(|l| l.trim_start().starts_with("pub")),
+        "a field of `Page` is public: {fields}"
+    );
+    let mut impls = 0;
+    for (at, _) in code.match_indices("impl Page {") {
+        impls += 1;
+        let body = braced(&code, at);
+        assert!(
+            !body.contains("&mut self"),
+            "a method of `Page` takes `&mut self`"
+        );
+    }
+    assert!(impls > 0, "page.rs has no `impl Page`");
+}
+
+/// Every decision after the method's is written by the policy's loop
+/// (ARCHITECTURE.md, "The back end"): the rules' module builds no
+/// `Decision` and assigns no reason (a rule's reason is the value of its
+/// `reason` method, which the loop writes), and no module but `policy`
+/// assigns a segment's decision.
+#[test]
+fn no_rule_body_writes_a_decision() {
+    let src = workspace().join("crates/ncleaner/src");
+    let rules = code(&src.join("policy/rules.rs"));
+    // An assignment, not a comparison (`reason == Reason::Score` reads).
+    let assigns = |what: &str| {
+        rules
+            .match_indices(what)
+            .any(|(i, _)| !rules[i + what.len()..].starts_with('='))
+    };
+    for written in ["Decision {", ".decision =", "reason:", "reason ="] {
+        assert!(
+            !assigns(written),
+            "policy/rules.rs writes a decision or a reason (`{written}`)"
+        );
+    }
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for f in files {
+        let rel = f.strip_prefix(&src).expect("under src");
+        if rel == Path::new("policy.rs") || rel.ends_with("tests.rs") {
+            continue;
+        }
+        assert!(
+            !code(&f).contains(".decision ="),
+            "{} assigns a decision; decisions are written by the policy's loop",
+            rel.display()
+        );
+    }
 }

@@ -93,7 +93,7 @@ pub fn learn_sites(
                 .ok_or_else(|| Error::document(&e.id, "no document"))?;
             let d = ncleaner::decode::decode(e.bytes(), e.url.as_deref(), doc.charset.as_deref());
             let (_, segments) =
-                ncleaner::pipeline::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
+                ncleaner::page::segments_of(&d.text, doc.kind.unwrap_or(opts.input));
             Ok(Rendered {
                 bytes: PageSketch::of(d.url.as_deref(), &segments)
                     .map(|p| encode(&p))

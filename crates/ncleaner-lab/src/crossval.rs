@@ -434,11 +434,13 @@ pub fn run(
 
 /// Cleans a pool page's already computed segments.
 pub fn clean_segments(cleaner: &Cleaner, page: &PoolPage, input: InputKind) -> Cleaned {
-    let mut c = Cleaned::new(page.url.clone(), input);
     let features = page.features.as_ref().filter(|_| input != InputKind::Text);
-    (c.segments, c.page_type) = cleaner.decide_page(page.segments(input).to_vec(), features, input);
-    cleaner.assess(&mut c);
-    c
+    cleaner.clean_segments(
+        page.segments(input).to_vec(),
+        features,
+        input,
+        page.url.clone(),
+    )
 }
 
 #[cfg(test)]

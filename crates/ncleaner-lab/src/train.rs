@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use ncleaner::InputKind;
 use ncleaner::format::read_segments;
 use ncleaner::model::TrainingPage;
-use ncleaner::pipeline::segments_of;
+use ncleaner::page::segments_of;
 
 pub use crate::crossval::Pair;
 pub use crate::pool::{key_of, pair};

@@ -80,7 +80,9 @@ fn classifier_model_operating_points_and_files() {
             // A short cell of a data table's row with a kept cell is kept
             // whatever its own probability (`cleaned::keep_table_rows`).
             if s.decision.reason == ncleaner::Reason::TableRow {
-                assert!(s.decision.keep && s.segment.words() <= ncleaner::cleaned::ROW_CELL_WORDS);
+                assert!(
+                    s.decision.keep && s.segment.words() <= ncleaner::policy::rules::ROW_CELL_WORDS
+                );
                 continue;
             }
             assert_eq!(

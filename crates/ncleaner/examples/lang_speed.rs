@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ncleaner::{InputKind, decode, lang, pipeline};
+use ncleaner::{InputKind, decode, lang, page};
 
 fn n_pages(pages: &[Vec<u8>]) -> f64 {
     pages.len() as f64
@@ -39,7 +39,7 @@ fn main() {
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let segmented: Vec<_> = pages
         .iter()
-        .map(|b| pipeline::segments_of(&decode::decode(b, None, None).text, InputKind::Auto).1)
+        .map(|b| page::segments_of(&decode::decode(b, None, None).text, InputKind::Auto).1)
         .collect();
     // Timings: the best of 5 rounds, over all pages.
     let best = |f: &dyn Fn()| {
@@ -54,7 +54,7 @@ fn main() {
     };
     let t_segment = best(&|| {
         for b in &pages {
-            std::hint::black_box(pipeline::segments_of(
+            std::hint::black_box(page::segments_of(
                 &decode::decode(b, None, None).text,
                 InputKind::Auto,
             ));

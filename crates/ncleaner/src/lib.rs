@@ -4,7 +4,7 @@
 //! flowing one way:
 //!
 //! ```text
-//! bytes ─► decode ─► html ─► segment ─► model/score ─► classify ─► format
+//! bytes ─► decode ─► html ─► segment ─► page (frozen) ─► policy (decide) ─► cleaned ─► format
 //! ```
 //!
 //! Most users need one call: [`clean_html`] for one page, or a [`Cleaner`]
@@ -78,6 +78,11 @@ macro_rules! internal {
 // The pipeline's stages: private unless the `internals` feature is on (see
 // the crate's doc above). `format` holds the writers and is the one public module.
 #[cfg(feature = "internals")]
+pub mod cancel;
+#[cfg(not(feature = "internals"))]
+mod cancel;
+
+#[cfg(feature = "internals")]
 pub mod classify;
 #[cfg(not(feature = "internals"))]
 mod classify;
@@ -128,6 +133,11 @@ pub mod options;
 mod options;
 
 #[cfg(feature = "internals")]
+pub mod page;
+#[cfg(not(feature = "internals"))]
+mod page;
+
+#[cfg(feature = "internals")]
 pub mod perplexity;
 #[cfg(not(feature = "internals"))]
 mod perplexity;
@@ -136,6 +146,11 @@ mod perplexity;
 pub mod pipeline;
 #[cfg(not(feature = "internals"))]
 mod pipeline;
+
+#[cfg(feature = "internals")]
+pub mod policy;
+#[cfg(not(feature = "internals"))]
+mod policy;
 
 #[cfg(feature = "internals")]
 pub mod quality;
@@ -158,6 +173,7 @@ mod words;
 
 pub mod format;
 
+pub use cancel::{Cancel, Cancelled};
 pub use classify::page::{PagePrediction, PageType};
 pub use classify::{Comments, Decision, Method, Preference, Reason};
 pub use cleaned::{
@@ -169,5 +185,5 @@ pub use lm::{Smoothing, WordLm};
 pub use model::Model;
 pub use options::{CleanOptions, DEFAULT_WORD_MODEL, Models, OptionValue, clean_html};
 pub use perplexity::{DEFAULT_MAX_PERPLEXITY, SentenceFilter, SentenceScore};
-pub use pipeline::{Cancel, Cancelled, Cleaner, DEFAULT_FALLBACK, DEFAULT_MODELS, Route, Routes};
+pub use pipeline::{Cleaner, DEFAULT_FALLBACK, DEFAULT_MODELS, Route, Routes};
 pub use segment::{Kind, Segment};

@@ -1,131 +1,25 @@
-//! The whole pipeline for one document: bytes in, decided segments out.
+//! The whole pipeline for one document: bytes in, a cleaned page out.
+//!
+//! [`Cleaner`] runs the stages in order: the front end reads the document
+//! ([`crate::page::read`]), the cleaner picks the model of its language
+//! ([`Routes`]) and freezes the page ([`Page::freeze`]); the back end, one
+//! [`Policy`], decides every segment; [`Cleaned::assemble`] puts page and
+//! decisions together. Nothing goes back: no stage changes what an earlier
+//! one made.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
-use crate::classify::page::{PageFeatures, PagePrediction};
-use crate::classify::{self, Decision, Method, Preference};
-use crate::cleaned::Roles;
+use crate::cancel::{Cancel, Cancelled, NEVER};
+use crate::classify::page::PageFeatures;
+use crate::classify::{self, Method, Preference};
+use crate::cleaned::{Cleaned, InputKind, Roles, ScoredSegment};
 use crate::decode::{self, Document};
 use crate::html;
 use crate::model::Model;
+use crate::page::{Origin, Page, Reader};
 use crate::perplexity::SentenceFilter;
-use crate::segment::{self, Segment};
-
-use crate::cleaned::{Cleaned, Cut, InputKind, OperatingPoint, ScoredSegment};
-pub use decide::{Decide, Decided, PageContext};
-
-pub mod decide;
-mod kept;
-
-use kept::{Dateline, dateline, kept_byline, kept_date, published_line, without_leads};
-
-/// Whether a decoded document looks like HTML: it has one of the tags that
-/// almost every page has (`<html`, `<body`, `<p>`, `<div`, `<br`, `<table`,
-/// `<a href`, a doctype) in its first 64 KiB.
-pub fn looks_like_html(text: &str) -> bool {
-    let head = &text.as_bytes()[..text.len().min(64 * 1024)];
-    const TAGS: [&[u8]; 12] = [
-        b"<html",
-        b"<body",
-        b"<head",
-        b"<p>",
-        b"<p ",
-        b"<div",
-        b"<br",
-        b"<table",
-        b"<a href",
-        b"<!doctype",
-        b"<title",
-        b"<span",
-    ];
-    (0..head.len()).any(|i| {
-        head[i] == b'<'
-            && TAGS.iter().any(|t| {
-                head.get(i..i + t.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(t))
-            })
-    })
-}
-
-/// Asks cleaning in progress to stop: a flag another thread sets, and an
-/// optional deadline. `Cleaner::clean_document_cancellable` looks at it
-/// between the pipeline's stages and every [`Cancel::EVERY`] segments within
-/// the stages that go segment by segment, and returns [`Cancelled`] once it is
-/// set (or the deadline has passed), dropping what it had made. Scoring a
-/// page with the classifier is one step: a flag set during it is seen after it.
-///
-/// ```
-/// use ncleaner::{Cancel, Cancelled, Cleaner, InputKind};
-/// let cleaner = Cleaner::from_model(ncleaner::model::embedded("en").unwrap());
-/// let doc = ncleaner::decode::decode(b"<p>Some text.</p>", None, None);
-/// let cancel = Cancel::new();
-/// cancel.cancel(); // from another thread, in real use
-/// assert_eq!(cleaner.clean_document_cancellable(doc, InputKind::Html, &cancel).unwrap_err(), Cancelled);
-/// ```
-#[derive(Debug, Default)]
-pub struct Cancel {
-    flag: AtomicBool,
-    deadline: Option<Instant>,
-}
-
-/// What cleaning returns when its [`Cancel`] asked it to stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("cancelled")]
-pub struct Cancelled;
-
-impl Cancel {
-    /// How many segments a stage handles between two looks at the flag.
-    pub const EVERY: usize = 1024;
-
-    /// A flag not set, without a deadline.
-    pub const fn new() -> Cancel {
-        Cancel {
-            flag: AtomicBool::new(false),
-            deadline: None,
-        }
-    }
-
-    /// A flag not set, that also counts as set from `deadline` on.
-    pub fn with_deadline(deadline: Instant) -> Cancel {
-        Cancel {
-            flag: AtomicBool::new(false),
-            deadline: Some(deadline),
-        }
-    }
-
-    /// Asks the work to stop (from any thread); it stops at its next look.
-    pub fn cancel(&self) {
-        self.flag.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether the work should stop: the flag is set or the deadline passed.
-    pub fn is_cancelled(&self) -> bool {
-        self.flag.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// `Err(Cancelled)` when the work should stop.
-    pub fn check(&self) -> Result<(), Cancelled> {
-        if self.is_cancelled() {
-            Err(Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// [`Cancel::check`] at every [`Cancel::EVERY`]-th item (`i`: the item's index).
-    fn check_at(&self, i: usize) -> Result<(), Cancelled> {
-        if i.is_multiple_of(Cancel::EVERY) {
-            self.check()
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// The flag of work that is never cancelled.
-static NEVER: Cancel = Cancel::new();
+use crate::policy::Policy;
+use crate::segment::Segment;
 
 /// The cleaned page of a cleaning that admitted every page.
 fn admitted(c: Option<Cleaned>) -> Cleaned {
@@ -277,7 +171,7 @@ impl Routes {
             .filter_map(crate::lang::normalise_tag)
             .collect();
         if tags.is_empty() {
-            return Err(crate::Error::Parameter(format!(
+            return Err(crate::error::Error::Parameter(format!(
                 "model {} has no language tag (train it with --language TAG), so it cannot be \
                  routed to; use it alone or as the fallback model",
                 route.name
@@ -285,7 +179,7 @@ impl Routes {
         }
         for tag in &tags {
             if let Some((_, other)) = self.by_language.iter().find(|(t, _)| t == tag) {
-                return Err(crate::Error::Parameter(format!(
+                return Err(crate::error::Error::Parameter(format!(
                     "models {} and {} are both for language {tag}",
                     other.name, route.name
                 )));
@@ -310,32 +204,19 @@ impl Routes {
     }
 }
 
-/// A configured cleaner: a model (or language routes), a method and a
-/// threshold. Cheap to clone and safe to share between threads.
+/// A configured cleaner: a model (or language routes) and a [`Policy`].
+/// Cheap to clone and safe to share between threads.
 #[derive(Debug, Clone)]
 pub struct Cleaner {
     model: Arc<Model>,
     /// Language routing; `None`: `model` cleans every page and no language is identified.
     routes: Option<Arc<Routes>>,
-    /// The decide stage ([`decide`]): the method's decider.
-    decider: Arc<dyn Decide>,
-    /// `None`: the model's own operating point (0 for models without a classifier).
-    threshold: Option<f64>,
-    /// Which stored operating point applies when `threshold` is `None`.
-    preference: Preference,
-    /// Pages whose predicted precision is below this are dropped whole.
-    min_page_quality: Option<f64>,
     /// What the cleaner knows of the pages' sites ([`crate::site`]).
     site: Option<Arc<crate::site::SiteMemory>>,
-    /// Whether user comments are dropped whatever the model says.
-    comments: classify::Comments,
-    /// Whether a kept segment that repeats one kept before it is kept
-    /// again ([`crate::cleaned::REPEAT_MIN_WORDS`]).
-    keep_repeats: bool,
     /// The inline marks the HTML pass records for Markdown ([`html::inline`]).
     marks: html::Marks,
-    /// Which roles of the kept segments the text carries ([`Roles`]).
-    roles: Roles,
+    /// How each page's segments are decided.
+    policy: Policy,
 }
 
 impl Cleaner {
@@ -357,15 +238,9 @@ impl Cleaner {
         Cleaner {
             model,
             routes: None,
-            decider: Arc::new(decide::ByModel),
-            threshold: None,
-            preference: Preference::default(),
-            min_page_quality: None,
             site: None,
-            comments: classify::Comments::Keep,
-            keep_repeats: false,
             marks: html::Marks::default(),
-            roles: Roles::All,
+            policy: Policy::default(),
         }
     }
 
@@ -393,7 +268,7 @@ impl Cleaner {
     }
 
     fn uses_sites_with(&self, model: &Model) -> bool {
-        self.decider.uses_model() && model.classifier.as_ref().is_some_and(|c| c.site)
+        self.policy.uses_model() && model.classifier.as_ref().is_some_and(|c| c.site)
     }
 
     /// The same cleaner dropping every page whose predicted precision
@@ -413,42 +288,36 @@ impl Cleaner {
                 self.model.meta.provenance
             )));
         }
-        self.min_page_quality = Some(p);
+        self.policy.min_page_quality = Some(p);
         Ok(self)
     }
 
     /// The same cleaner filtering sentences by perplexity
     /// ([`Method::Perplexity`]) with this filter.
-    pub(crate) fn with_perplexity(self, filter: SentenceFilter) -> Cleaner {
-        self.with_decider(Arc::new(decide::ByPerplexity {
-            filter: Some(filter),
-        }))
+    pub(crate) fn with_perplexity(mut self, filter: SentenceFilter) -> Cleaner {
+        self.policy.method = Method::Perplexity;
+        self.policy.filter = Some(Arc::new(filter));
+        self
     }
 
-    /// The same cleaner with another method (`decide::of_method`).
-    pub fn with_method(self, method: Method) -> Cleaner {
-        self.with_decider(decide::of_method(method))
-    }
-
-    internal! {
-        /// The same cleaner deciding with `decider`: one of [`decide`]'s, or a
-        /// decider of the caller's own.
-        pub fn with_decider(mut self, decider: Arc<dyn Decide>) -> Cleaner {
-            self.decider = decider;
-            self
-        }
+    /// The same cleaner with another method (for [`Method::Perplexity`],
+    /// the embedded `en-ppl` word model at the default cut-off).
+    pub fn with_method(mut self, method: Method) -> Cleaner {
+        self.policy.method = method;
+        self.policy.filter = None;
+        self
     }
 
     /// The same cleaner with another decision threshold in bits of log-odds
     /// (of the n-gram models, or of the classifier's probability; see `crate::classify`).
     pub fn with_threshold(mut self, threshold: f64) -> Cleaner {
-        self.threshold = Some(threshold);
+        self.policy.threshold = Some(threshold);
         self
     }
 
     /// The same cleaner with the model's own operating point (`None`) or a threshold.
     pub fn with_threshold_option(mut self, threshold: Option<f64>) -> Cleaner {
-        self.threshold = threshold;
+        self.policy.threshold = threshold;
         self
     }
 
@@ -462,21 +331,21 @@ impl Cleaner {
 
     /// The same cleaner keeping or dropping user comments ([`classify::Comments`]).
     pub fn with_comments(mut self, comments: classify::Comments) -> Cleaner {
-        self.comments = comments;
+        self.policy.comments = comments;
         self
     }
 
     /// The same cleaner keeping (`true`) or dropping (`false`, the default)
-    /// the repeats of kept segments ([`crate::cleaned::drop_repeats`]).
+    /// the repeats of kept segments ([`crate::policy::rules::Repeats`]).
     pub(crate) fn with_repeats(mut self, keep: bool) -> Cleaner {
-        self.keep_repeats = keep;
+        self.policy.keep_repeats = keep;
         self
     }
 
     /// Has the text carry only the kept segments of the roles `roles`
     /// selects ([`Roles`]; HTML input).
     pub fn with_roles(mut self, roles: Roles) -> Cleaner {
-        self.roles = roles;
+        self.policy.roles = roles;
         self
     }
 
@@ -489,7 +358,7 @@ impl Cleaner {
 
     /// The same cleaner with another stored operating point (used when no threshold is set).
     pub fn with_preference(mut self, preference: Preference) -> Cleaner {
-        self.preference = preference;
+        self.policy.preference = preference;
         self
     }
 
@@ -499,38 +368,9 @@ impl Cleaner {
     }
 
     /// The threshold in force for an input when `model` decides: the one
-    /// set, else the model's own operating point ([`Cleaner::cut_of`]).
+    /// set, else the model's own operating point ([`Policy::cut`]).
     pub fn threshold_of(&self, model: &Model, input: InputKind) -> f64 {
-        self.cut_of(model, input).1
-    }
-
-    /// Where the cut of a page that `model` decides comes from, and the
-    /// threshold in force: the one place that reads the cleaner's
-    /// threshold and preference against the model's classifier. The
-    /// caller's threshold wins ([`OperatingPoint::Threshold`]); else the
-    /// preferred point, whose threshold the model stores (0, the paper's
-    /// rule, for a model without a classifier for this input); at the
-    /// default point ([`Preference::F`]) a calibrated classifier cuts each
-    /// page at its own expected-F point instead
-    /// ([`OperatingPoint::PageF`], [`classify::expected_f_cut`]).
-    fn cut_of(&self, model: &Model, input: InputKind) -> (OperatingPoint, f64) {
-        if let Some(t) = self.threshold {
-            return (OperatingPoint::Threshold, t);
-        }
-        let html = input != InputKind::Text;
-        let classifier = model.classifier.as_ref();
-        let stored = classifier
-            .filter(|c| c.weights(html).is_some())
-            .map_or(0.0, |c| c.operating_threshold(html, self.preference));
-        let point = match self.preference {
-            Preference::F if classifier.is_some_and(|c| c.calibration(html).is_some()) => {
-                OperatingPoint::PageF
-            }
-            Preference::F => OperatingPoint::F,
-            Preference::Precision => OperatingPoint::Precision,
-            Preference::Recall => OperatingPoint::Recall,
-        };
-        (point, stored)
+        self.policy.cut(model, input != InputKind::Text).1
     }
 
     /// The model (the fallback model when routing).
@@ -596,7 +436,7 @@ impl Cleaner {
     }
 
     /// [`Cleaner::clean_document_cancellable`] of a page whose text may be
-    /// borrowed from its bytes.
+    /// borrowed from its bytes: read, routed, frozen, decided, assembled.
     fn clean_decoded(
         &self,
         doc: decode::Decoded<'_>,
@@ -605,301 +445,107 @@ impl Cleaner {
         admit: impl FnOnce(&[Segment]) -> bool,
     ) -> Result<Option<Cleaned>, Cancelled> {
         cancel.check()?;
-        let read = read_document_limited(&doc.text, input, self.marks);
-        let (input, mut segments, mut metadata) = (read.input, read.segments, read.metadata);
-        if !admit(&segments) {
+        let reading = crate::page::read(&doc.text, input, self.marks);
+        if !admit(&reading.segments) {
             return Ok(None);
         }
         cancel.check()?;
-        let (model, language, name) = self.route(&segments);
-        if let Some(md) = &mut metadata {
-            // The detected language, else the page's `lang` when it is a tag.
-            md.language = language
-                .clone()
-                .or_else(|| md.language.as_deref().and_then(crate::lang::normalise_tag));
-            md.canonical_url = md
-                .canonical_url
-                .take()
-                .and_then(|u| absolute_url(&u, doc.url.as_deref()));
-        }
-        // The page's features, from the page as it was read.
-        let features = read.signals.as_ref().map(|signals| {
-            PageFeatures::of(&segments, signals, metadata.as_ref(), doc.url.as_deref())
-        });
-        if let Some(mem) = self.site.as_ref().filter(|_| self.uses_sites_with(model)) {
-            mem.annotate(doc.url.as_deref(), &mut segments);
-        }
-        cancel.check()?;
-        let (decided, page_type, point) =
-            self.decide_with(model, segments, features.as_ref(), input, cancel)?;
-        let cut = decided.threshold.map(|threshold| Cut { point, threshold });
-        let segments = decided.segments;
-        cancel.check()?;
-        if let Some(md) = &mut metadata {
-            if md.authors.is_empty() {
-                md.authors = kept_byline(&segments, language.as_deref());
-            } else {
-                without_leads(&mut md.authors, language.as_deref());
-            }
-        }
-        if let Some(md) = &mut metadata {
-            if md.date_published.is_none() {
-                md.date_published = kept_date(&segments)
-                    .or_else(|| dateline(&segments, Dateline::Published))
-                    .or_else(|| published_line(&segments));
-            }
-            if md.date_modified.is_none() {
-                md.date_modified = dateline(&segments, Dateline::Updated);
-            }
-            // A title that a heading gave, as the heading is written: without
-            // its permalink mark (after the page's features, which read the
-            // title as the models were trained on it).
-            if let Some(t) = &mut md.title {
-                let written = crate::cleaned::without_permalink(t);
-                if written.len() < t.len() {
-                    *t = written.to_string();
-                }
-            }
-        }
-        let mut c = Cleaned {
+        let (model, language, name) = self.route(&reading.segments);
+        let origin = Origin {
+            url: doc.url,
             encoding: doc.encoding.name(),
             had_decode_errors: doc.had_errors,
-            segments,
+        };
+        let page = Page::freeze(reading, origin, self.reader(model, language, name.as_ref()));
+        cancel.check()?;
+        let decisions = self.policy.decide(&page, model, cancel)?;
+        cancel.check()?;
+        Ok(Some(Cleaned::assemble(page, decisions)))
+    }
+
+    /// How `model`'s route reads a page: its page-type classifier and the
+    /// site memory when the method reads the model, the hidden blocks
+    /// when the model decides them.
+    fn reader<'a>(
+        &'a self,
+        model: &'a Model,
+        language: Option<&'a str>,
+        name: Option<&'a Arc<str>>,
+    ) -> Reader<'a> {
+        let classifier = model
+            .classifier
+            .as_ref()
+            .filter(|_| self.policy.uses_model());
+        Reader {
             language,
             model: name,
-            metadata,
-            truncated: read.truncated.map(html::Limit::describe),
-            cut,
-            page_type,
-            ..Cleaned::new(doc.url, input)
-        };
-        self.assess_with(model, &mut c);
-        crate::cleaned::settle_roles(&mut c.segments);
-        Ok(Some(c))
+            page_type: classifier.and_then(|c| c.page_type.as_ref()),
+            site: self.site.as_deref().filter(|_| self.uses_sites_with(model)),
+            hidden: classifier.is_some_and(|c| c.hidden),
+        }
     }
 
     /// The model for a page's segments: the model of its language when the
     /// cleaner routes, else its one model; with the detected language and
     /// the name of the model (both `None` without routing).
-    fn route(&self, segments: &[Segment]) -> (&Model, Option<String>, Option<Arc<str>>) {
+    fn route(&self, segments: &[Segment]) -> (&Model, Option<&'static str>, Option<Arc<str>>) {
         match &self.routes {
             None => (&self.model, None, None),
             Some(routes) => {
                 let language = crate::lang::detect_segments(segments).map(|d| d.tag);
                 let route = routes.pick(language);
-                (
-                    &route.model,
-                    language.map(str::to_string),
-                    Some(route.name.clone()),
-                )
-            }
-        }
-    }
-
-    /// Sets a cleaned page's predicted quality and, below the least page
-    /// quality asked for, drops the page's kept segments (the cleaner's own
-    /// model; routed pages are assessed by their route's model).
-    pub fn assess(&self, c: &mut Cleaned) {
-        self.assess_with(&self.model, c)
-    }
-
-    fn assess_with(&self, model: &Model, c: &mut Cleaned) {
-        c.quality = self.page_quality_with(model, c);
-        if let (Some(min), Some(q)) = (self.min_page_quality, c.quality)
-            && q.precision < min
-        {
-            for s in c.segments.iter_mut().filter(|s| s.keep()) {
-                s.decision = Decision {
-                    keep: false,
-                    reason: classify::Reason::PageQuality,
-                };
+                (&route.model, language, Some(route.name.clone()))
             }
         }
     }
 
     /// Whether a cleaned page was dropped for its predicted quality.
     pub fn below_page_quality(&self, c: &Cleaned) -> bool {
-        matches!((self.min_page_quality, c.quality), (Some(min), Some(q)) if q.precision < min)
+        matches!((self.policy.min_page_quality, c.quality), (Some(min), Some(q)) if q.precision < min)
     }
 
     /// The predicted quality of a page this cleaner cleaned with its own
     /// model (`crate::quality`), if the model has a page-quality model for
     /// the page's input kind and the method is the model's.
     pub fn page_quality(&self, c: &Cleaned) -> Option<crate::quality::PageQuality> {
-        self.page_quality_with(&self.model, c)
-    }
-
-    fn page_quality_with(&self, model: &Model, c: &Cleaned) -> Option<crate::quality::PageQuality> {
-        if !self.decider.uses_model() {
+        if !self.policy.uses_model() {
             return None;
         }
         let html = c.input != InputKind::Text;
-        model.quality(html).map(|q| q.predict(c))
+        self.model.quality(html).map(|q| q.predict(c))
     }
 
     /// Scores and decides the segments of one page (`input`: how they were
     /// read) with the cleaner's model (the fallback model when routing).
     pub fn decide(&self, segments: Vec<Segment>, input: InputKind) -> Vec<ScoredSegment> {
-        self.decide_page(segments, None, input).0
+        self.clean_segments(segments, None, input, None).segments
     }
 
     internal! {
-        /// [`Cleaner::decide`] with the page's features ([`PageFeatures`], HTML
-        /// input), from which the model predicts the page's type before its
-        /// segments are decided; returns the decisions and the prediction.
-        pub fn decide_page(
+        /// Cleans a page of segments already read (the lab's pools) with the
+        /// cleaner's model, its type predicted first from its features
+        /// ([`PageFeatures`], HTML input) when the model has a page-type
+        /// classifier.
+        pub fn clean_segments(
             &self,
             segments: Vec<Segment>,
             features: Option<&PageFeatures>,
             input: InputKind,
-        ) -> (Vec<ScoredSegment>, Option<PagePrediction>) {
-            let (decided, page_type, _) =
-                uncancelled(self.decide_with(&self.model, segments, features, input, &NEVER));
-            (decided.segments, page_type)
-        }
-    }
-
-    /// Decides one page's segments with `model`: its type predicted first,
-    /// the hidden blocks left out for a decider that does not know them,
-    /// then the decider, then (HTML) the roles. Returns the decisions, the
-    /// page's type and where its cut came from ([`Cleaner::cut_of`]).
-    fn decide_with(
-        &self,
-        model: &Model,
-        segments: Vec<Segment>,
-        features: Option<&PageFeatures>,
-        input: InputKind,
-        cancel: &Cancel,
-    ) -> Result<(Decided, Option<PagePrediction>, OperatingPoint), Cancelled> {
-        let html = input != InputKind::Text;
-        let page_type = match (features, model.classifier.as_ref()) {
-            (Some(f), Some(c)) if html && self.decider.uses_model() => {
-                c.page_type.as_ref().map(|m| m.predict(f))
-            }
-            _ => None,
-        };
-        // A decider that does not know the hidden blocks' flag never sees them.
-        let segments =
-            if self.decider.uses_model() && model.classifier.as_ref().is_some_and(|c| c.hidden) {
-                segments
-            } else {
-                crate::classify::without_hidden(segments)
-            };
-        let (point, threshold) = self.cut_of(model, input);
-        let page = PageContext {
-            model,
-            input,
-            threshold,
-            page_cut: point == OperatingPoint::PageF,
-            comments: self.comments,
-            keep_repeats: self.keep_repeats,
-            page_type,
-        };
-        let mut decided = self.decider.decide(&page, segments, cancel)?;
-        if html {
-            crate::cleaned::assign_roles(&mut decided.segments, page_type.as_ref());
-            crate::cleaned::apply_roles(&mut decided.segments, self.roles);
-        }
-        Ok((decided, page_type, point))
-    }
-}
-
-/// The segments of a decoded document, and the input kind it was read as.
-pub fn segments_of(text: &str, input: InputKind) -> (InputKind, Vec<Segment>) {
-    let (input, segments, _) = read_document(text, input);
-    (input, segments)
-}
-
-/// The segments of a decoded document, the input kind it was read as, and
-/// the page's metadata (HTML input only).
-pub fn read_document(
-    text: &str,
-    input: InputKind,
-) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
-    read_document_with(text, input, html::Marks::default())
-}
-
-/// [`read_document`], recording the inline marks asked for ([`html::inline`]).
-pub fn read_document_with(
-    text: &str,
-    input: InputKind,
-    marks: html::Marks,
-) -> (InputKind, Vec<Segment>, Option<html::Metadata>) {
-    let read = read_document_limited(text, input, marks);
-    (read.input, read.segments, read.metadata)
-}
-
-/// A document as [`read_document_limited`] reads it.
-#[derive(Debug)]
-pub struct ReadDocument {
-    /// How it was read (never `Auto`).
-    pub input: InputKind,
-    /// Its segments, in document order.
-    pub segments: Vec<Segment>,
-    /// Its metadata (HTML input only).
-    pub metadata: Option<html::Metadata>,
-    /// The limit that stopped the reading before the document's end
-    /// ([`html::MAX_BLOCKS`], [`html::MAX_ELEMENTS`]), if one did.
-    pub truncated: Option<html::Limit>,
-    /// What its tag stream says about the kind of page (HTML input only).
-    pub signals: Option<html::Signals>,
-}
-
-/// [`read_document_with`], saying whether a limit of the pass stopped it
-/// before the document's end: what bounds one document's working memory.
-pub fn read_document_limited(text: &str, input: InputKind, marks: html::Marks) -> ReadDocument {
-    let input = match input {
-        InputKind::Auto if looks_like_html(text) => InputKind::Html,
-        InputKind::Auto => InputKind::Text,
-        k => k,
-    };
-    match input {
-        InputKind::Text => {
-            let (segments, truncated) = segment::from_text_limited(text);
-            ReadDocument {
-                input,
+            url: Option<String>,
+        ) -> Cleaned {
+            let reader = self.reader(&self.model, None, None);
+            let page = Page::of_segments(
                 segments,
-                metadata: None,
-                truncated: truncated.then_some(html::Limit::Blocks),
-                signals: None,
-            }
-        }
-        _ => {
-            let mut page = html::parse_with(text, marks);
-            let metadata = std::mem::take(&mut page.metadata);
-            let truncated = page.truncated;
-            let signals = std::mem::take(&mut page.signals);
-            ReadDocument {
                 input,
-                segments: segment::from_page(page),
-                metadata: Some(metadata),
-                truncated,
-                signals: Some(signals),
-            }
+                url,
+                features,
+                reader.page_type,
+                reader.hidden,
+            );
+            let decisions = uncancelled(self.policy.decide(&page, &self.model, &NEVER));
+            Cleaned::assemble(page, decisions)
         }
     }
-}
-
-/// A canonical URL as an absolute URL: kept when it is one, a path
-/// (`/a/b`) joined to the scheme and host of the page's URL, a
-/// scheme-relative URL (`//host/a`) given the page's scheme, else `None`.
-fn absolute_url(url: &str, page: Option<&str>) -> Option<String> {
-    if url.starts_with("http://") || url.starts_with("https://") {
-        return Some(url.to_string());
-    }
-    if !url.starts_with('/') {
-        return None;
-    }
-    let page = page?;
-    if url.starts_with("//") {
-        let scheme = page.split_once("://")?.0;
-        return (scheme == "http" || scheme == "https").then(|| format!("{scheme}:{url}"));
-    }
-    let scheme_end = page.find("://")? + 3;
-    let host_end = page[scheme_end..]
-        .find(['/', '?', '#'])
-        .map_or(page.len(), |i| scheme_end + i);
-    (host_end > scheme_end).then(|| format!("{}{url}", &page[..host_end]))
 }
 
 #[cfg(test)]

@@ -53,17 +53,52 @@ pub const COUNT: usize = NAMES.len();
 
 pub use crate::cleaned::PageQuality;
 
+/// One segment of a decided page as the page's features read it.
+#[derive(Debug, Clone, Copy)]
+pub struct Item<'a> {
+    /// The segment.
+    pub segment: &'a crate::segment::Segment,
+    /// The text the output holds of it.
+    pub text: &'a str,
+    /// The words of `text`.
+    pub words: usize,
+    /// Whether it is kept.
+    pub keep: bool,
+    /// Its probability of being clean, if the classifier gave one.
+    pub probability: Option<f64>,
+    /// Its n-gram score, if it has one.
+    pub score: Option<f64>,
+}
+
 /// The features of one cleaned page ([`NAMES`]).
 ///
 /// A segment without a classifier probability (the paper's models, or one
 /// a heuristic decided) counts with 2^s / (1 + 2^s) of its n-gram score s,
 /// or with 0 / 1 by its decision when it has no score.
 pub fn features(c: &Cleaned) -> [f64; COUNT] {
+    let items = c.segments.iter().map(|s| Item {
+        segment: &s.segment,
+        text: s.text(),
+        words: s.words(),
+        keep: s.keep(),
+        probability: s.probability,
+        score: s.score,
+    });
+    features_of(items, c.segments.len(), c.had_decode_errors)
+}
+
+/// [`features`] of a page's `segments` (`count` of them), decided, whose
+/// bytes had undecodable sequences when `decode_errors`.
+pub fn features_of<'a>(
+    segments: impl IntoIterator<Item = Item<'a>>,
+    count: usize,
+    decode_errors: bool,
+) -> [f64; COUNT] {
     let (mut kept_w, mut kept_pw, mut all_pw, mut all_w) = (0.0, 0.0, 0.0, 0.0);
     let (mut uncertain, mut links, mut chars) = (0.0, 0.0, 0.0);
     let (mut kept_segs, mut kept_logw, mut words_out) = (0usize, 0.0, 0usize);
-    for s in &c.segments {
-        let (words, n_chars) = (s.words(), s.text().chars().count());
+    for s in segments {
+        let (words, n_chars) = (s.words, s.text.chars().count());
         let w = (words + 1) as f64;
         let p = s
             .probability
@@ -71,12 +106,12 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
                 s.score
                     .map(|x| 1.0 / (1.0 + (-x * std::f64::consts::LN_2).exp()))
             })
-            .unwrap_or(if s.keep() { 1.0 } else { 0.0 });
+            .unwrap_or(if s.keep { 1.0 } else { 0.0 });
         all_w += w;
         all_pw += p * w;
         links += s.segment.link_chars as f64;
         chars += n_chars as f64;
-        if s.keep() {
+        if s.keep {
             words_out += words;
             kept_w += w;
             kept_pw += p * w;
@@ -97,7 +132,7 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
         } else {
             1.0
         },
-        (1.0 + c.segments.len() as f64).ln(),
+        (1.0 + count as f64).ln(),
         if kept_segs > 0 {
             kept_logw / kept_segs as f64
         } else {
@@ -111,7 +146,7 @@ pub fn features(c: &Cleaned) -> [f64; COUNT] {
         if chars > 0.0 { links / chars } else { 0.0 },
         f64::from(u8::from(kept_segs == 0)),
         (1.0 + words_out).ln(),
-        f64::from(u8::from(c.had_decode_errors)),
+        f64::from(u8::from(decode_errors)),
     ]
 }
 
@@ -150,6 +185,17 @@ impl QualityModel {
     /// The predicted quality of a cleaned page.
     pub fn predict(&self, c: &Cleaned) -> PageQuality {
         self.predict_features(&features(c))
+    }
+
+    /// The predicted quality of a decided page's `segments` (`count` of
+    /// them; [`features_of`]).
+    pub fn predict_items<'a>(
+        &self,
+        segments: impl IntoIterator<Item = Item<'a>>,
+        count: usize,
+        decode_errors: bool,
+    ) -> PageQuality {
+        self.predict_features(&features_of(segments, count, decode_errors))
     }
 
     /// The predicted quality of a page with these features.

@@ -25,6 +25,59 @@ use crate::html::{Block, Context, MAX_BLOCKS, Tag};
 
 pub use crate::html::Kind;
 
+/// The permalink mark of a heading (U+00B6 PILCROW SIGN).
+const PERMALINK_MARK: char = '¶';
+
+/// A heading's text without its permalink mark (the `¶` at its end, and
+/// the spaces before it); a heading of the mark alone as it is. Also the
+/// page's title when a heading gave it (`crate::page`).
+pub fn without_permalink(heading: &str) -> &str {
+    match heading.strip_suffix(PERMALINK_MARK).map(str::trim_end) {
+        Some(t) if !t.is_empty() => t,
+        _ => heading,
+    }
+}
+
+/// What kind of input a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum InputKind {
+    /// An HTML page.
+    Html,
+    /// A plain-text dump of a page.
+    Text,
+    /// Decide by looking at the document (`pipeline::looks_like_html`).
+    Auto,
+}
+
+impl InputKind {
+    /// Every kind, in the order the command line lists them.
+    pub const ALL: [InputKind; 3] = [InputKind::Html, InputKind::Text, InputKind::Auto];
+
+    /// The kind's name on the command line, in the web API, in Python and
+    /// in JSON (`html`, `text`, `auto`); [`str::parse`] reads it back.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputKind::Html => "html",
+            InputKind::Text => "text",
+            InputKind::Auto => "auto",
+        }
+    }
+}
+
+impl std::str::FromStr for InputKind {
+    type Err = String;
+
+    /// Reads a name of [`InputKind::as_str`].
+    fn from_str(s: &str) -> std::result::Result<InputKind, String> {
+        InputKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("{s:?}: give html, text or auto"))
+    }
+}
+
 /// Boilerplate that the paper's post-processing recognised without a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]

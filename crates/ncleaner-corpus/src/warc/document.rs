@@ -128,7 +128,7 @@ pub fn warc_document(record: &warc::Record, max: usize) -> WarcDocument {
     };
     if !typed {
         let head = &bytes[..bytes.len().min(64 << 10)];
-        if !ncleaner::pipeline::looks_like_html(&String::from_utf8_lossy(head)) {
+        if !ncleaner::page::looks_like_html(&String::from_utf8_lossy(head)) {
             return WarcDocument::Skip(
                 "response without a content type that does not look like HTML".into(),
             );

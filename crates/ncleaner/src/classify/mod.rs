@@ -702,20 +702,20 @@ pub enum Reason {
     PageQuality,
     /// A user comment, dropped as asked ([`Comments::Drop`]).
     Comment,
-    /// The same text was kept earlier on the page (`crate::cleaned::drop_repeats`).
+    /// The same text was kept earlier on the page (`crate::policy::rules::Repeats`).
     Repeat,
     /// Kept as a short cell of a data table's row whose other cell is kept
-    /// (`crate::cleaned::keep_table_rows`).
+    /// (`crate::policy::rules::TableRows`).
     TableRow,
     /// A block of code inside the page's content, kept though the model
-    /// dropped it (`crate::cleaned::keep_code_blocks`).
+    /// dropped it (`crate::policy::rules::CodeBlocks`).
     Code,
     /// Kept by the model, but its role is one the text does not carry
     /// ([`crate::cleaned::Roles`]).
     Role,
     /// Kept by the model, but the page kept a few words of headings alone
     /// and nothing under them: a page without content
-    /// (`crate::cleaned::drop_bare_headings`).
+    /// (`crate::policy::rules::BareHeadings`).
     BareHeadings,
 }
 
@@ -757,31 +757,6 @@ pub const KEEP_ALL: Decision = Decision {
     keep: true,
     reason: Reason::KeepAll,
 };
-
-/// The paper's rule for one segment: dropped when a heuristic caught it
-/// ([`Reason::Heuristic`]); else kept when its evidence (the n-gram score
-/// or the classifier's log-odds, in bits) is at least the threshold
-/// ([`Reason::Score`]: ties are kept, as in the paper); kept when there is
-/// no evidence ([`Reason::NoHeuristic`]: [`Method::Heuristics`], which asks
-/// no model).
-pub fn by_evidence(segment: &Segment, evidence: Option<f64>, threshold: f64) -> Decision {
-    if let Some(rule) = segment.heuristic {
-        return Decision {
-            keep: false,
-            reason: Reason::Heuristic { rule },
-        };
-    }
-    match evidence {
-        Some(e) => Decision {
-            keep: e >= threshold,
-            reason: Reason::Score,
-        },
-        None => Decision {
-            keep: true,
-            reason: Reason::NoHeuristic,
-        },
-    }
-}
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -886,28 +861,6 @@ pub(crate) mod tests {
         assert!(good_oov < bad_oov && bad_oov > 0.5);
         assert_eq!(f, f.clone());
         assert_ne!(f, WordFeature::default());
-    }
-
-    #[test]
-    fn rules() {
-        let text = Segment::plain(Kind::P, "A sentence.".into());
-        let nav = Segment::plain(Kind::P, "Home | News | Contact".into());
-        assert!(nav.heuristic.is_some());
-        assert!(!by_evidence(&nav, None, 0.0).keep);
-        assert_eq!(by_evidence(&text, None, 0.0).reason, Reason::NoHeuristic);
-        assert!(by_evidence(&text, None, 0.0).keep);
-        assert!(!by_evidence(&nav, Some(100.0), 0.0).keep);
-        assert!(
-            by_evidence(&text, Some(0.0), 0.0).keep,
-            "ties are kept, as in the paper"
-        );
-        assert_eq!(by_evidence(&text, Some(0.0), 0.0).reason, Reason::Score);
-        assert!(!by_evidence(&text, Some(-0.1), 0.0).keep);
-        assert!(
-            !by_evidence(&text, Some(1.0), 2.0).keep,
-            "a positive threshold keeps less"
-        );
-        assert!(by_evidence(&text, Some(-1.0), -2.0).keep);
     }
 
     #[test]

@@ -5,18 +5,19 @@
 //! Roles are read from what the one pass recorded (the heading level, the
 //! enclosing `figure`, `pre`, table cells and comment sections, the
 //! `class`/`id` words of the enclosing elements, the page's stated title)
-//! and from the page's predicted type, after the segments are decided;
-//! they change no decision but the one [`Roles`] asks for. They are
-//! assigned to every segment of an HTML page, kept or dropped, so that a
-//! reader of `--segments` sees what the model dropped too; once the page is
-//! decided, a dropped segment whose role would be the body has none
-//! ([`settle_roles`]): the body is what the page keeps.
+//! and from the page's predicted type, by the policy before its rules;
+//! they change no decision but the one [`Roles`] asks for (the policy's
+//! rule `roles`). They are assigned to every segment of an HTML page, kept
+//! or dropped, so that a reader of `--segments` sees what the model dropped
+//! too; once the page is decided, a dropped segment whose role would be the
+//! body has none ([`super::Cleaned::assemble`]): the body is what the page
+//! keeps.
 
 use crate::classify::page::PagePrediction;
 use crate::html::{Context, Kind, Tag, word_hash};
 use crate::lexicon;
 
-use super::ScoredSegment;
+use crate::segment::Segment;
 
 /// What a segment is on its page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -190,14 +191,14 @@ fn words() -> &'static Words {
     })
 }
 
-/// Assigns every segment of an HTML page its role ([`Role`]).
-pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePrediction>) {
+/// The role of every segment of an HTML page ([`Role`]), in order.
+pub fn assign_roles(segments: &[Segment], page_type: Option<&PagePrediction>) -> Vec<Role> {
     let forum = page_type.is_some_and(PagePrediction::is_forum);
     let w = words();
-    let has = |s: &ScoredSegment, set: &WordSet| set.any_in(&s.segment.attrs);
+    let has = |s: &Segment, set: &WordSet| set.any_in(&s.attrs);
     let mut title: Option<usize> = None;
-    for (i, s) in segments.iter_mut().enumerate() {
-        let seg = &s.segment;
+    let mut roles = Vec::with_capacity(segments.len());
+    for (i, seg) in segments.iter().enumerate() {
         let st = seg.structure.unwrap_or_default();
         let words = seg.words();
         let role = if st.pre || seg.context.has(Context::PRE) {
@@ -224,92 +225,56 @@ pub fn assign_roles(segments: &mut [ScoredSegment], page_type: Option<&PagePredi
             && seg.kind != Kind::H
             && (seg.context.has(Context::FIGURE)
                 || matches!(seg.tag, Some(Tag::Figcaption | Tag::Caption))
-                || has(s, &w.caption))
+                || has(seg, &w.caption))
         {
             Role::Caption
-        } else if words <= FURNITURE_MAX_WORDS && has(s, &w.furniture) {
+        } else if words <= FURNITURE_MAX_WORDS && has(seg, &w.furniture) {
             Role::Furniture
         } else {
             Role::Body
         };
-        s.role = Some(role);
+        roles.push(role);
     }
     // Bylines: short lines near the title that name an author or a date.
-    let Some(t) = title else { return };
+    let Some(t) = title else { return roles };
     let from = t.saturating_sub(2);
     let to = (t + BYLINE_REACH).min(segments.len().saturating_sub(1));
-    for s in &mut segments[from..=to] {
-        if s.role != Some(Role::Body) || s.segment.kind == Kind::H {
+    for (s, role) in segments[from..=to].iter().zip(&mut roles[from..=to]) {
+        if *role != Role::Body || s.kind == Kind::H {
             continue;
         }
-        let text = s.segment.text();
-        if s.segment.words() > BYLINE_MAX_WORDS {
+        let text = s.text();
+        if s.words() > BYLINE_MAX_WORDS {
             continue;
         }
         let lower = text.get(..11).unwrap_or(text).to_lowercase();
         let by = lexicon::BYLINE_LEADS.words().any(|p| lower.starts_with(p));
         if by || has(s, &w.byline) || crate::html::date_in_text(text).is_some() {
-            s.role = Some(Role::Byline);
+            *role = Role::Byline;
         }
     }
-}
-
-/// Settles the roles of a decided page as the outputs give them: a
-/// dropped segment keeps a role that says what it is (a title, a byline, a
-/// caption, a comment, a post, a table's cell, code, furniture), and has
-/// none where it would be [`Role::Body`]. The body is the running text the
-/// page keeps: a dropped menu item ("Skip to content", "Log in") is not
-/// the page's body, and `body` on it read as if it were. Called once the
-/// page is decided (the bylines the cleaner dropped are read for the
-/// metadata before).
-pub fn settle_roles(segments: &mut [ScoredSegment]) {
-    for s in segments.iter_mut().filter(|s| !s.keep()) {
-        if s.role == Some(Role::Body) {
-            s.role = None;
-        }
-    }
-}
-
-/// Drops the kept segments whose role the text does not carry
-/// ([`crate::classify::Reason::Role`]).
-pub fn apply_roles(segments: &mut [ScoredSegment], roles: Roles) {
-    if roles == Roles::All {
-        return;
-    }
-    for s in segments.iter_mut() {
-        if s.keep() && s.role.is_some_and(|r| !roles.carries(r)) {
-            s.decision = crate::classify::Decision {
-                keep: false,
-                reason: crate::classify::Reason::Role,
-            };
-        }
-    }
+    roles
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::classify::page::PageType;
-    use crate::classify::{Decision, KEEP_ALL, Reason};
     use crate::cleaned::InputKind;
 
-    /// The segments of an HTML page, all kept, with their roles.
+    /// The segments of an HTML page with their roles.
     fn roles_of(html: &str, page_type: Option<PageType>) -> Vec<(String, Role)> {
-        let (_, segments, _) =
-            crate::pipeline::read_document_with(html, InputKind::Html, Default::default());
-        let mut scored: Vec<ScoredSegment> = segments
-            .into_iter()
-            .map(|segment| ScoredSegment::new(segment, KEEP_ALL))
-            .collect();
+        let (_, segments) = crate::page::segments_of(html, InputKind::Html);
         let prediction = page_type.map(|t| {
             let mut probabilities = [0.0; 7];
             probabilities[t.index()] = 1.0;
             PagePrediction { probabilities }
         });
-        assign_roles(&mut scored, prediction.as_ref());
-        scored
-            .into_iter()
-            .map(|s| (s.segment.text().to_string(), s.role.expect("a role")))
+        let roles = assign_roles(&segments, prediction.as_ref());
+        segments
+            .iter()
+            .zip(roles)
+            .map(|(s, r)| (s.text().to_string(), r))
             .collect()
     }
 
@@ -393,38 +358,6 @@ mod tests {
         );
     }
 
-    /// What a setting leaves out is dropped with its reason; the others stay.
-    #[test]
-    fn roles_not_carried_are_dropped() {
-        let html = format!("<h1>Bridge to be rebuilt</h1><p>By Jane Doe</p><p>{PROSE}</p>");
-        let (_, segments, _) =
-            crate::pipeline::read_document_with(&html, InputKind::Html, Default::default());
-        let mut scored: Vec<ScoredSegment> = segments
-            .into_iter()
-            .map(|segment| {
-                ScoredSegment::new(
-                    segment,
-                    Decision {
-                        keep: true,
-                        reason: Reason::Score,
-                    },
-                )
-            })
-            .collect();
-        assign_roles(&mut scored, None);
-        let mut all = scored.clone();
-        apply_roles(&mut all, Roles::All);
-        assert!(all.iter().all(|s| s.keep()));
-        apply_roles(&mut scored, Roles::Body);
-        let kept: Vec<&str> = scored
-            .iter()
-            .filter(|s| s.keep())
-            .map(|s| s.segment.text())
-            .collect();
-        assert_eq!(kept, [PROSE]);
-        assert_eq!(scored[0].decision.reason, Reason::Role);
-    }
-
     /// A comment is dropped where asked, except on a page typed a forum or
     /// in a thread (a comment section holding the page's best prose); a
     /// segment outside comment sections never is. The role reads the same
@@ -462,20 +395,8 @@ mod tests {
             (&thread, None),
             (&prose, None),
         ] {
-            let mut scored = vec![ScoredSegment::new(
-                s.clone(),
-                Decision {
-                    keep: true,
-                    reason: Reason::Score,
-                },
-            )];
-            assign_roles(&mut scored, page);
-            assert_eq!(
-                scored[0].role == Some(Role::Comment),
-                drop(page).contains(s),
-                "{:?}",
-                scored[0].role
-            );
+            let role = assign_roles(std::slice::from_ref(s), page)[0];
+            assert_eq!(role == Role::Comment, drop(page).contains(s), "{role:?}");
         }
     }
 }

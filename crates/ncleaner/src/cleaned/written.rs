@@ -16,23 +16,10 @@
 use std::borrow::Cow;
 
 use super::ScoredSegment;
-use crate::segment::Kind;
-
-/// The permalink mark of a heading (U+00B6 PILCROW SIGN).
-const PERMALINK_MARK: char = '¶';
+use crate::segment::{Kind, without_permalink};
 
 /// Most spaces of indentation put back at the start of a code line.
 const MAX_INDENT: u16 = 64;
-
-/// A heading's text without its permalink mark (the `¶` at its end, and
-/// the spaces before it); a heading of the mark alone as it is. Also the
-/// page's title when a heading gave it (`crate::pipeline`).
-pub(crate) fn without_permalink(heading: &str) -> &str {
-    match heading.strip_suffix(PERMALINK_MARK).map(str::trim_end) {
-        Some(t) if !t.is_empty() => t,
-        _ => heading,
-    }
-}
 
 impl ScoredSegment {
     /// [`ScoredSegment::text`], a heading's without its permalink mark;
@@ -83,7 +70,7 @@ mod tests {
 
     /// The kept segments of a page, all kept, as the pipeline reads them.
     fn kept(html: &str) -> Vec<ScoredSegment> {
-        let (_, segments) = crate::pipeline::segments_of(html, InputKind::Html);
+        let (_, segments) = crate::page::segments_of(html, InputKind::Html);
         segments
             .into_iter()
             .map(|s| {

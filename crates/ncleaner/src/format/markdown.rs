@@ -24,7 +24,7 @@
 //! - Consecutive kept cells of one table become a GFM pipe table (a block
 //!   inside a cell, such as a paragraph, belongs to the cell) when they
 //!   span two rows and two columns or more and no cell holds more than
-//!   [`DATA_CELL_WORDS`](crate::cleaned::DATA_CELL_WORDS) words; otherwise
+//!   [`DATA_CELL_WORDS`](crate::policy::rules::DATA_CELL_WORDS) words; otherwise
 //!   the table lays out the page (or is a list in cells), and its blocks are
 //!   written as blocks. A pipe table has one row
 //!   per `tr`, the first row the header, each cell in its place in the row
@@ -371,8 +371,9 @@ mod tests {
 
     /// [`kept_page`] with inline marks recorded, at a URL.
     pub(super) fn kept_page_with(html: &str, marks: Marks, url: Option<&str>) -> Cleaned {
-        let (input, segments, _) =
-            crate::pipeline::read_document_with(html, InputKind::Html, marks);
+        let crate::page::Reading {
+            input, segments, ..
+        } = crate::page::read(html, InputKind::Html, marks);
         Cleaned {
             encoding: "UTF-8",
             segments: segments

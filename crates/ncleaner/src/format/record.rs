@@ -14,12 +14,12 @@
 use serde::Serialize;
 
 use super::JsonOptions;
+use crate::cancel::Cancel;
 use crate::classify::Reason;
 use crate::classify::page::PagePrediction;
 use crate::cleaned::Cleaned;
 use crate::html::Metadata;
 use crate::perplexity::SentenceScore;
-use crate::pipeline::Cancel;
 use crate::quality::PageQuality;
 
 /// The JSON record of one cleaned document, borrowed from it and written
@@ -229,7 +229,7 @@ pub struct SegmentRecord<'a> {
     /// What the segment is on its page (`title`, `byline`, `body`,
     /// `caption`, `comment`, `post`, `table`, `code`, `furniture`; HTML
     /// input; left out for a dropped segment that would be `body`:
-    /// `crate::cleaned::settle_roles`).
+    /// `crate::cleaned::Cleaned::assemble`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<crate::cleaned::Role>,
     /// The n-gram log-odds in bits (absent without a model).

@@ -1,7 +1,9 @@
 //! Tests of `pipeline`.
 
-use super::kept::DATELINE_REACH;
+use std::time::Instant;
+
 use super::*;
+use crate::page::{looks_like_html, segments_of};
 
 fn route(name: &str) -> Route {
     Route {
@@ -181,11 +183,9 @@ fn stages_look_at_the_flag_every_so_many_segments() {
         Cleaner::from_model(crate::model::embedded("en").unwrap()).with_method(Method::Perplexity);
     let (input, segments) = segments_of(&text, InputKind::Text);
     assert!(segments.len() > 4 * Cancel::EVERY);
-    let model = cleaner.model.clone();
+    let page = crate::page::Page::of_segments(segments, input, None, None, None, true);
     assert_eq!(
-        cleaner
-            .decide_with(&model, segments, None, input, &cancel)
-            .map(|(d, _, _)| d),
+        cleaner.policy.decide(&page, &cleaner.model, &cancel),
         Err(Cancelled)
     );
 }
@@ -228,203 +228,6 @@ fn metadata_travels_with_the_cleaned_page() {
             .metadata
             .is_none()
     );
-    assert_eq!(
-        absolute_url("https://a/b", None).as_deref(),
-        Some("https://a/b")
-    );
-    assert_eq!(
-        absolute_url("//b/x", Some("https://a/")).as_deref(),
-        Some("https://b/x")
-    );
-    assert_eq!(absolute_url("//b/x", None), None);
-    assert_eq!(absolute_url("/x", Some("file:///tmp/a.html")), None);
-    assert_eq!(
-        absolute_url("/p", Some("http://h:8/a/b#c")).as_deref(),
-        Some("http://h:8/p")
-    );
-}
-
-#[test]
-fn kept_bylines_and_datelines() {
-    let seg = |t: &str, keep: bool| ScoredSegment {
-        segment: Segment::plain(crate::segment::Kind::P, t.to_string()),
-        score: None,
-        probability: None,
-        decision: Decision {
-            keep,
-            reason: classify::Reason::Score,
-        },
-        sentences: None,
-        output: None,
-        role: None,
-    };
-    let segs = [
-        seg("By Ann Roe", false),
-        seg("By Jane Doe", true),
-        seg("Last updated March 9, 2025", true),
-        seg("Posted March 4, 2025", true),
-    ];
-    assert_eq!(kept_byline(&segs, None), ["Jane Doe"]);
-    assert_eq!(kept_date(&segs).as_deref(), Some("2025-03-04"));
-    // Two different bylines: a listing, no author.
-    let two = [seg("By Jane Doe", true), seg("By Bob Poe", true)];
-    assert!(kept_byline(&two, None).is_empty());
-    assert_eq!(kept_date(&[seg("© 2025 March 4, 2025", true)]), None);
-
-    // Datelines near the first kept segment, kept or dropped: the
-    // publication, or the update when the line says so.
-    let long = "This is the first paragraph of the article, long enough to be prose and kept.";
-    let page = [
-        seg("Home", false),
-        seg("How to grow tomatoes", false),
-        seg("Dec 12, 2025", false),
-        seg("Updated: Jan 5, 2026", false),
-        seg(long, true),
-        seg(
-            "© 2024 The Garden. All rights reserved. March 1, 2024",
-            false,
-        ),
-    ];
-    assert_eq!(
-        dateline(&page, Dateline::Published).as_deref(),
-        Some("2025-12-12")
-    );
-    assert_eq!(
-        dateline(&page, Dateline::Updated).as_deref(),
-        Some("2026-01-05")
-    );
-    // No kept segment: no content to stand next to.
-    let none: Vec<ScoredSegment> = page.iter().map(|s| seg(s.segment.text(), false)).collect();
-    assert_eq!(dateline(&none, Dateline::Published), None);
-    // A date far from the content, or in a long segment, is not its dateline.
-    let mut far = vec![seg("Dec 12, 2025", false)];
-    far.extend((0..DATELINE_REACH).map(|_| seg("Menu", false)));
-    far.push(seg(long, true));
-    assert_eq!(dateline(&far, Dateline::Published), None);
-    let wordy = [
-        seg(
-            "Our offices close on Dec 24, 2025 and open again on Jan 2, 2026 for all customers",
-            false,
-        ),
-        seg(long, true),
-    ];
-    assert_eq!(dateline(&wordy, Dateline::Published), None);
-    // One line with both: the publication before "Updated", the update after.
-    let both = [
-        seg("Published on Oct 21, 2025 Updated on Mar 9, 2026", false),
-        seg(long, true),
-    ];
-    assert_eq!(
-        dateline(&both, Dateline::Published).as_deref(),
-        Some("2025-10-21")
-    );
-    assert_eq!(
-        dateline(&both, Dateline::Updated).as_deref(),
-        Some("2026-03-09")
-    );
-    // A line that says "Posted" dates the page wherever it stands; a plain
-    // date far from the content does not, nor a copyright line that says it.
-    let mut posted: Vec<ScoredSegment> = vec![seg(long, true)];
-    posted.extend((0..2 * DATELINE_REACH).map(|_| seg("Menu", false)));
-    posted.push(seg("Dec 1, 2024", false));
-    posted.push(seg("© Posted 2024, March 3, 2024", false));
-    posted.push(seg("Posted on April 13, 2023", false));
-    assert_eq!(dateline(&posted, Dateline::Published), None);
-    assert_eq!(published_line(&posted).as_deref(), Some("2023-04-13"));
-    assert_eq!(published_line(&posted[..posted.len() - 1]), None);
-    // Bylines and datelines of other languages: the page's leads and
-    // English's; English's alone when the language is not known.
-    for (lang, byline, dated, name, date) in [
-        (
-            "pl",
-            "Autor: Jan Kowalski",
-            "18 listopada 2011 r.",
-            "Jan Kowalski",
-            "2011-11-18",
-        ),
-        (
-            "ru",
-            "Автор: Иван Петров",
-            "15 декабря 2011 г., 09:43",
-            "Иван Петров",
-            "2011-12-15",
-        ),
-        (
-            "el",
-            "Του Γιώργου Παπαδόπουλου",
-            "15 Δεκεμβρίου 2011",
-            "Γιώργου Παπαδόπουλου",
-            "2011-12-15",
-        ),
-        (
-            "zh",
-            "作者：张小明 编辑：李四",
-            "2011年12月15日 10:30",
-            "张小明",
-            "2011-12-15",
-        ),
-        (
-            "de",
-            "Von Anna Schmidt",
-            "4. März 2025",
-            "Anna Schmidt",
-            "2025-03-04",
-        ),
-    ] {
-        let page = [seg(byline, false), seg(dated, false), seg(long, true)];
-        let page: Vec<ScoredSegment> = page
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut s)| {
-                if i == 0 {
-                    s.role = Some(crate::cleaned::Role::Byline);
-                }
-                s
-            })
-            .collect();
-        assert_eq!(kept_byline(&page, Some(lang)), [name], "{lang}");
-        assert!(kept_byline(&page, None).is_empty(), "{lang}");
-        assert_eq!(
-            dateline(&page, Dateline::Published).as_deref(),
-            Some(date),
-            "{lang}"
-        );
-        // Another language's leads are not read on an identified page.
-        assert!(kept_byline(&page, Some("fr")).is_empty(), "{lang}");
-    }
-    // A shop's menu of an English page is no Dutch byline ("door ").
-    assert!(kept_byline(&[seg("Door Hardware", true)], None).is_empty());
-    assert!(kept_byline(&[seg("Door Hardware", true)], Some("en")).is_empty());
-    // A name the markup gave keeps no lead of the page's language.
-    let mut authors = vec![
-        "Του Γιώργου Παπαδόπουλου".to_string(),
-        "Jane Doe".to_string(),
-        "Του".to_string(),
-    ];
-    without_leads(&mut authors, Some("en"));
-    assert_eq!(authors[0], "Του Γιώργου Παπαδόπουλου");
-    without_leads(&mut authors, Some("el"));
-    assert_eq!(authors, ["Γιώργου Παπαδόπουλου", "Jane Doe", "Του"]);
-    // A lead that starts names too ("di ", "von ") is left.
-    let mut italian = vec!["Di Maio".to_string()];
-    without_leads(&mut italian, Some("it"));
-    assert_eq!(italian, ["Di Maio"]);
-    // "Reposted" is not "posted".
-    assert_eq!(
-        published_line(&[seg("Reposted April 13, 2023", false)]),
-        None
-    );
-
-    // The whole pipeline: a page whose markup states no date.
-    let cleaner = Cleaner::from_model(crate::model::embedded("en").unwrap());
-    let html = format!(
-        "<html><body><article><h1>How to grow tomatoes</h1><div class=meta>Dec 12, 2025</div>\
-         <p>{EN}</p><p>{EN}</p></article></body></html>"
-    );
-    let c = cleaner.clean(html.as_bytes(), InputKind::Html, None);
-    let md = c.metadata.unwrap();
-    assert_eq!(md.date_published.as_deref(), Some("2025-12-12"));
-    assert_eq!(md.date_modified, None);
 }
 
 #[test]
@@ -434,55 +237,6 @@ fn html_detection() {
     assert!(!looks_like_html(
         "Just some text.\n\nWith a <b> in it? No: 3 < 4."
     ));
-}
-
-#[test]
-fn each_method_names_its_decider_and_a_users_decider_plugs_in() {
-    let model = Arc::new(crate::model::embedded("en").unwrap());
-    for method in Method::ALL {
-        let cleaner = Cleaner::from_shared(model.clone()).with_method(method);
-        assert_eq!(cleaner.decider.name(), method.as_str());
-        assert_eq!(cleaner.decider.uses_model(), method.uses_model());
-    }
-
-    /// Keeps the headings alone, and sees what the cleaner hands it.
-    #[derive(Debug)]
-    struct Headings;
-    impl Decide for Headings {
-        fn name(&self) -> &str {
-            "headings"
-        }
-        fn decide(
-            &self,
-            page: &PageContext<'_>,
-            segments: Vec<Segment>,
-            _cancel: &Cancel,
-        ) -> Result<Decided, Cancelled> {
-            assert_eq!(page.input, InputKind::Html);
-            assert_eq!(page.comments, classify::Comments::Keep);
-            Ok(Decided::without_threshold(
-                segments
-                    .into_iter()
-                    .map(|segment| {
-                        let decision = Decision {
-                            keep: segment.kind == segment::Kind::H,
-                            reason: classify::Reason::NoHeuristic,
-                        };
-                        ScoredSegment::new(segment, decision)
-                    })
-                    .collect(),
-            ))
-        }
-    }
-    let html = format!("<html><body><h1>A title here</h1><p>{EN}</p></body></html>");
-    let cleaner = Cleaner::from_shared(model).with_decider(Arc::new(Headings));
-    let c = cleaner.clean(html.as_bytes(), InputKind::Html, None);
-    assert_eq!(c.text(), "A title here\n");
-    assert_eq!(c.segments.len(), 2);
-    // Not the model's decisions: no page quality is predicted from them,
-    // and no cut decided.
-    assert_eq!(c.quality, None);
-    assert_eq!(c.cut, None);
 }
 
 /// Blocks that hide themselves (a closed tab, a page its scripts reveal)

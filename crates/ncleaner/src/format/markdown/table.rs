@@ -11,12 +11,16 @@ pub const MAX_COLUMNS: usize = 64;
 
 /// Whether consecutive kept cells of one table are a data table: they fill
 /// a grid of at least two rows and two columns ([`is_grid`]), and no cell
-/// holds more than [`DATA_CELL_WORDS`](crate::cleaned::DATA_CELL_WORDS) words of output text
-/// ([`crate::cleaned::layout_tables`]).
+/// holds more than [`DATA_CELL_WORDS`](crate::policy::rules::DATA_CELL_WORDS) words of output text
+/// ([`crate::policy::rules::layout_tables`]).
 pub(super) fn holds_data(cells: &[&ScoredSegment]) -> bool {
     is_grid(cells)
-        && crate::cleaned::layout_tables(cells.iter().copied(), |s| crate::words::count(s.text()))
-            .is_empty()
+        && crate::policy::rules::layout_tables(
+            cells
+                .iter()
+                .map(|s| (&s.segment, crate::words::count(s.text()))),
+        )
+        .is_empty()
 }
 
 /// Whether kept cells span two rows or more and two columns or more. A
