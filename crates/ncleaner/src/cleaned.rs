@@ -283,60 +283,62 @@ impl Cleaned {
         }
     }
 
-    /// The one assembly of a cleaned page: the frozen page and the
-    /// policy's decisions about its segments, in order.
-    ///
-    /// Here, and only here, the page's metadata is completed from the
-    /// decisions where the markup did not state it: an author read from a
-    /// kept byline (or a segment of the byline role), the publication and
-    /// update dates of a dateline beside the kept text ([`completed`]).
-    /// They read the segments kept before the page-quality rule, so that a
-    /// page dropped whole for its quality still states its author. Then a
-    /// dropped segment whose role would be the body has none: the body is
-    /// what the page keeps.
-    pub fn assemble(page: Page, decisions: Decisions) -> Cleaned {
-        let Decisions {
-            verdicts,
-            cut,
-            quality,
-        } = decisions;
-        let p = page.into_parts();
-        debug_assert_eq!(p.segments.len(), verdicts.len());
-        let mut segments: Vec<ScoredSegment> = p
-            .segments
-            .into_iter()
-            .zip(verdicts)
-            .map(|(segment, v)| ScoredSegment {
-                segment,
-                score: v.score,
-                probability: v.probability,
-                decision: v.decision,
-                sentences: v.sentences,
-                output: v.output,
-                role: v.role,
-            })
-            .collect();
-        let mut metadata = p.metadata;
-        if let Some(md) = &mut metadata {
-            completed::complete(md, &segments, p.language.as_deref());
-        }
-        for s in segments.iter_mut().filter(|s| !s.keep()) {
-            if s.role == Some(Role::Body) {
-                s.role = None;
+    internal! {
+        /// The one assembly of a cleaned page: the frozen page and the
+        /// policy's decisions about its segments, in order.
+        ///
+        /// Here, and only here, the page's metadata is completed from the
+        /// decisions where the markup did not state it: an author read from a
+        /// kept byline (or a segment of the byline role), the publication and
+        /// update dates of a dateline beside the kept text ([`completed`]).
+        /// They read the segments kept before the page-quality rule, so that a
+        /// page dropped whole for its quality still states its author. Then a
+        /// dropped segment whose role would be the body has none: the body is
+        /// what the page keeps.
+        pub fn assemble(page: Page, decisions: Decisions) -> Cleaned {
+            let Decisions {
+                verdicts,
+                cut,
+                quality,
+            } = decisions;
+            let p = page.into_parts();
+            debug_assert_eq!(p.segments.len(), verdicts.len());
+            let mut segments: Vec<ScoredSegment> = p
+                .segments
+                .into_iter()
+                .zip(verdicts)
+                .map(|(segment, v)| ScoredSegment {
+                    segment,
+                    score: v.score,
+                    probability: v.probability,
+                    decision: v.decision,
+                    sentences: v.sentences,
+                    output: v.output,
+                    role: v.role,
+                })
+                .collect();
+            let mut metadata = p.metadata;
+            if let Some(md) = &mut metadata {
+                completed::complete(md, &segments, p.language.as_deref());
             }
-        }
-        Cleaned {
-            encoding: p.origin.encoding,
-            had_decode_errors: p.origin.had_decode_errors,
-            segments,
-            language: p.language,
-            model: p.model,
-            quality,
-            metadata,
-            truncated: p.truncated,
-            cut,
-            page_type: p.page_type,
-            ..Cleaned::new(p.origin.url, p.input)
+            for s in segments.iter_mut().filter(|s| !s.keep()) {
+                if s.role == Some(Role::Body) {
+                    s.role = None;
+                }
+            }
+            Cleaned {
+                encoding: p.origin.encoding,
+                had_decode_errors: p.origin.had_decode_errors,
+                segments,
+                language: p.language,
+                model: p.model,
+                quality,
+                metadata,
+                truncated: p.truncated,
+                cut,
+                page_type: p.page_type,
+                ..Cleaned::new(p.origin.url, p.input)
+            }
         }
     }
 
