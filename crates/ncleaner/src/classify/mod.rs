@@ -842,7 +842,6 @@ pub(crate) mod tests {
         c.precision_threshold = None;
         assert_eq!(c.operating_threshold(true, Preference::Precision), 2.0);
     }
-    use crate::segment::Kind;
 
     #[test]
     fn word_features_of_segments() {
