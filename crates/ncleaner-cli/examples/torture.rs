@@ -17,7 +17,7 @@ mod run;
 #[path = "../tests/torture/outputs.rs"]
 mod outputs;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ncleaner_corpus::torture;
@@ -47,13 +47,26 @@ fn main() {
         .into_iter()
         .filter(|c| only.as_deref().is_none_or(|o| c.name.contains(o)))
         .collect();
-    let mut failed = 0;
     println!("### clean (seed {seed}, sizes × {factor})\n");
+    let mut failed = clean_part(&bin, &cases, &work);
+    failed += outputs_part(&bin, &work, only.as_deref());
+    failed += serve_part(&bin, &cases);
+    failed += stress_part(&bin);
+    if failed > 0 {
+        eprintln!("torture: {failed} problem(s)");
+        std::process::exit(1);
+    }
+}
+
+/// Every case through `clean`, and whether time and memory grow linearly
+/// with the size: the problems found.
+fn clean_part(bin: &Path, cases: &[torture::Case], work: &Path) -> usize {
+    let mut failed = 0;
     println!("| case | what | exit | record | peak RSS (MB) | seconds (wall) | CPU s | problems |");
     println!("|---|---|---|---|---:|---:|---:|---|");
     let mut outcomes = Vec::new();
-    for c in &cases {
-        let o = run::clean_case(&bin, c, &run::workdir(&work, &c.name));
+    for c in cases {
+        let o = run::clean_case(bin, c, &run::workdir(work, &c.name));
         println!(
             "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {} |",
             o.name,
@@ -69,18 +82,22 @@ fn main() {
         outcomes.push(o);
         let _ = std::fs::remove_dir_all(work.join(&c.name));
     }
-    let linear = run::linear_in_size(&cases, &outcomes);
+    let linear = run::linear_in_size(cases, &outcomes);
     for p in &linear {
         println!("\nnot linear: {p}");
     }
-    failed += linear.len();
+    failed + linear.len()
+}
 
+/// The outputs of issue 52 (unless `--only` leaves them out): the problems found.
+fn outputs_part(bin: &Path, work: &Path, only: Option<&str>) -> usize {
+    let mut failed = 0;
     println!("\n### outputs (issue 52: interrupted, concurrent, linked; `--method keep-all`)\n");
     println!("| case | what came of it | problems |\n|---|---|---|");
     let out_work = work.join("outputs");
-    let output_cases = match only.as_deref() {
+    let output_cases = match only {
         Some(o) if !"outputs".contains(o) => Vec::new(),
-        _ => outputs::output_cases(&bin, &out_work),
+        _ => outputs::output_cases(bin, &out_work),
     };
     for o in output_cases {
         println!(
@@ -92,11 +109,17 @@ fn main() {
         failed += o.problems.len();
     }
     let _ = std::fs::remove_dir_all(&out_work);
+    failed
+}
 
+/// Every case through `serve`, and the texts to score through its
+/// perplexity API: the problems found.
+fn serve_part(bin: &Path, cases: &[torture::Case]) -> usize {
+    let mut failed = 0;
     println!("\n### serve (each page as a raw body; /healthz after each)\n");
-    let mut server = run::Server::start(&bin, &["-j", "2"]);
+    let mut server = run::Server::start(bin, &["-j", "2"]);
     println!("| case | status | problems |\n|---|---:|---|");
-    for (name, status, problems) in run::serve_cases(&mut server, &cases) {
+    for (name, status, problems) in run::serve_cases(&mut server, cases) {
         println!(
             "| {name} | {status} | {} |",
             problems.join("; ").replace('|', "/")
@@ -117,7 +140,7 @@ fn main() {
         .iter()
         .filter(|c| c.carrier == torture::Carrier::Perplexity)
     {
-        let (status, problems) = run::perplexity_serve_case(&bin, c);
+        let (status, problems) = run::perplexity_serve_case(bin, c);
         println!(
             "| {} | {status} | {} |",
             c.name,
@@ -125,8 +148,14 @@ fn main() {
         );
         failed += problems.len();
     }
+    failed
+}
 
-    let server = run::Server::start(&bin, &["-j", "2"]);
+/// Four concurrent 10 MB pathological requests to one server, then the
+/// attribute flood with `/healthz` polled: the problems found.
+fn stress_part(bin: &Path) -> usize {
+    let mut failed = 0;
+    let server = run::Server::start(bin, &["-j", "2"]);
     let statuses = run::concurrent_floods(&server, run::MAX_BODY - 4096, 4);
     std::thread::sleep(Duration::from_millis(500));
     let (peak, now) = server.memory_kb();
@@ -140,7 +169,7 @@ fn main() {
     }
     drop(server);
 
-    let mut server = run::Server::start(&bin, &["-j", "2"]);
+    let mut server = run::Server::start(bin, &["-j", "2"]);
     let (status, slowest, alive) = run::attribute_flood_healthz(&mut server, 690 << 10);
     println!(
         "\nattribute flood (690 KB): status {status}, slowest /healthz {slowest:?}, server alive: {alive}"
@@ -148,8 +177,5 @@ fn main() {
     if !alive || status != 200 || slowest >= Duration::from_secs(1) {
         failed += 1;
     }
-    if failed > 0 {
-        eprintln!("torture: {failed} problem(s)");
-        std::process::exit(1);
-    }
+    failed
 }

@@ -758,3 +758,307 @@ fn no_rule_body_writes_a_decision() {
         );
     }
 }
+/// The most lines a function may have: from its `fn` to its closing brace.
+const MAX_FN_LINES: usize = 120;
+
+/// A function of more than [`MAX_FN_LINES`] lines: "file:line name (lines)".
+type LongFn = String;
+
+/// Whether `attrs` hold `#[test]` or a `#[cfg(...)]` that holds only in
+/// tests (`cfg(test)`, `cfg(all(test, ...))`).
+fn test_only(attrs: &[syn::Attribute]) -> bool {
+    fn test_cfg(meta: &syn::Meta) -> bool {
+        match meta {
+            syn::Meta::Path(p) => p.is_ident("test"),
+            syn::Meta::List(l) if l.path.is_ident("all") => l
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .is_ok_and(|metas| metas.iter().any(test_cfg)),
+            _ => false,
+        }
+    }
+    attrs.iter().any(|a| {
+        a.path().is_ident("test")
+            || a.path().is_ident("cfg") && a.parse_args::<syn::Meta>().is_ok_and(|m| test_cfg(&m))
+    })
+}
+
+/// The lines of the literal list that a function's body ends in, if it
+/// does: `[…]`, `&[…]` or `vec![…]`. Such a function is a data table (a
+/// catalogue of cases, a list of rows): its rows are not counted.
+fn table_lines(block: &syn::Block) -> usize {
+    use syn::spanned::Spanned;
+    let Some(syn::Stmt::Expr(tail, None)) = block.stmts.last() else {
+        return 0;
+    };
+    let mut e = tail;
+    if let syn::Expr::Reference(r) = e {
+        e = &r.expr;
+    }
+    let list = match e {
+        syn::Expr::Array(_) => true,
+        syn::Expr::Macro(m) => m.mac.path.is_ident("vec"),
+        _ => false,
+    };
+    if !list {
+        return 0;
+    }
+    let span = e.span();
+    span.end().line - span.start().line + 1
+}
+
+/// Walks a crate's module tree from its root file, noting every function
+/// of more than [`MAX_FN_LINES`] lines outside tests and data tables.
+struct FnLengths {
+    /// The file being read.
+    file: PathBuf,
+    /// Where the files of the current module's `mod NAME;` children are.
+    dir: PathBuf,
+    /// The files read, or seen and exempt.
+    read: BTreeSet<PathBuf>,
+    /// The crate's `tests` and `benches` folders (canonical): not read.
+    exempt: Vec<PathBuf>,
+    long: Vec<LongFn>,
+}
+
+impl FnLengths {
+    /// Reads `file`, whose `mod NAME;` children are in `dir`.
+    fn read_file(&mut self, file: &Path, dir: &Path) {
+        let src =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let ast = syn::parse_file(&src).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        self.read.insert(file.to_path_buf());
+        let saved = (
+            std::mem::replace(&mut self.file, file.to_path_buf()),
+            std::mem::replace(&mut self.dir, dir.to_path_buf()),
+        );
+        syn::visit::visit_file(self, &ast);
+        (self.file, self.dir) = saved;
+    }
+
+    /// The file of the module `m` declared as `mod NAME;` in the current
+    /// module, and the folder of its own `mod` children.
+    fn module_file(&self, m: &syn::ItemMod) -> (PathBuf, PathBuf) {
+        let name = m.ident.to_string();
+        // `#[path = "…"]`: relative to the folder of the file that says it.
+        let path = m.attrs.iter().find_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        });
+        if let Some(path) = path {
+            let file = self.file.parent().expect("a folder").join(path);
+            let dir = file.with_extension("");
+            return (file, dir);
+        }
+        let flat = self.dir.join(format!("{name}.rs"));
+        if flat.exists() {
+            (flat, self.dir.join(&name))
+        } else {
+            (self.dir.join(&name).join("mod.rs"), self.dir.join(&name))
+        }
+    }
+
+    /// Notes the function `name` from `fn` to the end of `block`.
+    fn check(&mut self, name: &syn::Ident, fn_token: &syn::token::Fn, block: &syn::Block) {
+        let start = fn_token.span.start().line;
+        let end = block.brace_token.span.close().end().line;
+        let lines = end - start + 1 - table_lines(block);
+        if lines > MAX_FN_LINES {
+            self.long.push(format!(
+                "{}:{start} {name} ({lines} lines)",
+                self.file.display()
+            ));
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for FnLengths {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs = match item {
+            syn::Item::Fn(i) => &i.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Mod(i) => &i.attrs,
+            syn::Item::Trait(i) => &i.attrs,
+            _ => return syn::visit::visit_item(self, item),
+        };
+        if !test_only(attrs) {
+            syn::visit::visit_item(self, item);
+        } else if let syn::Item::Mod(m) = item
+            && m.content.is_none()
+        {
+            // A test module's file: seen, not read.
+            let (file, _) = self.module_file(m);
+            self.read.insert(file);
+        }
+    }
+
+    fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {
+        if !matches!(item, syn::ImplItem::Fn(f) if test_only(&f.attrs)) {
+            syn::visit::visit_impl_item(self, item);
+        }
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.check(&f.sig.ident, &f.sig.fn_token, &f.block);
+        syn::visit::visit_item_fn(self, f);
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.check(&f.sig.ident, &f.sig.fn_token, &f.block);
+        syn::visit::visit_impl_item_fn(self, f);
+    }
+
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.check(&f.sig.ident, &f.sig.fn_token, block);
+        }
+        syn::visit::visit_trait_item_fn(self, f);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        if m.content.is_some() {
+            let dir = self.dir.join(m.ident.to_string());
+            let saved = std::mem::replace(&mut self.dir, dir);
+            syn::visit::visit_item_mod(self, m);
+            self.dir = saved;
+        } else {
+            let (file, dir) = self.module_file(m);
+            let canonical = file
+                .canonicalize()
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            if self.exempt.iter().any(|d| canonical.starts_with(d)) {
+                // Test code an example shares (`#[path = "../tests/…"]`).
+                self.read.insert(file);
+            } else {
+                self.read_file(&file, &dir);
+            }
+        }
+    }
+}
+
+/// The functions of more than [`MAX_FN_LINES`] lines of the crate in
+/// `krate` (its library, binaries and examples), and the files read.
+fn long_functions(krate: &Path) -> (Vec<LongFn>, BTreeSet<PathBuf>) {
+    let mut walk = FnLengths {
+        file: PathBuf::new(),
+        dir: PathBuf::new(),
+        read: BTreeSet::new(),
+        exempt: ["tests", "benches"]
+            .iter()
+            .filter_map(|d| krate.join(d).canonicalize().ok())
+            .collect(),
+        long: Vec::new(),
+    };
+    let src = krate.join("src");
+    for root in ["lib.rs", "main.rs"] {
+        if src.join(root).exists() {
+            walk.read_file(&src.join(root), &src);
+        }
+    }
+    if let Ok(examples) = std::fs::read_dir(krate.join("examples")) {
+        let mut files: Vec<PathBuf> = examples
+            .map(|e| e.expect("a directory entry").path())
+            .collect();
+        files.sort();
+        for f in files {
+            let (root, dir) = if f.is_dir() {
+                (f.join("main.rs"), f.clone())
+            } else {
+                (f.clone(), f.parent().expect("a folder").to_path_buf())
+            };
+            if root.extension().is_some_and(|x| x == "rs") && root.exists() {
+                walk.read_file(&root, &dir);
+            }
+        }
+    }
+    (walk.long, walk.read)
+}
+
+/// ARCHITECTURE.md's invariant: no function runs past [`MAX_FN_LINES`]
+/// lines, counted from its `fn` to its closing brace, in any crate of the
+/// workspace (libraries, binaries, examples). A long function is cut at
+/// its seams into named helpers that each do one thing. Exempt: tests
+/// (`#[test]` functions, `#[cfg(test)]` items and modules, and the
+/// `tests/` and `benches/` folders, which are not read); and the rows of a
+/// data table: a function whose body ends in one literal list (`[…]`,
+/// `&[…]` or `vec![…]`, a catalogue of cases or rows) counts its lines
+/// without that list's.
+#[test]
+fn no_function_is_longer_than_its_limit() {
+    let mut long = Vec::new();
+    for krate in [
+        "ncleaner",
+        "ncleaner-corpus",
+        "ncleaner-lab",
+        "ncleaner-cli",
+        "ncleaner-serve",
+        "ncleaner-py",
+    ] {
+        let dir = workspace().join("crates").join(krate);
+        let (found, read) = long_functions(&dir);
+        // Every source file under src is part of the module tree, so the
+        // walk saw it (a file it missed would go unchecked).
+        let mut files = Vec::new();
+        rust_files(&dir.join("src"), &mut files);
+        for f in files {
+            assert!(
+                read.contains(&f),
+                "{}: not reached from the crate's root",
+                f.display()
+            );
+        }
+        long.extend(found);
+    }
+    assert!(
+        long.is_empty(),
+        "functions of more than {MAX_FN_LINES} lines (cut them at their seams):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_sees_long_functions_and_spares_tests_and_tables() {
+    let body = |n: usize| "    let x = 1;\n".repeat(n);
+    let rows = |n: usize| "        1,\n".repeat(n);
+    let lib = format!(
+        "pub fn long() {{\n{}}}\n\
+         pub fn short() {{\n{}}}\n\
+         pub fn table() -> Vec<u8> {{\n    let y = 2;\n    vec![\n{}    ]\n}}\n\
+         pub fn slice() -> &'static [u8] {{\n    &[\n{}    ]\n}}\n\
+         #[cfg(test)]\nmod tests {{\n    fn long_test() {{\n{}    }}\n}}\n\
+         mod a;\n",
+        body(MAX_FN_LINES - 1),
+        body(MAX_FN_LINES - 2),
+        rows(300),
+        rows(300),
+        body(200),
+    );
+    let a = format!(
+        "pub struct S;\nimpl S {{\n    pub fn method(&self) {{\n{}    }}\n    #[cfg(test)]\n    fn helper() {{\n{}    }}\n}}\n\
+         #[test]\nfn a_test() {{\n{}}}\n",
+        body(MAX_FN_LINES),
+        body(200),
+        body(200),
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(dir.path().join("src")).expect("a folder");
+    std::fs::write(dir.path().join("src/lib.rs"), lib).expect("lib.rs");
+    std::fs::write(dir.path().join("src/a.rs"), a).expect("a.rs");
+    let (long, read) = long_functions(dir.path());
+    let names: Vec<&str> = long
+        .iter()
+        .map(|l| l.split(' ').nth(1).expect("a name"))
+        .collect();
+    // `long`: 121 lines; `method`: 122; the tests, the test helper and the
+    // tables are spared, `short` is 120.
+    assert_eq!(names, ["long", "method"], "{long:?}");
+    assert!(long[0].ends_with("(121 lines)"), "{long:?}");
+    assert_eq!(read.len(), 2);
+}

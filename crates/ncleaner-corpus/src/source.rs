@@ -45,6 +45,57 @@ fn rejoin(mut head: Vec<u8>, rest: Box<dyn Read + Send>) -> BufReader<Box<dyn Re
     BufReader::with_capacity(HEAD, joined)
 }
 
+/// The first bytes of an input and the stream after them. A page's bytes
+/// are read once, into the buffer that becomes the document: a file's
+/// buffer is sized by its length (up to one past the limit `max`, unless
+/// its name says it is a container, `named`), with no growing and no copy
+/// out of a reader's buffer.
+fn first_bytes(
+    origin: &Origin,
+    named: Option<Container>,
+    max: u64,
+) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    match origin {
+        Origin::File { path, .. } => std::fs::File::open(path).and_then(|f| {
+            let len = f.metadata().map_or(0, |m| m.len());
+            let cap = match named {
+                None => len.min(max + 1),
+                Some(_) => len.min(HEAD as u64),
+            };
+            let mut head = Vec::with_capacity(cap as usize);
+            (&f).take(HEAD as u64).read_to_end(&mut head)?;
+            Ok((head, Box::new(f) as Box<dyn Read + Send>))
+        }),
+        Origin::Stdin => first_read(Box::new(std::io::stdin())),
+        Origin::Memory { bytes, .. } => first_read(Box::new(std::io::Cursor::new(bytes.clone()))),
+    }
+}
+
+/// A single document's bytes, its first bytes `head` and the `rest`, read
+/// up to one past the limit `max` (decompressed first when `compression`
+/// says), with the result of the read.
+fn read_whole(
+    head: Vec<u8>,
+    rest: Box<dyn Read + Send>,
+    compression: Compression,
+    max: u64,
+) -> (Vec<u8>, std::io::Result<usize>) {
+    if compression != Compression::None {
+        // A compressed page (`page.html.gz`) is read decompressed.
+        let mut bytes = Vec::new();
+        let res = compress::decoder(rejoin(head, rest), compression)
+            .and_then(|d| d.take(max + 1).read_to_end(&mut bytes));
+        (bytes, res)
+    } else {
+        // The rest follows the first bytes in their buffer.
+        let mut bytes = head;
+        bytes.truncate(max as usize + 1);
+        let more = (max + 1).saturating_sub(bytes.len() as u64);
+        let res = rest.take(more).read_to_end(&mut bytes);
+        (bytes, res)
+    }
+}
+
 /// The compression of a file: by its bytes (magic number and header), and
 /// for brotli, which has none, by its `.br` name. A name that promises a
 /// compression the bytes do not have is an error (an empty file is empty
@@ -244,28 +295,7 @@ impl Source {
             Origin::File { path, .. } => container_from_name(path),
             Origin::Stdin | Origin::Memory { .. } => None,
         };
-        let max = self.opts.max_document as u64;
-        let opened = match &origin {
-            Origin::File { path, .. } => std::fs::File::open(path).and_then(|f| {
-                // A page's bytes are read once, into the buffer that becomes
-                // the document: sized by the file's length (up to the
-                // limit, unless the name says it is a container), with no
-                // growing and no copy out of a reader's buffer.
-                let len = f.metadata().map_or(0, |m| m.len());
-                let cap = match named {
-                    None => len.min(max + 1),
-                    Some(_) => len.min(HEAD as u64),
-                };
-                let mut head = Vec::with_capacity(cap as usize);
-                (&f).take(HEAD as u64).read_to_end(&mut head)?;
-                Ok((head, Box::new(f) as Box<dyn Read + Send>))
-            }),
-            Origin::Stdin => first_read(Box::new(std::io::stdin())),
-            Origin::Memory { bytes, .. } => {
-                first_read(Box::new(std::io::Cursor::new(bytes.clone())))
-            }
-        };
-        let (head, rest) = match opened {
+        let (head, rest) = match first_bytes(&origin, named, self.opts.max_document as u64) {
             Ok(o) => o,
             Err(e) => {
                 let path = PathBuf::from(&name);
@@ -293,109 +323,9 @@ impl Source {
         );
         input.container = named.unwrap_or(sniffed);
         input.compression = compression;
-        let path = path.map(Path::to_path_buf);
         let input = Arc::new(input);
         match input.container {
-            Container::Document => {
-                let compressed = input.compression != Compression::None;
-                // A compressed page (`page.html.gz`) is read decompressed.
-                let (bytes, res) = if compressed {
-                    let mut bytes = Vec::new();
-                    let res = compress::decoder(rejoin(head, rest), input.compression)
-                        .and_then(|d| d.take(max + 1).read_to_end(&mut bytes));
-                    (bytes, res)
-                } else {
-                    // The rest follows the first bytes in their buffer.
-                    let mut bytes = head;
-                    bytes.truncate(max as usize + 1);
-                    let more = (max + 1).saturating_sub(bytes.len() as u64);
-                    let res = rest.take(more).read_to_end(&mut bytes);
-                    (bytes, res)
-                };
-                let mut e = self.entry(&input, name.clone(), None);
-                // A compressed file cut short or damaged: what decoded before is the document.
-                let mut truncated = None;
-                let res = match res {
-                    Err(err)
-                        if compressed
-                            && !bytes.is_empty()
-                            && matches!(
-                                err.kind(),
-                                std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
-                            ) =>
-                    {
-                        truncated = Some(format!(
-                            "the compressed file stops after {} decompressed bytes ({err}); the part before was cleaned",
-                            bytes.len()
-                        ));
-                        Ok(bytes.len())
-                    }
-                    r => r,
-                };
-                let on_disk = || match &origin {
-                    Origin::File { path, .. } => std::fs::metadata(path).ok().map(|m| m.len()),
-                    Origin::Stdin | Origin::Memory { .. } => None,
-                };
-                e.early = match res {
-                    Err(err) => Some(Outcome::Failed(Error::io(PathBuf::from(&name), err))),
-                    Ok(_) if bytes.len() as u64 > max && compressed => {
-                        let size = on_disk()
-                            .map_or_else(String::new, |n| format!(", {n} bytes compressed"));
-                        Some(Outcome::Failed(Error::document(
-                            name,
-                            format!(
-                                "decompresses to more than {max} bytes, the limit of one document{size}; \
-                                 not cleaned: a decompression bomb, or a document to split"
-                            ),
-                        )))
-                    }
-                    Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(Error::TooLarge {
-                        input: name,
-                        size: on_disk().unwrap_or(max + 1),
-                        max,
-                    })),
-                    Ok(_) => {
-                        let opts = IdentifyOptions {
-                            content_encoding: None,
-                            max: self.opts.max_document,
-                            detect_binary: self.detect_kinds,
-                        };
-                        match identify(bytes, opts) {
-                            Identified::NotADocument(what) => {
-                                Some(Outcome::Skipped(format!("not a document: {what}")))
-                            }
-                            Identified::Failed(why) | Identified::TooLarge(why) => {
-                                Some(Outcome::Failed(Error::document(name, why)))
-                            }
-                            Identified::Document {
-                                bytes,
-                                truncated: t,
-                                ..
-                            } => {
-                                let code = path
-                                    .as_deref()
-                                    .filter(|_| self.detect_kinds)
-                                    .and_then(|p| kind::code_kind(p, &bytes));
-                                match code {
-                                    Some(what) => {
-                                        Some(Outcome::Skipped(format!("not a document: {what}")))
-                                    }
-                                    None => {
-                                        e.document = Some(Document {
-                                            body: Body::Owned(bytes.into_owned()),
-                                            charset: None,
-                                            kind: None,
-                                            truncated: truncated.or(t),
-                                        });
-                                        None
-                                    }
-                                }
-                            }
-                        }
-                    }
-                };
-                Some(e)
-            }
+            Container::Document => Some(self.open_document(&input, name, path, head, rest)),
             Container::Parquet => self.open_parquet(input, &origin, rejoin(head, rest)),
             Container::Warc | Container::Jsonl => {
                 let decoded = match compress::decoder(rejoin(head, rest), input.compression) {
@@ -417,6 +347,116 @@ impl Source {
                     )
                 };
                 None
+            }
+        }
+    }
+
+    /// The entry of an input that is one document (`path`, when it is a
+    /// file), from its first bytes `head` and the `rest`: the document, or
+    /// why it failed or was skipped.
+    fn open_document(
+        &mut self,
+        input: &Arc<Input>,
+        name: String,
+        path: Option<&Path>,
+        head: Vec<u8>,
+        rest: Box<dyn Read + Send>,
+    ) -> Entry {
+        let max = self.opts.max_document as u64;
+        let compressed = input.compression != Compression::None;
+        let (bytes, res) = read_whole(head, rest, input.compression, max);
+        let mut e = self.entry(input, name.clone(), None);
+        // A compressed file cut short or damaged: what decoded before is the document.
+        let mut truncated = None;
+        let res = match res {
+            Err(err)
+                if compressed
+                    && !bytes.is_empty()
+                    && matches!(
+                        err.kind(),
+                        std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+                    ) =>
+            {
+                truncated = Some(format!(
+                    "the compressed file stops after {} decompressed bytes ({err}); the part before was cleaned",
+                    bytes.len()
+                ));
+                Ok(bytes.len())
+            }
+            r => r,
+        };
+        let on_disk = || {
+            path.and_then(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len())
+        };
+        e.early = match res {
+            Err(err) => Some(Outcome::Failed(Error::io(PathBuf::from(&name), err))),
+            Ok(_) if bytes.len() as u64 > max && compressed => {
+                let size =
+                    on_disk().map_or_else(String::new, |n| format!(", {n} bytes compressed"));
+                Some(Outcome::Failed(Error::document(
+                    name,
+                    format!(
+                        "decompresses to more than {max} bytes, the limit of one document{size}; \
+                         not cleaned: a decompression bomb, or a document to split"
+                    ),
+                )))
+            }
+            Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(Error::TooLarge {
+                input: name,
+                size: on_disk().unwrap_or(max + 1),
+                max,
+            })),
+            Ok(_) => match self.document_of(bytes, name, path, truncated) {
+                Ok(document) => {
+                    e.document = Some(document);
+                    None
+                }
+                Err(outcome) => Some(outcome),
+            },
+        };
+        e
+    }
+
+    /// The document of a single document's `bytes` (read whole, within the
+    /// limit; `truncated`: why they are not the whole file), or why it is
+    /// skipped (binary bytes, source code when kinds are detected) or failed.
+    fn document_of(
+        &self,
+        bytes: Vec<u8>,
+        name: String,
+        path: Option<&Path>,
+        truncated: Option<String>,
+    ) -> std::result::Result<Document, Outcome> {
+        let opts = IdentifyOptions {
+            content_encoding: None,
+            max: self.opts.max_document,
+            detect_binary: self.detect_kinds,
+        };
+        match identify(bytes, opts) {
+            Identified::NotADocument(what) => {
+                Err(Outcome::Skipped(format!("not a document: {what}")))
+            }
+            Identified::Failed(why) | Identified::TooLarge(why) => {
+                Err(Outcome::Failed(Error::document(name, why)))
+            }
+            Identified::Document {
+                bytes,
+                truncated: t,
+                ..
+            } => {
+                let code = path
+                    .filter(|_| self.detect_kinds)
+                    .and_then(|p| kind::code_kind(p, &bytes));
+                match code {
+                    Some(what) => Err(Outcome::Skipped(format!("not a document: {what}"))),
+                    None => Ok(Document {
+                        body: Body::Owned(bytes.into_owned()),
+                        charset: None,
+                        kind: None,
+                        truncated: truncated.or(t),
+                    }),
+                }
             }
         }
     }

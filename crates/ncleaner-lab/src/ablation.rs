@@ -52,11 +52,32 @@ pub enum Cut {
 /// last ones, which vary the default (the HMM, the operating point, the
 /// order, the non-lexical alphabet).
 pub fn steps() -> Vec<Step> {
-    let paper = TrainConfig::paper_lexical();
-    let aligned = TrainConfig {
+    let mut steps = additions();
+    steps.extend(variations());
+    steps
+}
+
+/// The paper's model with the dirty model of the aligned segments.
+fn aligned() -> TrainConfig {
+    TrainConfig {
         dirty: DirtyEstimate::Aligned,
-        ..paper.clone()
-    };
+        ..TrainConfig::paper_lexical()
+    }
+}
+
+/// [`aligned`] with the classifier `c`.
+fn with(c: ClassifierConfig) -> TrainConfig {
+    TrainConfig {
+        classifier: Some(c),
+        ..aligned()
+    }
+}
+
+/// The rows from the paper's model to the default, each adding one step
+/// to the row above it.
+fn additions() -> Vec<Step> {
+    let paper = TrainConfig::paper_lexical();
+    let aligned = aligned();
     let full = ClassifierConfig::default();
     let plain = ClassifierConfig {
         neighbours: false,
@@ -65,22 +86,18 @@ pub fn steps() -> Vec<Step> {
         trees: None,
         ..full.clone()
     };
-    let with = |c: ClassifierConfig| TrainConfig {
-        classifier: Some(c),
-        ..aligned.clone()
-    };
     vec![
         Step {
             cut: Cut::PerPage,
             name: "paper",
             adds: "the paper's model: differential dirty counts, score ≥ 0",
-            config: paper.clone(),
+            config: paper,
         },
         Step {
             cut: Cut::PerPage,
             name: "+aligned",
             adds: "dirty model from the segments the alignment labels dirty",
-            config: aligned.clone(),
+            config: aligned,
         },
         Step {
             cut: Cut::PerPage,
@@ -121,6 +138,14 @@ pub fn steps() -> Vec<Step> {
             adds: "boosted trees on top of the logistic regression",
             config: TrainConfig::lexical(),
         },
+    ]
+}
+
+/// The rows that vary the default: the word-model features, the HMM, the
+/// weights, the operating point, the order, the non-lexical alphabet.
+fn variations() -> Vec<Step> {
+    let full = ClassifierConfig::default();
+    vec![
         Step {
             cut: Cut::PerPage,
             name: "default +perplexity",

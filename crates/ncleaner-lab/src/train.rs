@@ -149,6 +149,8 @@ use ncleaner::Segment;
 use ncleaner::classify::attrs::AttrModel;
 use ncleaner::classify::hmm::Chain;
 use ncleaner::classify::logistic::Logistic;
+use ncleaner::classify::page::PagePrediction;
+use ncleaner::classify::trees::{Boost, Forest};
 use ncleaner::classify::{Calibration, Classifier, log2_odds};
 use ncleaner::model::{Alphabet, Counts, DirtyEstimate, Model, ModelMeta};
 
@@ -382,6 +384,45 @@ type CountCache = HashMap<(usize, Alphabet), Arc<Vec<PageCounts>>>;
 /// A page's feature rows for HTML and for text input.
 type PageRows = [Vec<Vec<f32>>; 2];
 
+/// The rows the classifier of one input kind is fitted on
+/// ([`Trainer::fit_rows`]).
+#[derive(Debug, Default)]
+struct FitRows {
+    /// Each segment's features.
+    x: Vec<Vec<f32>>,
+    /// Each segment's label: clean (true) or dirty.
+    y: Vec<bool>,
+    /// Each segment's weight.
+    w: Vec<f32>,
+    /// Whether each row is in the trees' fit (else its page is held out, to
+    /// calibrate the trees and choose the operating points on).
+    in_fit: Vec<bool>,
+}
+
+impl FitRows {
+    /// The forest fitted to what the logistic regression `lr` leaves on the
+    /// rows in the fit, and its Platt scaling on the held-out rows, before
+    /// the operating points are chosen on them: the thresholds are then in
+    /// the calibrated scale the model reports.
+    fn trees(&self, lr: &Logistic, boost: Boost) -> (Forest, Calibration) {
+        let (x, y, w) = (&self.x, &self.y, &self.w);
+        let fit_rows: Vec<usize> = (0..x.len()).filter(|&r| self.in_fit[r]).collect();
+        let xf: Vec<Vec<f32>> = fit_rows.iter().map(|&r| x[r].clone()).collect();
+        let yf: Vec<bool> = fit_rows.iter().map(|&r| y[r]).collect();
+        let wf: Vec<f32> = fit_rows.iter().map(|&r| w[r]).collect();
+        let base: Vec<f32> = xf.iter().map(|r| lr.logit(r)).collect();
+        let forest = Forest::fit(&xf, &yf, &wf, &base, boost);
+        let held: Vec<usize> = (0..x.len()).filter(|&r| !self.in_fit[r]).collect();
+        let z: Vec<f64> = held
+            .iter()
+            .map(|&r| f64::from(lr.logit(&x[r]) + forest.margin(&x[r])))
+            .collect();
+        let yh: Vec<bool> = held.iter().map(|&r| y[r]).collect();
+        let wh: Vec<f64> = held.iter().map(|&r| f64::from(w[r])).collect();
+        (forest, Calibration::fit(&z, &yh, &wh))
+    }
+}
+
 /// The n-gram counts of one page: its gold text, its raw segments, and the
 /// raw segments the alignment labels dirty.
 #[derive(Debug, Clone)]
@@ -578,7 +619,10 @@ impl Trainer {
         Ok(std::sync::Arc::new(est.estimate("fold word model")?))
     }
 
-    /// Trains a model on a subset of the pages (indices into [`Trainer::pages`]).
+    /// Trains a model on a subset of the pages (indices into [`Trainer::pages`]):
+    /// the n-gram model and, when `cfg` asks for one, the classifier, fitted
+    /// per input kind on feature rows from models that did not see the rows'
+    /// pages ([`Trainer::out_of_fold_rows`]).
     pub fn fit(&self, subset: &[usize], cfg: &TrainConfig) -> Result<Model> {
         if subset.is_empty() {
             return Err(Error::Training("no training pages".into()));
@@ -587,12 +631,92 @@ impl Trainer {
         let Some(cc) = &cfg.classifier else {
             return Ok(model);
         };
+        let mut classifier = self.untrained_classifier(subset, cc)?;
+        let predicted = match cc.page_types.and_then(|b| self.page_types(subset, b)) {
+            Some((m, predicted)) => {
+                classifier.page_type = Some(m);
+                predicted
+            }
+            None => HashMap::new(),
+        };
+        let rows = self.out_of_fold_rows(subset, cfg, cc, &classifier, &predicted)?;
+        let mut chains = [None, None];
+        // Trees need pages: on a small pool the held-out fifth would be a
+        // handful of pages, too few to choose a threshold on.
+        let trees = cc.trees.filter(|_| subset.len() >= MIN_TREE_PAGES);
+        let mut precision = [0.0; 2];
+        let mut max_recall = [0.0; 2];
+        for input in [InputKind::Html, InputKind::Text] {
+            let ii = input_index(input);
+            // With trees, one page in TREE_HOLDOUT is kept out of the trees' fit
+            // (the logistic regression sees every page).
+            let held_out = |j: usize| trees.is_some() && j % TREE_HOLDOUT == TREE_HOLDOUT - 1;
+            let set = self.fit_rows(subset, input, &rows, cc, held_out);
+            if set.x.is_empty() || set.y.iter().all(|&l| l) || set.y.iter().all(|&l| !l) {
+                continue;
+            }
+            let lr = Logistic::fit(&set.x, &set.y, &set.w, cc.l2);
+            if let Some(boost) = trees {
+                let (forest, calibration) = set.trees(&lr, boost);
+                classifier.calibration.get_or_insert([None, None])[ii] = Some(calibration);
+                classifier.trees.get_or_insert([None, None])[ii] = Some(forest);
+            }
+            if cc.hmm {
+                chains[ii] = Some(Chain::estimate(
+                    subset
+                        .iter()
+                        .map(|&i| self.aligned[i][ii].labels.as_slice()),
+                ));
+            }
+            // The operating points. Without trees, from the (in-sample)
+            // probabilities of all training segments: dozens of weights on tens
+            // of thousands of segments barely overfit. With trees, from the
+            // pages held out of the trees' fit.
+            let chosen: Vec<usize> = subset
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| trees.is_none() || held_out(j))
+                .map(|(_, &i)| i)
+                .collect();
+            let probs: Vec<Vec<f64>> = chosen
+                .iter()
+                .map(|&i| {
+                    let p = classifier.probabilities(&lr, input == InputKind::Html, &rows[&i][ii]);
+                    match &chains[ii] {
+                        Some(ch) => ch.posteriors(&p),
+                        None => p,
+                    }
+                })
+                .collect();
+            [classifier.threshold[ii], precision[ii], max_recall[ii]] =
+                self.operating_points(&chosen, input, &probs, cc.operating_point);
+            if input == InputKind::Html {
+                classifier.html = Some(lr);
+            } else {
+                classifier.text = Some(lr);
+            }
+        }
+        classifier.chain = if cc.hmm { Some(chains) } else { None };
+        classifier.precision_threshold = Some(precision);
+        classifier.max_recall_threshold = Some(max_recall);
+        if let Some(k) = cc.page_quality {
+            model.quality = Some(self.quality_models(subset, cfg, k)?);
+        }
+        // The names of the columns it was trained on, as its file stores them.
+        classifier.columns = classifier.schema().names();
+        model.classifier = Some(classifier);
+        Ok(model)
+    }
+
+    /// The classifier [`Trainer::fit`] starts from: the options of `cc`, the
+    /// attribute and word models of the pages of `subset`, no weights yet.
+    fn untrained_classifier(&self, subset: &[usize], cc: &ClassifierConfig) -> Result<Classifier> {
         let attrs = if cc.attrs {
             self.attr_model(subset)
         } else {
             AttrModel::default()
         };
-        let mut classifier = Classifier {
+        Ok(Classifier {
             html: None,
             trees: None,
             text: None,
@@ -614,15 +738,22 @@ impl Trainer {
             } else {
                 Default::default()
             },
-        };
-        let predicted = match cc.page_types.and_then(|b| self.page_types(subset, b)) {
-            Some((m, predicted)) => {
-                classifier.page_type = Some(m);
-                predicted
-            }
-            None => HashMap::new(),
-        };
-        // Features of every training segment from models that did not see its page.
+        })
+    }
+
+    /// The feature rows of every training segment of `subset`, each from
+    /// models that did not see its page: the pages are cut into
+    /// `cc.inner_folds` folds, and a fold's rows come from the n-gram,
+    /// attribute and word models of the others (`classifier` gives the
+    /// rest, `predicted` the pages' predicted types).
+    fn out_of_fold_rows(
+        &self,
+        subset: &[usize],
+        cfg: &TrainConfig,
+        cc: &ClassifierConfig,
+        classifier: &Classifier,
+        predicted: &HashMap<usize, PagePrediction>,
+    ) -> Result<HashMap<usize, PageRows>> {
         let k = cc.inner_folds.clamp(2, subset.len().max(2));
         let inner = folds(subset.len(), k, 0x5eed);
         let per_fold: Vec<Result<Vec<(usize, PageRows)>>> = (0..k)
@@ -669,130 +800,78 @@ impl Trainer {
                     .collect())
             })
             .collect();
-        let mut rows: HashMap<usize, [Vec<Vec<f32>>; 2]> = HashMap::new();
+        let mut rows: HashMap<usize, PageRows> = HashMap::new();
         for r in per_fold {
             rows.extend(r?);
         }
-        let mut chains = [None, None];
-        // Trees need pages: on a small pool the held-out fifth would be a
-        // handful of pages, too few to choose a threshold on.
-        let trees = cc.trees.filter(|_| subset.len() >= MIN_TREE_PAGES);
-        let mut precision = [0.0; 2];
-        let mut max_recall = [0.0; 2];
-        for input in [InputKind::Html, InputKind::Text] {
-            let ii = input_index(input);
-            // With trees, one page in TREE_HOLDOUT is kept out of the trees' fit
-            // (the logistic regression sees every page).
-            let held_out = |j: usize| trees.is_some() && j % TREE_HOLDOUT == TREE_HOLDOUT - 1;
-            let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
-            let mut in_fit = Vec::new();
-            for (j, &i) in subset.iter().enumerate() {
-                let segs = self.pages[i].segments(input);
-                let page_words: usize = segs
-                    .iter()
-                    .filter(|s| s.heuristic.is_none())
-                    .map(|s| s.words() + 1)
-                    .sum();
-                // Every page's weights sum to 100 with page weights.
-                let scale = if cc.page_weights {
-                    100.0 / page_words.max(1) as f32
+        Ok(rows)
+    }
+
+    /// The rows of `input` the classifier is fitted on: every segment of the
+    /// pages of `subset` that no heuristic decided, its label from the
+    /// alignment, its weight (its words + 1 with `cc.word_weights`, scaled so
+    /// that a page's weights sum to 100 with `cc.page_weights`), and whether
+    /// its page is in the trees' fit (not `held_out`, by its place in `subset`).
+    fn fit_rows(
+        &self,
+        subset: &[usize],
+        input: InputKind,
+        rows: &HashMap<usize, PageRows>,
+        cc: &ClassifierConfig,
+        held_out: impl Fn(usize) -> bool,
+    ) -> FitRows {
+        let ii = input_index(input);
+        let mut set = FitRows::default();
+        for (j, &i) in subset.iter().enumerate() {
+            let segs = self.pages[i].segments(input);
+            let page_words: usize = segs
+                .iter()
+                .filter(|s| s.heuristic.is_none())
+                .map(|s| s.words() + 1)
+                .sum();
+            // Every page's weights sum to 100 with page weights.
+            let scale = if cc.page_weights {
+                100.0 / page_words.max(1) as f32
+            } else {
+                1.0
+            };
+            for (k, row) in rows[&i][ii].iter().enumerate() {
+                if segs[k].heuristic.is_some() {
+                    continue;
+                }
+                set.x.push(row.clone());
+                set.y.push(self.aligned[i][ii].labels[k]);
+                set.w.push(if cc.word_weights {
+                    (segs[k].words() + 1) as f32 * scale
                 } else {
                     1.0
-                };
-                for (k, row) in rows[&i][ii].iter().enumerate() {
-                    if segs[k].heuristic.is_some() {
-                        continue;
-                    }
-                    x.push(row.clone());
-                    y.push(self.aligned[i][ii].labels[k]);
-                    w.push(if cc.word_weights {
-                        (segs[k].words() + 1) as f32 * scale
-                    } else {
-                        1.0
-                    });
-                    in_fit.push(!held_out(j));
-                }
+                });
+                set.in_fit.push(!held_out(j));
             }
-            if x.is_empty() || y.iter().all(|&l| l) || y.iter().all(|&l| !l) {
-                continue;
-            }
-            let lr = Logistic::fit(&x, &y, &w, cc.l2);
-            if let Some(boost) = trees {
-                let fit_rows: Vec<usize> = (0..x.len()).filter(|&r| in_fit[r]).collect();
-                let xf: Vec<Vec<f32>> = fit_rows.iter().map(|&r| x[r].clone()).collect();
-                let yf: Vec<bool> = fit_rows.iter().map(|&r| y[r]).collect();
-                let wf: Vec<f32> = fit_rows.iter().map(|&r| w[r]).collect();
-                let base: Vec<f32> = xf.iter().map(|r| lr.logit(r)).collect();
-                let forest = ncleaner::classify::trees::Forest::fit(&xf, &yf, &wf, &base, boost);
-                // Platt scaling on the held-out pages, before the operating
-                // points are chosen on them: the thresholds are then in the
-                // calibrated scale the model reports.
-                let held: Vec<usize> = (0..x.len()).filter(|&r| !in_fit[r]).collect();
-                let z: Vec<f64> = held
-                    .iter()
-                    .map(|&r| f64::from(lr.logit(&x[r]) + forest.margin(&x[r])))
-                    .collect();
-                let yh: Vec<bool> = held.iter().map(|&r| y[r]).collect();
-                let wh: Vec<f64> = held.iter().map(|&r| f64::from(w[r])).collect();
-                let c = classifier.calibration.get_or_insert([None, None]);
-                c[ii] = Some(Calibration::fit(&z, &yh, &wh));
-                let t = classifier.trees.get_or_insert([None, None]);
-                t[ii] = Some(forest);
-            }
-            if cc.hmm {
-                chains[ii] = Some(Chain::estimate(
-                    subset
-                        .iter()
-                        .map(|&i| self.aligned[i][ii].labels.as_slice()),
-                ));
-            }
-            // The operating points. Without trees, from the (in-sample)
-            // probabilities of all training segments: dozens of weights on tens
-            // of thousands of segments barely overfit. With trees, from the
-            // pages held out of the trees' fit.
-            let chosen: Vec<usize> = subset
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| trees.is_none() || held_out(j))
-                .map(|(_, &i)| i)
-                .collect();
-            let probs: Vec<Vec<f64>> = chosen
-                .iter()
-                .map(|&i| {
-                    let p = classifier.probabilities(&lr, input == InputKind::Html, &rows[&i][ii]);
-                    match &chains[ii] {
-                        Some(ch) => ch.posteriors(&p),
-                        None => p,
-                    }
-                })
-                .collect();
-            let subset = chosen.as_slice();
-            classifier.threshold[ii] =
-                self.operating_point(subset, input, &probs, cc.operating_point);
-            precision[ii] = self.operating_point(
-                subset,
+        }
+        set
+    }
+
+    /// The three thresholds of `input` (the configured operating point `op`,
+    /// the precision point, the recall point), chosen on the probabilities
+    /// `probs` of the pages `chosen`.
+    fn operating_points(
+        &self,
+        chosen: &[usize],
+        input: InputKind,
+        probs: &[Vec<f64>],
+        op: OperatingPoint,
+    ) -> [f64; 3] {
+        [
+            self.operating_point(chosen, input, probs, op),
+            self.operating_point(
+                chosen,
                 input,
-                &probs,
+                probs,
                 OperatingPoint::MaxFBeta(DEFAULT_F_BETA),
-            );
-            max_recall[ii] =
-                self.operating_point(subset, input, &probs, OperatingPoint::MaxFBeta(2.0));
-            if input == InputKind::Html {
-                classifier.html = Some(lr);
-            } else {
-                classifier.text = Some(lr);
-            }
-        }
-        classifier.chain = if cc.hmm { Some(chains) } else { None };
-        classifier.precision_threshold = Some(precision);
-        classifier.max_recall_threshold = Some(max_recall);
-        if let Some(k) = cc.page_quality {
-            model.quality = Some(self.quality_models(subset, cfg, k)?);
-        }
-        // The names of the columns it was trained on, as its file stores them.
-        classifier.columns = classifier.schema().names();
-        model.classifier = Some(classifier);
-        Ok(model)
+            ),
+            self.operating_point(chosen, input, probs, OperatingPoint::MaxFBeta(2.0)),
+        ]
     }
 
     /// Out-of-fold quality rows of the pages of `subset` (HTML, text): each

@@ -181,7 +181,57 @@ pub(crate) async fn clean(
     let deadline = tokio::time::Instant::now() + st.timeout;
     let mut held = Held::take(&st)?;
     let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
-    let content_type = headers
+    let content_type = media_type(&headers);
+    let Received {
+        doc,
+        input,
+        charset,
+        req,
+    } = if content_type == "application/json" {
+        from_json(&st, bytes, deadline, &mut held).await?
+    } else {
+        from_raw(&headers, &content_type, query.as_deref(), bytes)?
+    };
+    let job = CleanJob {
+        // The options of `ncleaner clean`, with its defaults and routing: a
+        // model named takes the pages of its languages, `en-nonlex` the others.
+        cleaner: cleaner_of(&st, &req.options)?,
+        method: req.options.method.as_str(),
+        input,
+        url: req.url,
+        charset,
+        // Only raw bodies have a `Content-Encoding` of their own: a JSON body's
+        // strings are text, and a fetched page's encoding is its magic bytes'.
+        content_encoding: match content_type.as_str() {
+            "application/json" => None,
+            _ => headers
+                .get(header::CONTENT_ENCODING)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+        },
+        max_answer: st.max_answer,
+        max_body: st.max_body,
+        start,
+    };
+    let large = doc.len() > RELEASE_AFTER;
+    let json = on_worker(&st, deadline, "cleaning", held, move |cancel| {
+        job.run(doc, cancel)
+    })
+    .await;
+    if large {
+        // Once the answer, which the server holds until it is sent, is gone too.
+        tokio::spawn(async {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            release_memory();
+        });
+    }
+    Ok(json_response(json?))
+}
+
+/// The media type of a request's `Content-Type`, lower-case, without its
+/// parameters (empty when there is none).
+fn media_type(headers: &HeaderMap) -> String {
+    headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(|v| {
@@ -191,99 +241,152 @@ pub(crate) async fn clean(
                 .trim()
                 .to_ascii_lowercase()
         })
-        .unwrap_or_default();
-    let mut charset: Option<String> = None;
-    let (doc, input, req) = if content_type == "application/json" {
-        let mut req = CleanRequest::from_json(&bytes)?;
-        drop(bytes);
-        let (doc, input) = match (req.html.take(), req.text.take(), req.fetch.as_ref()) {
-            (Some(h), _, None) => (json_string_bytes(h), InputKind::Html),
-            (None, Some(t), None) => (json_string_bytes(t), InputKind::Text),
-            (None, None, Some(u)) => {
-                let Some(fetcher) = st.fetcher.as_ref() else {
-                    return Err(ApiError(
-                        StatusCode::FORBIDDEN,
-                        "fetching is off: start the server with --allow-fetch".into(),
-                    ));
-                };
-                // A fetch holds a worker and charges its bytes to the budget,
-                // like a body, all within the request's time limit.
-                let Ok(Ok(_worker)) =
-                    tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
-                else {
-                    return Err(busy("server busy: no worker within the time limit".into()));
-                };
-                let budget = st.bytes.clone();
-                let bytes_held = &mut held.bytes;
-                let charge = |n: usize| held_charge(&budget, bytes_held, n);
-                let fetched = tokio::time::timeout_at(deadline, fetcher.fetch_charged(u, charge))
-                    .await
-                    .map_err(|_| {
-                        ApiError(
-                            StatusCode::GATEWAY_TIMEOUT,
-                            "fetching took longer than the time limit".into(),
-                        )
-                    })?;
-                let (body, final_url, label) = fetched.map_err(|e| {
-                    ApiError(
-                        StatusCode::from_u16(e.0).unwrap_or(StatusCode::BAD_GATEWAY),
-                        e.1,
-                    )
-                })?;
-                req.url.get_or_insert(final_url);
-                charset = label;
-                (Bytes::from(body), req.options.input)
-            }
-            _ => {
-                return Err(ApiError::bad(
-                    "give \"html\" or \"text\" (the HTML is cleaned when both are given), \
-                     or \"fetch\" alone",
-                ));
-            }
-        };
-        (doc, input, req)
-    } else {
-        charset = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|ct| {
-                ct.split(';').find_map(|p| {
-                    p.trim()
-                        .strip_prefix("charset=")
-                        .map(|c| c.trim_matches('"').to_owned())
-                })
-            });
-        let req = CleanRequest::from_query(query.as_deref())?;
-        let input = match content_type.as_str() {
-            "text/html" | "application/xhtml+xml" => InputKind::Html,
-            "text/plain" => InputKind::Text,
-            _ => req.options.input,
-        };
-        (bytes, input, req)
-    };
-    // The options of `ncleaner clean`, with its defaults and routing: a
-    // model named takes the pages of its languages, `en-nonlex` the others.
-    let cleaner = cleaner_of(&st, &req.options)?;
-    let method = req.options.method;
+        .unwrap_or_default()
+}
 
-    let url = req.url.clone();
-    let max_answer = st.max_answer;
-    let max_body = st.max_body;
-    // Only raw bodies have a `Content-Encoding` of their own: a JSON body's
-    // strings are text, and a fetched page's encoding is its magic bytes'.
-    let content_encoding = match content_type.as_str() {
-        "application/json" => None,
-        _ => headers
-            .get(header::CONTENT_ENCODING)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
+/// The document of a request to clean, as received or fetched.
+struct Received {
+    /// The document's bytes.
+    doc: Bytes,
+    /// How they are read.
+    input: InputKind,
+    /// The charset a `Content-Type` gave them, if any.
+    charset: Option<String>,
+    /// The request: the page's URL and the cleaning options.
+    req: CleanRequest,
+}
+
+/// The document of a JSON request: its `html` or `text`, or the page its
+/// `fetch` names, fetched within the request's time limit.
+async fn from_json(
+    st: &AppState,
+    bytes: Bytes,
+    deadline: tokio::time::Instant,
+    held: &mut Held,
+) -> Result<Received, ApiError> {
+    let mut req = CleanRequest::from_json(&bytes)?;
+    drop(bytes);
+    let mut charset = None;
+    let (doc, input) = match (req.html.take(), req.text.take(), req.fetch.as_ref()) {
+        (Some(h), _, None) => (json_string_bytes(h), InputKind::Html),
+        (None, Some(t), None) => (json_string_bytes(t), InputKind::Text),
+        (None, None, Some(u)) => {
+            let (body, final_url, label) = fetch(st, u, deadline, held).await?;
+            req.url.get_or_insert(final_url);
+            charset = label;
+            (Bytes::from(body), req.options.input)
+        }
+        _ => {
+            return Err(ApiError::bad(
+                "give \"html\" or \"text\" (the HTML is cleaned when both are given), \
+                 or \"fetch\" alone",
+            ));
+        }
     };
-    let large = doc.len() > RELEASE_AFTER;
-    let json = on_worker(&st, deadline, "cleaning", held, move |cancel| {
+    Ok(Received {
+        doc,
+        input,
+        charset,
+        req,
+    })
+}
+
+/// The page at `url`: its body, its final URL and its charset label. A
+/// fetch holds a worker and charges its bytes to the budget, like a body,
+/// all within the request's time limit.
+async fn fetch(
+    st: &AppState,
+    url: &str,
+    deadline: tokio::time::Instant,
+    held: &mut Held,
+) -> Result<(Vec<u8>, String, Option<String>), ApiError> {
+    let Some(fetcher) = st.fetcher.as_ref() else {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "fetching is off: start the server with --allow-fetch".into(),
+        ));
+    };
+    let Ok(Ok(_worker)) =
+        tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
+    else {
+        return Err(busy("server busy: no worker within the time limit".into()));
+    };
+    let budget = st.bytes.clone();
+    let bytes_held = &mut held.bytes;
+    let charge = |n: usize| held_charge(&budget, bytes_held, n);
+    let fetched = tokio::time::timeout_at(deadline, fetcher.fetch_charged(url, charge))
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::GATEWAY_TIMEOUT,
+                "fetching took longer than the time limit".into(),
+            )
+        })?;
+    fetched.map_err(|e| {
+        ApiError(
+            StatusCode::from_u16(e.0).unwrap_or(StatusCode::BAD_GATEWAY),
+            e.1,
+        )
+    })
+}
+
+/// The document of a raw body: the body itself, read as its media type
+/// says (else as the query's `input`), the options and URL from the query.
+fn from_raw(
+    headers: &HeaderMap,
+    content_type: &str,
+    query: Option<&str>,
+    bytes: Bytes,
+) -> Result<Received, ApiError> {
+    let charset = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|ct| {
+            ct.split(';').find_map(|p| {
+                p.trim()
+                    .strip_prefix("charset=")
+                    .map(|c| c.trim_matches('"').to_owned())
+            })
+        });
+    let req = CleanRequest::from_query(query)?;
+    let input = match content_type {
+        "text/html" | "application/xhtml+xml" => InputKind::Html,
+        "text/plain" => InputKind::Text,
+        _ => req.options.input,
+    };
+    Ok(Received {
+        doc: bytes,
+        input,
+        charset,
+        req,
+    })
+}
+
+/// What a worker needs to clean a request's document and answer it.
+struct CleanJob {
+    cleaner: Cleaner,
+    /// The method that decides, for the answer.
+    method: &'static str,
+    input: InputKind,
+    url: Option<String>,
+    charset: Option<String>,
+    /// The raw body's `Content-Encoding`.
+    content_encoding: Option<String>,
+    /// The largest answer, in bytes (`--max-answer`).
+    max_answer: usize,
+    /// The largest document, in bytes, once decompressed (`--max-body`).
+    max_body: usize,
+    /// When the request came.
+    start: Instant,
+}
+
+impl CleanJob {
+    /// The JSON answer of `doc` cleaned.
+    fn run(self, doc: Bytes, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
         // The bytes identified first: decompressed, or refused when binary.
         let opts = IdentifyOptions {
-            content_encoding: content_encoding.as_deref(),
-            max: max_body,
+            content_encoding: self.content_encoding.as_deref(),
+            max: self.max_body,
             detect_binary: true,
         };
         let (bytes, cut_short) = match identify(&doc[..], opts) {
@@ -304,7 +407,8 @@ pub(crate) async fn clean(
         };
         // The work looks at `cancel` between its stages (decoding, segmenting,
         // cleaning, serialising) and, within them, every so many segments.
-        let decoded = ncleaner::decode::decode(&bytes, url.as_deref(), charset.as_deref());
+        let decoded =
+            ncleaner::decode::decode(&bytes, self.url.as_deref(), self.charset.as_deref());
         drop(bytes);
         drop(doc);
         check(cancel)?;
@@ -312,6 +416,7 @@ pub(crate) async fn clean(
         // its text twice (in `segments` and in `text`): a page whose answer
         // cannot fit is refused once its segments are read, before any is
         // classified (the page is read once).
+        let max_answer = self.max_answer;
         let fits = |segments: &[ncleaner::Segment]| {
             let least: usize = segments
                 .iter()
@@ -319,8 +424,9 @@ pub(crate) async fn clean(
                 .sum();
             least <= max_answer
         };
-        let Some(mut cleaned) = cleaner
-            .clean_document_admitted(decoded, input, cancel, fits)
+        let Some(mut cleaned) = self
+            .cleaner
+            .clean_document_admitted(decoded, self.input, cancel, fits)
             .map_err(|_| stopped())?
         else {
             return Err(answer_too_large(max_answer));
@@ -335,22 +441,13 @@ pub(crate) async fn clean(
         // its segments are written one by one, with cancellation looked at
         // between them.
         let answer = CleanedRecord {
-            method: Some(method.as_str()),
-            elapsed_ms: Some(start.elapsed().as_secs_f64() * 1e3),
+            method: Some(self.method),
+            elapsed_ms: Some(self.start.elapsed().as_secs_f64() * 1e3),
             ..CleanedRecord::full(&cleaned)
         }
         .cancelled_by(cancel);
         serialise(&answer, max_answer, cancel)
-    })
-    .await;
-    if large {
-        // Once the answer, which the server holds until it is sent, is gone too.
-        tokio::spawn(async {
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-            release_memory();
-        });
     }
-    Ok(json_response(json?))
 }
 
 /// The bytes of a JSON request's `html` or `text`: compressed bytes the

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ncleaner::{InputKind, decode, lang, page};
+use ncleaner::{InputKind, Segment, decode, lang, page};
 
 fn n_pages(pages: &[Vec<u8>]) -> f64 {
     pages.len() as f64
@@ -20,38 +20,12 @@ fn main() {
         eprintln!("usage: lang_speed DIR...");
         std::process::exit(2);
     }
-    let mut pages = Vec::new();
-    for dir in &dirs {
-        let mut paths: Vec<_> = match std::fs::read_dir(dir) {
-            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-            Err(e) => {
-                eprintln!("lang_speed: {dir}: {e}");
-                std::process::exit(1);
-            }
-        };
-        paths.sort();
-        for p in paths {
-            if let Ok(b) = std::fs::read(&p) {
-                pages.push(b);
-            }
-        }
-    }
+    let pages = read_pages(&dirs);
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let segmented: Vec<_> = pages
         .iter()
         .map(|b| page::segments_of(&decode::decode(b, None, None).text, InputKind::Auto).1)
         .collect();
-    // Timings: the best of 5 rounds, over all pages.
-    let best = |f: &dyn Fn()| {
-        (0..5)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .min()
-            .unwrap_or(Duration::ZERO)
-    };
     let t_segment = best(&|| {
         for b in &pages {
             std::hint::black_box(page::segments_of(
@@ -72,59 +46,9 @@ fn main() {
         }
     });
     if std::env::var_os("LANG_SPEED_GRID").is_some() {
-        let samples: Vec<String> = segmented.iter().map(|s| lang::sample(s)).collect();
-        for cap in [256usize, 512, 1024, 2048] {
-            let cut: Vec<&str> = samples
-                .iter()
-                .map(|s| {
-                    let mut e = s.len().min(cap);
-                    while !s.is_char_boundary(e) {
-                        e -= 1;
-                    }
-                    &s[..e]
-                })
-                .collect();
-            let t = best(&|| {
-                for s in &cut {
-                    std::hint::black_box(whatlang::detect(s));
-                }
-            });
-            let en = cut
-                .iter()
-                .filter(|s| lang::detect(s).is_some_and(|d| d.tag == "en"))
-                .count();
-            println!(
-                "sample cut to {cap} bytes: {:.0} µs/page, {en} pages detected as en",
-                t.as_secs_f64() * 1e6 / pages.len() as f64
-            );
-        }
+        sample_sizes(&segmented);
     }
-    // The English fast path beside whatlang on the same samples.
-    let samples: Vec<String> = segmented.iter().map(|s| lang::sample(s)).collect();
-    let (mut claimed, mut disagree, mut min_share) = (0, 0, f64::INFINITY);
-    for s in &samples {
-        let share = lang::english_share(s);
-        if share >= lang::ENGLISH_SHARE {
-            claimed += 1;
-            min_share = min_share.min(share);
-            if whatlang::detect(s).is_none_or(|i| i.lang() != whatlang::Lang::Eng) {
-                disagree += 1;
-            }
-        }
-    }
-    let t_whatlang = best(&|| {
-        for s in &samples {
-            std::hint::black_box(whatlang::detect(s));
-        }
-    });
-    println!(
-        "English fast path: claims {claimed} of {} pages (lowest share {min_share:.2}); whatlang disagrees on {disagree}",
-        pages.len()
-    );
-    println!(
-        "whatlang alone on the samples: {:.0} µs/page",
-        t_whatlang.as_secs_f64() * 1e6 / n_pages(&pages)
-    );
+    english_fast_path(&segmented);
     let mut tags: BTreeMap<String, usize> = BTreeMap::new();
     let mut low = Vec::new();
     for (i, s) in segmented.iter().enumerate() {
@@ -137,7 +61,7 @@ fn main() {
             low.push((i, r.lang().code(), r.confidence()));
         }
     }
-    let n = pages.len() as f64;
+    let n = n_pages(&pages);
     let mb = bytes as f64 / 1e6;
     let us = |d: Duration| d.as_secs_f64() * 1e6 / n;
     println!("{} pages, {:.1} MB of HTML", pages.len(), mb);
@@ -158,5 +82,98 @@ fn main() {
         "whatlang on the whole decoded page, for comparison: {:.0} µs/page ({:.1} MB/s)",
         us(t_whole),
         mb / t_whole.as_secs_f64()
+    );
+}
+
+/// The bytes of every file of the directories, each directory's in name order.
+fn read_pages(dirs: &[String]) -> Vec<Vec<u8>> {
+    let mut pages = Vec::new();
+    for dir in dirs {
+        let mut paths: Vec<_> = match std::fs::read_dir(dir) {
+            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+            Err(e) => {
+                eprintln!("lang_speed: {dir}: {e}");
+                std::process::exit(1);
+            }
+        };
+        paths.sort();
+        for p in paths {
+            if let Ok(b) = std::fs::read(&p) {
+                pages.push(b);
+            }
+        }
+    }
+    pages
+}
+
+/// The time `f` takes over all pages: the best of 5 rounds.
+fn best(f: &dyn Fn()) -> Duration {
+    (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or(Duration::ZERO)
+}
+
+/// whatlang's time and its English pages on the pages' samples cut to a
+/// few sizes (`LANG_SPEED_GRID`).
+fn sample_sizes(segmented: &[Vec<Segment>]) {
+    let samples: Vec<String> = segmented.iter().map(|s| lang::sample(s)).collect();
+    for cap in [256usize, 512, 1024, 2048] {
+        let cut: Vec<&str> = samples
+            .iter()
+            .map(|s| {
+                let mut e = s.len().min(cap);
+                while !s.is_char_boundary(e) {
+                    e -= 1;
+                }
+                &s[..e]
+            })
+            .collect();
+        let t = best(&|| {
+            for s in &cut {
+                std::hint::black_box(whatlang::detect(s));
+            }
+        });
+        let en = cut
+            .iter()
+            .filter(|s| lang::detect(s).is_some_and(|d| d.tag == "en"))
+            .count();
+        println!(
+            "sample cut to {cap} bytes: {:.0} µs/page, {en} pages detected as en",
+            t.as_secs_f64() * 1e6 / segmented.len() as f64
+        );
+    }
+}
+
+/// The English fast path beside whatlang on the same samples.
+fn english_fast_path(segmented: &[Vec<Segment>]) {
+    let samples: Vec<String> = segmented.iter().map(|s| lang::sample(s)).collect();
+    let (mut claimed, mut disagree, mut min_share) = (0, 0, f64::INFINITY);
+    for s in &samples {
+        let share = lang::english_share(s);
+        if share >= lang::ENGLISH_SHARE {
+            claimed += 1;
+            min_share = min_share.min(share);
+            if whatlang::detect(s).is_none_or(|i| i.lang() != whatlang::Lang::Eng) {
+                disagree += 1;
+            }
+        }
+    }
+    let t_whatlang = best(&|| {
+        for s in &samples {
+            std::hint::black_box(whatlang::detect(s));
+        }
+    });
+    println!(
+        "English fast path: claims {claimed} of {} pages (lowest share {min_share:.2}); whatlang disagrees on {disagree}",
+        segmented.len()
+    );
+    println!(
+        "whatlang alone on the samples: {:.0} µs/page",
+        t_whatlang.as_secs_f64() * 1e6 / segmented.len() as f64
     );
 }

@@ -208,6 +208,10 @@ fn glued_version_line(line: &[u8]) -> Option<usize> {
     memchr::memmem::rfind(line, b"WARC/").filter(|&p| p > 0 && is_version_line(&line[p..]))
 }
 
+/// A record's header as read: its bytes (from the version line on) and its
+/// fields, (name, value) in order.
+type Header = (Vec<u8>, Vec<(String, String)>);
+
 /// A streaming reader of the records of a decompressed WARC stream; see the
 /// module documentation.
 pub struct Reader<R> {
@@ -338,76 +342,10 @@ impl<R: Read> Reader<R> {
             err.reason = reason;
             err
         };
-        let mut header = Vec::with_capacity(1024);
-        header.extend_from_slice(&version);
-        let mut line = Vec::with_capacity(256);
-        let mut fields: Vec<(String, String)> = Vec::new();
-        loop {
-            match self.input.read_line(&mut line, MAX_HEADER) {
-                Err(e) => {
-                    self.io_failure(&e);
-                    return Err(fail(self, err, format!("unreadable header ({e})")));
-                }
-                Ok((0, _)) => {
-                    self.done = true;
-                    return Err(fail(
-                        self,
-                        err,
-                        "truncated: the file ends in the header".into(),
-                    ));
-                }
-                Ok((_, complete)) => {
-                    header.extend_from_slice(&line);
-                    if !complete || header.len() > MAX_HEADER {
-                        if self.input.eof && self.input.available().is_empty() {
-                            self.done = true;
-                            return Err(fail(
-                                self,
-                                err,
-                                "truncated: the file ends in the header".into(),
-                            ));
-                        }
-                        return Err(fail(
-                            self,
-                            err,
-                            format!("header longer than {MAX_HEADER} bytes"),
-                        ));
-                    }
-                    let t = line.trim_ascii_end();
-                    if t.is_empty() {
-                        break;
-                    }
-                    if (t[0] == b' ' || t[0] == b'\t') && !fields.is_empty() {
-                        let last = fields.last_mut().expect("checked");
-                        last.1.push(' ');
-                        last.1
-                            .push_str(String::from_utf8_lossy(t.trim_ascii()).as_ref());
-                        continue;
-                    }
-                    if is_version_line(t) {
-                        // A new record starts where this header should have ended.
-                        self.input.unread(&line);
-                        return Err(fail(
-                            self,
-                            err,
-                            "header cut short by the next record".into(),
-                        ));
-                    }
-                    if let Some(colon) = memchr::memchr(b':', t) {
-                        let name = String::from_utf8_lossy(t[..colon].trim_ascii()).into_owned();
-                        let value =
-                            String::from_utf8_lossy(t[colon + 1..].trim_ascii()).into_owned();
-                        match name.to_ascii_lowercase().as_str() {
-                            "warc-record-id" => err.id = Some(value.clone()),
-                            "warc-target-uri" => err.uri = Some(strip_angle(&value).to_string()),
-                            "warc-type" => err.record_type = Some(value.clone()),
-                            _ => {}
-                        }
-                        fields.push((name, value));
-                    }
-                }
-            }
-        }
+        let (header, fields) = match self.read_header(version, &mut err) {
+            Ok(h) => h,
+            Err(reason) => return Err(fail(self, err, reason)),
+        };
         let length = fields
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case("Content-Length"))
@@ -418,32 +356,8 @@ impl<R: Read> Reader<R> {
             None => return Err(fail(self, err, "no Content-Length".into())),
         };
         if length > self.max_block as u64 {
-            // Not read, but searched: a corrupt, huge length must not swallow
-            // the records after it.
-            let (skipped, found) = match self.input.skip_to_record(length) {
-                Ok(r) => r,
-                Err(e) => {
-                    self.io_failure(&e);
-                    return Err(fail(self, err, format!("unreadable block ({e})")));
-                }
-            };
-            if found {
-                self.resyncing = true;
-                err.reason = format!(
-                    "Content-Length {length} is larger than the limit of {} bytes and runs into the next record (the block ends after {skipped} bytes)",
-                    self.max_block
-                );
-                return Err(err);
-            }
-            if skipped < length {
-                self.done = true;
-            }
-            self.resyncing = true;
-            err.reason = format!(
-                "block of {length} bytes is larger than the limit of {} bytes; skipped",
-                self.max_block
-            );
-            return Err(err);
+            let reason = self.skip_block(length);
+            return Err(fail(self, err, reason));
         }
         let mut block = Vec::with_capacity((length as usize).min(1 << 20));
         let got = match self.input.read_into(&mut block, length as usize) {
@@ -453,8 +367,7 @@ impl<R: Read> Reader<R> {
                 return Err(fail(self, err, format!("unreadable block ({e})")));
             }
         };
-        let truncated = (got as u64) < length;
-        if !truncated && self.ends_here() {
+        if (got as u64) >= length && self.ends_here() {
             self.failures = 0;
             return Ok(Record {
                 header,
@@ -463,12 +376,104 @@ impl<R: Read> Reader<R> {
                 offset: start,
             });
         }
-        // The record does not end where its length says. A record start
-        // inside the block means the length ran into the next record.
-        // The next record may start in the block's last bytes, cut by its end
-        // (a length too long by a few bytes): search the block with the bytes
-        // that follow it.
-        let mut hay = block.clone();
+        let reason = self.misframed(&block, got, length);
+        Err(fail(self, err, reason))
+    }
+
+    /// Reads a record's header after its version line: the header's bytes
+    /// (from the version line on) and its fields, `err` given the record's
+    /// id, URI and type as they are read; or why the header cannot be read.
+    fn read_header(&mut self, version: Vec<u8>, err: &mut RecordError) -> Result<Header, String> {
+        let mut header = Vec::with_capacity(1024);
+        header.extend_from_slice(&version);
+        let mut line = Vec::with_capacity(256);
+        let mut fields: Vec<(String, String)> = Vec::new();
+        loop {
+            let complete = match self.input.read_line(&mut line, MAX_HEADER) {
+                Err(e) => {
+                    self.io_failure(&e);
+                    return Err(format!("unreadable header ({e})"));
+                }
+                Ok((0, _)) => {
+                    self.done = true;
+                    return Err("truncated: the file ends in the header".into());
+                }
+                Ok((_, complete)) => complete,
+            };
+            header.extend_from_slice(&line);
+            if !complete || header.len() > MAX_HEADER {
+                if self.input.eof && self.input.available().is_empty() {
+                    self.done = true;
+                    return Err("truncated: the file ends in the header".into());
+                }
+                return Err(format!("header longer than {MAX_HEADER} bytes"));
+            }
+            let t = line.trim_ascii_end();
+            if t.is_empty() {
+                return Ok((header, fields));
+            }
+            if (t[0] == b' ' || t[0] == b'\t') && !fields.is_empty() {
+                let last = fields.last_mut().expect("checked");
+                last.1.push(' ');
+                last.1
+                    .push_str(String::from_utf8_lossy(t.trim_ascii()).as_ref());
+                continue;
+            }
+            if is_version_line(t) {
+                // A new record starts where this header should have ended.
+                self.input.unread(&line);
+                return Err("header cut short by the next record".into());
+            }
+            if let Some(colon) = memchr::memchr(b':', t) {
+                let name = String::from_utf8_lossy(t[..colon].trim_ascii()).into_owned();
+                let value = String::from_utf8_lossy(t[colon + 1..].trim_ascii()).into_owned();
+                match name.to_ascii_lowercase().as_str() {
+                    "warc-record-id" => err.id = Some(value.clone()),
+                    "warc-target-uri" => err.uri = Some(strip_angle(&value).to_string()),
+                    "warc-type" => err.record_type = Some(value.clone()),
+                    _ => {}
+                }
+                fields.push((name, value));
+            }
+        }
+    }
+
+    /// Passes a block of `length` bytes, larger than the limit, and says
+    /// why. Not read, but searched: a corrupt, huge length must not swallow
+    /// the records after it.
+    fn skip_block(&mut self, length: u64) -> String {
+        let (skipped, found) = match self.input.skip_to_record(length) {
+            Ok(r) => r,
+            Err(e) => {
+                self.io_failure(&e);
+                return format!("unreadable block ({e})");
+            }
+        };
+        if found {
+            return format!(
+                "Content-Length {length} is larger than the limit of {} bytes and runs into the next record (the block ends after {skipped} bytes)",
+                self.max_block
+            );
+        }
+        if skipped < length {
+            self.done = true;
+        }
+        format!(
+            "block of {length} bytes is larger than the limit of {} bytes; skipped",
+            self.max_block
+        )
+    }
+
+    /// Why a record does not end where its length says, `got` of its
+    /// `length` bytes read into `block`; the bytes of a next record found
+    /// in the block are given back to the stream. A record start inside
+    /// the block means the length ran into the next record. The next record
+    /// may start in the block's last bytes, cut by its end (a length too
+    /// long by a few bytes): the block is searched with the bytes that
+    /// follow it.
+    fn misframed(&mut self, block: &[u8], got: usize, length: u64) -> String {
+        let truncated = (got as u64) < length;
+        let mut hay = block.to_vec();
         if let Ok(peek) = self.input.ensure(16) {
             hay.extend_from_slice(&peek[..peek.len().min(16)]);
         }
@@ -477,7 +482,7 @@ impl<R: Read> Reader<R> {
             .filter_map(|pat| memchr::memmem::find(&hay, pat).map(|p| (p, pat.len() - 5)))
             .filter(|&(p, sep)| p + sep < block.len() && is_version_line(line_at(&hay, p + sep)))
             .min();
-        let reason = match (embedded, truncated) {
+        match (embedded, truncated) {
             (Some((p, sep)), _) => {
                 self.input.unread(&block[p + sep..]);
                 self.done = false;
@@ -492,8 +497,7 @@ impl<R: Read> Reader<R> {
             (None, false) => {
                 format!("Content-Length {length} does not end at a record boundary")
             }
-        };
-        Err(fail(self, err, reason))
+        }
     }
 
     /// Whether the stream continues with blank lines and then a record or its end.

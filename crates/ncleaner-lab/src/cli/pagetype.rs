@@ -66,11 +66,67 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     let html = args.html.clone().context("give --html or --predicted")?;
+    let t = std::time::Instant::now();
+    let pages = labelled_pages(&args, &html, labels)?;
+    anyhow::ensure!(
+        !pages.is_empty(),
+        "no labelled page found in {}",
+        html.display()
+    );
+    eprintln!(
+        "ncleaner: {} labelled pages read in {:.1} s",
+        pages.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let names = page::feature_names();
+    let keep: Vec<usize> = (0..names.len())
+        .filter(|&i| {
+            !args
+                .without
+                .iter()
+                .any(|p| names[i].starts_with(p.as_str()))
+        })
+        .collect();
+    let mut confusion = [[0usize; 7]; 7];
+    let mut split_counts = vec![0usize; names.len()];
+    for (out, m) in &cross_validate(&args, &pages, &keep) {
+        for &(want, got) in out {
+            confusion[want.index()][got.index()] += 1;
+        }
+        for forest in &m.forests {
+            // A branch that stopped early is padded with splits at f32::MAX: not counted.
+            for (&feat, &t) in forest.features.iter().zip(&forest.thresholds) {
+                if let Some(c) = split_counts.get_mut(usize::from(feat))
+                    && t < f32::MAX
+                {
+                    *c += 1;
+                }
+            }
+        }
+    }
+    print!("{}", report(&confusion));
+    if args.importance > 0 {
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(split_counts[i]));
+        println!("\nfeature splits:");
+        for &i in order.iter().take(args.importance) {
+            println!("{:>6} {}", split_counts[i], names[i]);
+        }
+    }
+    Ok(())
+}
+
+/// The labelled pages found in `html` (in the order of their keys), each
+/// with its fold: by the host of its label's `url` (else of the page's
+/// own URL, else its key).
+fn labelled_pages(
+    args: &Args,
+    html: &std::path::Path,
+    labels: std::collections::HashMap<String, PageType>,
+) -> Result<Vec<(PoolPage, usize)>> {
     let mut keys: Vec<(String, PageType)> = labels.into_iter().collect();
     keys.sort_by(|a, b| a.0.cmp(&b.0));
-    let t = std::time::Instant::now();
-    let pages: Vec<(PoolPage, usize)> = keys
-        .par_iter()
+    keys.par_iter()
         .filter_map(|(key, t)| {
             let page = ["html", "html.gz"]
                 .iter()
@@ -94,26 +150,17 @@ pub fn run(args: Args) -> Result<()> {
                 .unwrap_or_else(|| key.clone());
             Ok((p, fnv(&host) % args.folds))
         })
-        .collect::<Result<_>>()?;
-    anyhow::ensure!(
-        !pages.is_empty(),
-        "no labelled page found in {}",
-        html.display()
-    );
-    eprintln!(
-        "ncleaner: {} labelled pages read in {:.1} s",
-        pages.len(),
-        t.elapsed().as_secs_f64()
-    );
-    let names = page::feature_names();
-    let keep: Vec<usize> = (0..names.len())
-        .filter(|&i| {
-            !args
-                .without
-                .iter()
-                .any(|p| names[i].starts_with(p.as_str()))
-        })
-        .collect();
+        .collect()
+}
+
+/// Each fold's (label, prediction) pairs and the model that predicted
+/// them, trained on the other folds' pages with the features `keep` (the
+/// others zero) and the trees `args` asks for.
+fn cross_validate(
+    args: &Args,
+    pages: &[(PoolPage, usize)],
+    keep: &[usize],
+) -> Vec<(Vec<(PageType, PageType)>, PageTypeModel)> {
     let masked = |f: &PageFeatures| {
         PageFeatures(
             (0..f.0.len())
@@ -129,9 +176,7 @@ pub fn run(args: Args) -> Result<()> {
         min_child_share: args.min_child_share.unwrap_or(d.min_child_share),
         ..d
     };
-    let mut confusion = [[0usize; 7]; 7];
-    let mut split_counts = vec![0usize; names.len()];
-    let per_fold: Vec<(Vec<(PageType, PageType)>, PageTypeModel)> = (0..args.folds)
+    (0..args.folds)
         .into_par_iter()
         .map(|f| {
             let train: Vec<&PoolPage> = pages
@@ -163,32 +208,7 @@ pub fn run(args: Args) -> Result<()> {
                 .collect();
             (out, m)
         })
-        .collect();
-    for (out, m) in &per_fold {
-        for &(want, got) in out {
-            confusion[want.index()][got.index()] += 1;
-        }
-        for forest in &m.forests {
-            // A branch that stopped early is padded with splits at f32::MAX: not counted.
-            for (&feat, &t) in forest.features.iter().zip(&forest.thresholds) {
-                if let Some(c) = split_counts.get_mut(usize::from(feat))
-                    && t < f32::MAX
-                {
-                    *c += 1;
-                }
-            }
-        }
-    }
-    print!("{}", report(&confusion));
-    if args.importance > 0 {
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(split_counts[i]));
-        println!("\nfeature splits:");
-        for &i in order.iter().take(args.importance) {
-            println!("{:>6} {}", split_counts[i], names[i]);
-        }
-    }
-    Ok(())
+        .collect()
 }
 
 /// The confusion of the page types in a JSON Lines file of cleaned pages

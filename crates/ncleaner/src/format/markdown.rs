@@ -71,43 +71,25 @@ use table::{holds_data, table};
 /// is kept; otherwise ending in a newline).
 pub fn markdown(doc: &Cleaned) -> String {
     let base = doc.url.as_deref().and_then(|u| url::Url::parse(u).ok());
-    let base = base.as_ref();
     let kept: Vec<&ScoredSegment> = doc.kept().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    // What the previous block was, to separate blocks by a blank line and
-    // list items by a newline only.
-    let mut prev_list = false;
-    // The list items written in the current run of items that enclose the
-    // next one, outermost first: (list depth, `li` number, the column of
-    // the item's text). An item is indented to its written parent's text,
-    // so that CommonMark nests it there (three columns under `1. `, two
-    // under `- `), and an item whose parent was dropped starts at the
-    // margin, not four columns in (which would read as code); a later
-    // block of the `li` of the last entry of its depth is that item's
-    // continuation ([`Structure::item`]).
-    let mut items: Vec<(u8, u32, usize)> = Vec::new();
-    // The items written in the current run whose lists are still open to
-    // CommonMark, by the column of their marker, outermost first: (column,
-    // [`Structure::list`], ordered, whether its marker is the other one). An item
-    // at the column of an earlier item of another list (two `ul`s one after
-    // the other) takes the other marker, `*` for `-` or `1)` for `1.`: with
-    // the same one, CommonMark reads the two lists as one.
-    let mut markers: Vec<(usize, u32, bool, bool)> = Vec::new();
     let cards = cards(doc);
+    let mut w = Writer {
+        out: String::new(),
+        base: base.as_ref(),
+        prev_list: false,
+        items: Vec::new(),
+        markers: Vec::new(),
+    };
+    let mut i = 0;
     // The kept segments before this index sit in a layout table: written as
     // ordinary blocks.
     let mut layout_until = 0;
     while i < kept.len() {
-        let s = kept[i];
-        let st = s.segment.structure.unwrap_or_default();
+        let st = kept[i].segment.structure.unwrap_or_default();
         if let Some(cell) = st.cell.filter(|_| i >= layout_until) {
             let end = run_end(&kept, i, |t| t.cell.is_some_and(|c| c.table == cell.table));
             if holds_data(&kept[i..end]) {
-                separate(&mut out, false, &mut prev_list);
-                table(&mut out, &kept[i..end], base);
-                items.clear();
-                markers.clear();
+                w.table(&kept[i..end]);
                 i = end;
                 continue;
             }
@@ -115,23 +97,94 @@ pub fn markdown(doc: &Cleaned) -> String {
         }
         if st.pre {
             let end = run_end(&kept, i, |t| t.pre && t.cell.is_none());
-            separate(&mut out, false, &mut prev_list);
-            out.push_str("```");
-            if let Some(l) = st.code_language {
-                out.push_str(l.as_str());
-            }
-            out.push('\n');
-            for t in &kept[i..end] {
-                out.push_str(&t.written_text().replace("```", "`\u{200b}``"));
-                out.push('\n');
-            }
-            out.push_str("```\n");
-            items.clear();
-            markers.clear();
+            w.code_block(&kept[i..end], st);
             i = end;
             continue;
         }
-        let text = &*inline_text(s, base, Place::Text);
+        w.block(&kept, i, &cards);
+        i += 1;
+    }
+    w.out
+}
+
+/// [`markdown`]'s output and what it remembers of the blocks written.
+struct Writer<'a> {
+    out: String,
+    /// The page's URL, which links and images are resolved against.
+    base: Option<&'a url::Url>,
+    /// Whether the previous block was a list item, to separate blocks by a
+    /// blank line and list items by a newline only.
+    prev_list: bool,
+    /// The list items written in the current run of items that enclose the
+    /// next one, outermost first: (list depth, `li` number, the column of
+    /// the item's text). An item is indented to its written parent's text,
+    /// so that CommonMark nests it there (three columns under `1. `, two
+    /// under `- `), and an item whose parent was dropped starts at the
+    /// margin, not four columns in (which would read as code); a later
+    /// block of the `li` of the last entry of its depth is that item's
+    /// continuation ([`Structure::item`]).
+    items: Vec<(u8, u32, usize)>,
+    /// The items written in the current run whose lists are still open to
+    /// CommonMark, by the column of their marker, outermost first: (column,
+    /// [`Structure::list`], ordered, whether its marker is the other one).
+    /// An item at the column of an earlier item of another list (two `ul`s
+    /// one after the other) takes the other marker, `*` for `-` or `1)` for
+    /// `1.`: with the same one, CommonMark reads the two lists as one.
+    markers: Vec<(usize, u32, bool, bool)>,
+}
+
+/// Where a list item goes ([`Writer::place_item`]).
+struct ItemPlace {
+    /// The item's marker (`- `, `1. `, or the other one, `* `, `1) `).
+    marker: &'static str,
+    /// Whether it continues the item before (a later block of its `li`):
+    /// indented, with no marker.
+    continuation: bool,
+    /// Whether deeper items come before it.
+    after_deeper: bool,
+    /// The column of its marker (of its text, for a continuation).
+    indent: usize,
+}
+
+impl Writer<'_> {
+    /// A blank line before a new block, a newline only between list items.
+    fn separate(&mut self, item: bool) {
+        separate(&mut self.out, item, &mut self.prev_list);
+    }
+
+    /// A run of a data table's cells, as a pipe table.
+    fn table(&mut self, cells: &[&ScoredSegment]) {
+        self.separate(false);
+        table(&mut self.out, cells, self.base);
+        self.items.clear();
+        self.markers.clear();
+    }
+
+    /// A run of `pre` segments as one fenced code block, in the language of
+    /// the first one's structure, `st`.
+    fn code_block(&mut self, run: &[&ScoredSegment], st: Structure) {
+        self.separate(false);
+        self.out.push_str("```");
+        if let Some(l) = st.code_language {
+            self.out.push_str(l.as_str());
+        }
+        self.out.push('\n');
+        for t in run {
+            self.out
+                .push_str(&t.written_text().replace("```", "`\u{200b}``"));
+            self.out.push('\n');
+        }
+        self.out.push_str("```\n");
+        self.items.clear();
+        self.markers.clear();
+    }
+
+    /// The kept segment at `i` as a heading, a list item or a paragraph
+    /// (a card's list item, [`cards`], as a paragraph).
+    fn block(&mut self, kept: &[&ScoredSegment], i: usize, cards: &[u32]) {
+        let s = kept[i];
+        let st = s.segment.structure.unwrap_or_default();
+        let text = &*inline_text(s, self.base, Place::Text);
         // The blocks of a card (an `li` that holds a heading or an
         // `article`) are written as blocks.
         let kind = match s.segment.kind {
@@ -139,52 +192,21 @@ pub fn markdown(doc: &Cleaned) -> String {
             k => k,
         };
         let is_item = kind == Kind::L;
-        let mut marker = if st.ordered { "1. " } else { "- " };
-        let (mut continuation, mut after_deeper, mut indent) = (false, false, 0);
-        if is_item {
-            let depth = st.list_depth;
-            while items.last().is_some_and(|&(d, _, _)| d > depth) {
-                items.pop();
-                after_deeper = true;
-            }
-            // A later kept block of an `li` already written (a card's
-            // rating after its title): a continuation line, not an item of
-            // its own (WCXB, cross-validated as for [`cards`]: list-item
-            // precision 0.356 with the rule, 0.307 without, recall the same).
-            match items.last() {
-                Some(&(d, item, column)) if d == depth && item == st.item && item != 0 => {
-                    continuation = true;
-                    indent = column;
-                }
-                last => {
-                    if last.is_some_and(|&(d, _, _)| d == depth) {
-                        items.pop();
-                    }
-                    indent = items.last().map_or(0, |&(_, _, column)| column);
-                    items.push((depth, st.item, indent + marker.len()));
-                    while markers.last().is_some_and(|&(column, ..)| column > indent) {
-                        markers.pop();
-                    }
-                    let other = match markers.last() {
-                        Some(&(column, list, ordered, other)) if column == indent => {
-                            markers.pop();
-                            // (A `ul` after an `ol` is apart already.)
-                            ordered == st.ordered && other != (list != st.list)
-                        }
-                        _ => false,
-                    };
-                    markers.push((indent, st.list, st.ordered, other));
-                    if other {
-                        marker = if st.ordered { "1) " } else { "* " };
-                    }
-                }
-            }
+        let place = if is_item {
+            self.place_item(st)
         } else {
-            items.clear();
-            markers.clear();
-        }
-        separate(&mut out, is_item, &mut prev_list);
-        if continuation && after_deeper {
+            self.items.clear();
+            self.markers.clear();
+            ItemPlace {
+                marker: "",
+                continuation: false,
+                after_deeper: false,
+                indent: 0,
+            }
+        };
+        self.separate(is_item);
+        let out = &mut self.out;
+        if place.continuation && place.after_deeper {
             // A blank line, or the continuation would continue the deeper
             // item's paragraph.
             out.push('\n');
@@ -200,7 +222,7 @@ pub fn markdown(doc: &Cleaned) -> String {
             Kind::H => {
                 let level = heading_level(s);
                 let text = text.trim_matches([' ', '\t']);
-                if level == 0 || empty_section(&kept, i, level) {
+                if level == 0 || empty_section(kept, i, level) {
                     // (`****`, with no text between, would be a rule.)
                     if !text.is_empty() {
                         out.push_str("**");
@@ -212,24 +234,75 @@ pub fn markdown(doc: &Cleaned) -> String {
                         out.push('#');
                     }
                     out.push(' ');
-                    escape::heading(&mut out, text);
+                    escape::heading(out, text);
                 }
             }
             Kind::L => {
-                for _ in 0..indent {
+                for _ in 0..place.indent {
                     out.push(' ');
                 }
-                if !continuation {
-                    out.push_str(marker);
+                if !place.continuation {
+                    out.push_str(place.marker);
                 }
-                escape::line_start(&mut out, text);
+                escape::line_start(out, text);
             }
-            Kind::P => escape::line_start(&mut out, text),
+            Kind::P => escape::line_start(out, text),
         }
         out.push('\n');
-        i += 1;
     }
-    out
+
+    /// Where the list item of structure `st` goes among the items written
+    /// before it, which it updates: its indentation, its marker, or that it
+    /// continues the item before.
+    fn place_item(&mut self, st: Structure) -> ItemPlace {
+        let mut place = ItemPlace {
+            marker: if st.ordered { "1. " } else { "- " },
+            continuation: false,
+            after_deeper: false,
+            indent: 0,
+        };
+        let items = &mut self.items;
+        let markers = &mut self.markers;
+        let depth = st.list_depth;
+        while items.last().is_some_and(|&(d, _, _)| d > depth) {
+            items.pop();
+            place.after_deeper = true;
+        }
+        // A later kept block of an `li` already written (a card's
+        // rating after its title): a continuation line, not an item of
+        // its own (WCXB, cross-validated as for [`cards`]: list-item
+        // precision 0.356 with the rule, 0.307 without, recall the same).
+        match items.last() {
+            Some(&(d, item, column)) if d == depth && item == st.item && item != 0 => {
+                place.continuation = true;
+                place.indent = column;
+            }
+            last => {
+                if last.is_some_and(|&(d, _, _)| d == depth) {
+                    items.pop();
+                }
+                let indent = items.last().map_or(0, |&(_, _, column)| column);
+                place.indent = indent;
+                items.push((depth, st.item, indent + place.marker.len()));
+                while markers.last().is_some_and(|&(column, ..)| column > indent) {
+                    markers.pop();
+                }
+                let other = match markers.last() {
+                    Some(&(column, list, ordered, other)) if column == indent => {
+                        markers.pop();
+                        // (A `ul` after an `ol` is apart already.)
+                        ordered == st.ordered && other != (list != st.list)
+                    }
+                    _ => false,
+                };
+                markers.push((indent, st.list, st.ordered, other));
+                if other {
+                    place.marker = if st.ordered { "1) " } else { "* " };
+                }
+            }
+        }
+        place
+    }
 }
 
 /// The `li`s that hold a heading or an `article` (any of their blocks, kept

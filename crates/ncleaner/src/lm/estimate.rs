@@ -161,143 +161,17 @@ impl Estimator {
             return Err(Error::Training("no sentences in the training text".into()));
         }
         let n = self.config.order;
-        // Deterministic ids: specials first, then the words in byte order.
-        let mut by_id: Vec<(&String, u32)> = self.words.iter().map(|(w, &i)| (w, i)).collect();
-        by_id.sort_by(|a, b| (a.1 >= 3, a.0).cmp(&(b.1 >= 3, b.0)));
-        by_id[..3].sort_by_key(|p| p.1);
-        let mut remap = vec![0u32; by_id.len()];
-        for (new, (_, old)) in by_id.iter().enumerate() {
-            remap[*old as usize] = new as u32;
-        }
-        let vocab: Vec<String> = by_id.iter().map(|(w, _)| (*w).clone()).collect();
-        let rekey = |k: u64, len: usize| -> Vec<u32> {
-            let mut ids: Vec<u32> = (0..len)
-                .map(|i| remap[((k >> (21 * i as u32)) & ((1 << 21) - 1)) as usize])
-                .collect();
-            ids.reverse();
-            ids
-        };
-        // raw[k-1]: sorted (ids, count).
-        let raw: Vec<Vec<(Vec<u32>, u32)>> = self
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(k, m)| {
-                let mut v: Vec<(Vec<u32>, u32)> =
-                    m.iter().map(|(&key, &c)| (rekey(key, k + 1), c)).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect();
+        let (vocab, remap) = self.ordered_vocab();
+        let raw = self.sorted_counts(&remap);
         let tokens: u64 = raw[0]
             .iter()
             .filter(|(g, _)| g[0] != BOS)
             .map(|(_, c)| u64::from(*c))
             .sum();
-
-        // Adjusted counts per order.
-        let mut adjusted: Vec<Vec<(Vec<u32>, u32)>> = Vec::with_capacity(n);
-        for k in 1..=n {
-            if k == n {
-                adjusted.push(
-                    raw[k - 1]
-                        .iter()
-                        .filter(|(g, c)| {
-                            (*c >= self.config.min_count || k == 1) && !(k == 1 && g[0] == BOS)
-                        })
-                        .cloned()
-                        .collect(),
-                );
-                continue;
-            }
-            let mut cont: HashMap<&[u32], u32> = HashMap::new();
-            for (g, _) in &raw[k] {
-                *cont.entry(&g[1..]).or_insert(0) += 1;
-            }
-            adjusted.push(
-                raw[k - 1]
-                    .iter()
-                    .map(|(g, c)| {
-                        let a = if g[0] == BOS {
-                            *c
-                        } else {
-                            cont.get(&g[..]).copied().unwrap_or(0)
-                        };
-                        (g.clone(), a)
-                    })
-                    .filter(|(g, a)| *a > 0 && !(g.len() == 1 && g[0] == BOS))
-                    .collect(),
-            );
-        }
-        let raw_count: Vec<HashMap<&[u32], u32>> = raw
-            .iter()
-            .map(|v| v.iter().map(|(g, c)| (&g[..], *c)).collect())
-            .collect();
-
-        let mut tables: Vec<Table> = Vec::with_capacity(n);
-        // log10 γ(h) per order's contexts, for the backoffs of the order below.
-        let mut probs: Vec<HashMap<Vec<u32>, f64>> = Vec::with_capacity(n);
-        let mut gammas: Vec<HashMap<Vec<u32>, f64>> = Vec::with_capacity(n);
-        for k in 1..=n {
-            let grams = &adjusted[k - 1];
-            let d = discounts(grams.iter().map(|(_, a)| *a));
-            let disc = |a: u32| d[(a.min(3) - 1) as usize];
-            // Per context: Σ a, and Σ D(a).
-            let mut ctx: HashMap<&[u32], (f64, f64)> = HashMap::new();
-            for (g, a) in grams {
-                let e = ctx.entry(&g[..k - 1]).or_insert((0.0, 0.0));
-                e.0 += f64::from(*a);
-                e.1 += disc(*a);
-            }
-            let mut p: HashMap<Vec<u32>, f64> = HashMap::with_capacity(grams.len() + 1);
-            let vsize = (vocab.len() - 1) as f64; // all words but <s>
-            for (g, a) in grams {
-                let (sum, dsum) = ctx[&g[..k - 1]];
-                let lower = if k == 1 {
-                    1.0 / vsize
-                } else {
-                    probs[k - 2][&g[1..]]
-                };
-                p.insert(
-                    g.clone(),
-                    (f64::from(*a) - disc(*a)) / sum + dsum / sum * lower,
-                );
-            }
-            if k == 1 {
-                let (sum, dsum) = ctx[&[][..]];
-                p.entry(vec![UNK]).or_insert(dsum / sum / vsize);
-            }
-            gammas.push(
-                ctx.iter()
-                    .map(|(h, (sum, dsum))| (h.to_vec(), dsum / sum))
-                    .collect(),
-            );
-            probs.push(p);
-        }
-        let bos_gram = vec![BOS];
-        for k in 1..=n {
-            let mut rows: Vec<(&Vec<u32>, f64)> =
-                probs[k - 1].iter().map(|(g, p)| (g, *p)).collect();
-            if k == 1 {
-                // <s> is a context, never predicted: KenLM's convention −99.
-                rows.push((&bos_gram, f64::NAN));
-            }
-            rows.sort_by(|a, b| a.0.cmp(b.0));
-            let mut t = Table::default();
-            for (g, p) in rows {
-                t.keys.push(key(g));
-                t.prob
-                    .push(if p.is_nan() { -99.0 } else { p.log10() as f32 });
-                let bo = gammas
-                    .get(k)
-                    .and_then(|m| m.get(g))
-                    .map_or(0.0, |g| g.log10());
-                t.backoff.push(bo as f32);
-                t.count
-                    .push(raw_count[k - 1].get(&g[..]).copied().unwrap_or(0));
-            }
-            tables.push(t);
-        }
+        let adjusted = adjusted_counts(&raw, self.config.min_count);
+        // All words but <s>.
+        let (probs, gammas) = interpolate(&adjusted, (vocab.len() - 1) as f64);
+        let tables = backoff_tables(&probs, &gammas, &raw);
         WordLm::from_parts(
             n,
             vocab,
@@ -307,6 +181,165 @@ impl Estimator {
             "trained model",
         )
     }
+
+    /// The vocabulary in its deterministic order, specials first, then the
+    /// words in byte order; and each counted id's place in it.
+    fn ordered_vocab(&self) -> (Vec<String>, Vec<u32>) {
+        let mut by_id: Vec<(&String, u32)> = self.words.iter().map(|(w, &i)| (w, i)).collect();
+        by_id.sort_by(|a, b| (a.1 >= 3, a.0).cmp(&(b.1 >= 3, b.0)));
+        by_id[..3].sort_by_key(|p| p.1);
+        let mut remap = vec![0u32; by_id.len()];
+        for (new, (_, old)) in by_id.iter().enumerate() {
+            remap[*old as usize] = new as u32;
+        }
+        let vocab: Vec<String> = by_id.iter().map(|(w, _)| (*w).clone()).collect();
+        (vocab, remap)
+    }
+
+    /// The raw counts of each order (`[k-1]`: the k-grams), each n-gram's
+    /// ids mapped by `remap`, sorted.
+    fn sorted_counts(&self, remap: &[u32]) -> Vec<Vec<(Vec<u32>, u32)>> {
+        let rekey = |k: u64, len: usize| -> Vec<u32> {
+            let mut ids: Vec<u32> = (0..len)
+                .map(|i| remap[((k >> (21 * i as u32)) & ((1 << 21) - 1)) as usize])
+                .collect();
+            ids.reverse();
+            ids
+        };
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                let mut v: Vec<(Vec<u32>, u32)> =
+                    m.iter().map(|(&key, &c)| (rekey(key, k + 1), c)).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    }
+}
+
+/// The adjusted counts `a` of each order from the sorted raw counts: raw
+/// counts at the highest order (those below `min_count` pruned, the
+/// unigrams kept), continuation counts below it (raw for n-grams that begin
+/// with `<s>`); the unigram `<s>` is never predicted and left out.
+fn adjusted_counts(raw: &[Vec<(Vec<u32>, u32)>], min_count: u32) -> Vec<Vec<(Vec<u32>, u32)>> {
+    let n = raw.len();
+    let mut adjusted: Vec<Vec<(Vec<u32>, u32)>> = Vec::with_capacity(n);
+    for k in 1..=n {
+        if k == n {
+            adjusted.push(
+                raw[k - 1]
+                    .iter()
+                    .filter(|(g, c)| (*c >= min_count || k == 1) && !(k == 1 && g[0] == BOS))
+                    .cloned()
+                    .collect(),
+            );
+            continue;
+        }
+        let mut cont: HashMap<&[u32], u32> = HashMap::new();
+        for (g, _) in &raw[k] {
+            *cont.entry(&g[1..]).or_insert(0) += 1;
+        }
+        adjusted.push(
+            raw[k - 1]
+                .iter()
+                .map(|(g, c)| {
+                    let a = if g[0] == BOS {
+                        *c
+                    } else {
+                        cont.get(&g[..]).copied().unwrap_or(0)
+                    };
+                    (g.clone(), a)
+                })
+                .filter(|(g, a)| *a > 0 && !(g.len() == 1 && g[0] == BOS))
+                .collect(),
+        );
+    }
+    adjusted
+}
+
+/// An order's probabilities or backoff weights, by n-gram or context.
+type ByGram = HashMap<Vec<u32>, f64>;
+
+/// The interpolated probabilities `p(w|h)` of every n-gram of each order,
+/// and the backoff weights `γ(h)` of each order's contexts (the module
+/// documentation's formulas), from the adjusted counts; `vsize` is `|V|`.
+fn interpolate(adjusted: &[Vec<(Vec<u32>, u32)>], vsize: f64) -> (Vec<ByGram>, Vec<ByGram>) {
+    let n = adjusted.len();
+    let mut probs: Vec<ByGram> = Vec::with_capacity(n);
+    let mut gammas: Vec<ByGram> = Vec::with_capacity(n);
+    for k in 1..=n {
+        let grams = &adjusted[k - 1];
+        let d = discounts(grams.iter().map(|(_, a)| *a));
+        let disc = |a: u32| d[(a.min(3) - 1) as usize];
+        // Per context: Σ a, and Σ D(a).
+        let mut ctx: HashMap<&[u32], (f64, f64)> = HashMap::new();
+        for (g, a) in grams {
+            let e = ctx.entry(&g[..k - 1]).or_insert((0.0, 0.0));
+            e.0 += f64::from(*a);
+            e.1 += disc(*a);
+        }
+        let mut p: ByGram = HashMap::with_capacity(grams.len() + 1);
+        for (g, a) in grams {
+            let (sum, dsum) = ctx[&g[..k - 1]];
+            let lower = if k == 1 {
+                1.0 / vsize
+            } else {
+                probs[k - 2][&g[1..]]
+            };
+            p.insert(
+                g.clone(),
+                (f64::from(*a) - disc(*a)) / sum + dsum / sum * lower,
+            );
+        }
+        if k == 1 {
+            let (sum, dsum) = ctx[&[][..]];
+            p.entry(vec![UNK]).or_insert(dsum / sum / vsize);
+        }
+        gammas.push(
+            ctx.iter()
+                .map(|(h, (sum, dsum))| (h.to_vec(), dsum / sum))
+                .collect(),
+        );
+        probs.push(p);
+    }
+    (probs, gammas)
+}
+
+/// The model's tables: each order's n-grams sorted, with `log10 p(hw)`,
+/// `log10 γ(hw)` as the backoff of the order above (0 where `hw` is no
+/// context) and the raw count.
+fn backoff_tables(probs: &[ByGram], gammas: &[ByGram], raw: &[Vec<(Vec<u32>, u32)>]) -> Vec<Table> {
+    let raw_count: Vec<HashMap<&[u32], u32>> = raw
+        .iter()
+        .map(|v| v.iter().map(|(g, c)| (&g[..], *c)).collect())
+        .collect();
+    let bos_gram = vec![BOS];
+    let mut tables: Vec<Table> = Vec::with_capacity(probs.len());
+    for k in 1..=probs.len() {
+        let mut rows: Vec<(&Vec<u32>, f64)> = probs[k - 1].iter().map(|(g, p)| (g, *p)).collect();
+        if k == 1 {
+            // <s> is a context, never predicted: KenLM's convention −99.
+            rows.push((&bos_gram, f64::NAN));
+        }
+        rows.sort_by(|a, b| a.0.cmp(b.0));
+        let mut t = Table::default();
+        for (g, p) in rows {
+            t.keys.push(key(g));
+            t.prob
+                .push(if p.is_nan() { -99.0 } else { p.log10() as f32 });
+            let bo = gammas
+                .get(k)
+                .and_then(|m| m.get(g))
+                .map_or(0.0, |g| g.log10());
+            t.backoff.push(bo as f32);
+            t.count
+                .push(raw_count[k - 1].get(&g[..]).copied().unwrap_or(0));
+        }
+        tables.push(t);
+    }
+    tables
 }
 
 /// Modified Kneser–Ney discounts `[D1, D2, D3+]` from adjusted counts.

@@ -204,16 +204,7 @@ impl WordLm {
             what: what.to_string(),
             reason: format!("line {line}: {reason}"),
         };
-        let mut vocab: Vec<String> = vec!["<unk>".into(), "<s>".into(), "</s>".into()];
-        let mut index: HashMap<String, u32> = vocab
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (w.clone(), i as u32))
-            .collect();
-        let mut declared: Vec<usize> = Vec::new();
-        let mut rows: Vec<Vec<(u64, f32, f32)>> = Vec::new();
-        let mut section: Option<usize> = None;
-        let mut in_data = false;
+        let mut arpa = Arpa::new();
         let mut ended = false;
         for (ln, line) in input.lines().enumerate() {
             let ln = ln + 1;
@@ -222,116 +213,178 @@ impl WordLm {
             if line.trim().is_empty() {
                 continue;
             }
-            if line == "\\data\\" {
-                in_data = true;
-                continue;
-            }
             if line == "\\end\\" {
                 ended = true;
                 break;
             }
-            if let Some(rest) = line.strip_prefix("ngram ") {
-                let (k, n) = rest
-                    .split_once('=')
-                    .ok_or_else(|| bad(ln, "bad ngram count line".into()))?;
-                let k: usize = k.trim().parse().map_err(|_| bad(ln, "bad order".into()))?;
-                let n: usize = n.trim().parse().map_err(|_| bad(ln, "bad count".into()))?;
-                if k != declared.len() + 1 {
-                    return Err(bad(ln, "ngram counts out of order".into()));
-                }
-                declared.push(n);
-                continue;
-            }
-            if let Some(k) = line
-                .strip_prefix('\\')
-                .and_then(|l| l.strip_suffix("-grams:"))
-            {
-                let k: usize = k
-                    .parse()
-                    .map_err(|_| bad(ln, "bad section header".into()))?;
-                if k > MAX_ORDER {
-                    return Err(bad(
-                        ln,
-                        format!("{k}-grams: this build reads orders up to {MAX_ORDER}"),
-                    ));
-                }
-                if k != rows.len() + 1 {
-                    return Err(bad(ln, "sections out of order".into()));
-                }
-                rows.push(Vec::with_capacity(
-                    declared.get(k - 1).copied().unwrap_or(0),
-                ));
-                section = Some(k);
-                continue;
-            }
-            let (Some(k), true) = (section, in_data) else {
-                if in_data {
-                    return Err(bad(ln, "n-gram outside a section".into()));
-                }
-                continue; // text before \data\ is a comment
-            };
-            let mut fields = line.split('\t');
-            let (p, words, bo) = match (fields.next(), fields.next(), fields.next()) {
-                (Some(p), Some(ws), bo) => (p, ws, bo),
-                _ => {
-                    // Some writers separate with spaces only.
-                    let parts: Vec<&str> = line.split_whitespace().collect();
-                    if parts.len() < k + 1 {
-                        return Err(bad(ln, "too few fields".into()));
-                    }
-                    let bo = (parts.len() > k + 1).then(|| parts[k + 1]);
-                    let words = parts[1..=k].join(" ");
-                    let p: f32 = parts[0]
-                        .parse()
-                        .map_err(|_| bad(ln, "bad probability".into()))?;
-                    let bo: f32 = bo
-                        .map_or(Ok(0.0), str::parse)
-                        .map_err(|_| bad(ln, "bad backoff".into()))?;
-                    let ids = ids_of(&words, &mut vocab, &mut index).map_err(|r| bad(ln, r))?;
-                    if ids.len() != k {
-                        return Err(bad(ln, format!("expected {k} words")));
-                    }
-                    rows[k - 1].push((key(&ids), p, bo));
-                    continue;
-                }
-            };
-            let p: f32 = p
-                .trim()
-                .parse()
-                .map_err(|_| bad(ln, "bad probability".into()))?;
-            let bo: f32 = bo
-                .map_or(Ok(0.0), |s| s.trim().parse())
-                .map_err(|_| bad(ln, "bad backoff".into()))?;
-            let ids = ids_of(words, &mut vocab, &mut index).map_err(|r| bad(ln, r))?;
-            if ids.len() != k {
-                return Err(bad(ln, format!("expected {k} words, found {}", ids.len())));
-            }
-            rows[k - 1].push((key(&ids), p, bo));
+            arpa.line(line).map_err(|r| bad(ln, r))?;
         }
         if !ended {
             return Err(bad(0, "no \\end\\ line (truncated?)".into()));
         }
+        let (vocab, tables) = arpa.tables().map_err(|r| bad(0, r))?;
+        WordLm::from_parts(
+            tables.len(),
+            vocab,
+            tables,
+            0,
+            format!("read from ARPA file {what}"),
+            what,
+        )
+    }
+}
+
+/// An ARPA file as [`WordLm::from_arpa`] has read it so far.
+struct Arpa {
+    /// The words, by id: `<unk>`, `<s>`, `</s>`, then as they come.
+    vocab: Vec<String>,
+    /// Each word's id.
+    index: HashMap<String, u32>,
+    /// The counts the `ngram k=N` lines declare, by order.
+    declared: Vec<usize>,
+    /// The n-grams of each order: (key, log10 probability, log10 backoff).
+    rows: Vec<Vec<(u64, f32, f32)>>,
+    /// The order of the section being read.
+    section: Option<usize>,
+    /// Whether `\data\` was read.
+    in_data: bool,
+}
+
+impl Arpa {
+    fn new() -> Arpa {
+        let vocab: Vec<String> = vec!["<unk>".into(), "<s>".into(), "</s>".into()];
+        let index = vocab
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.clone(), i as u32))
+            .collect();
+        Arpa {
+            vocab,
+            index,
+            declared: Vec::new(),
+            rows: Vec::new(),
+            section: None,
+            in_data: false,
+        }
+    }
+
+    /// Reads a line that is neither blank nor `\end\`; an error says what
+    /// is wrong with it.
+    fn line(&mut self, line: &str) -> std::result::Result<(), String> {
+        if line == "\\data\\" {
+            self.in_data = true;
+            return Ok(());
+        }
+        if let Some(rest) = line.strip_prefix("ngram ") {
+            let (k, n) = rest
+                .split_once('=')
+                .ok_or_else(|| "bad ngram count line".to_string())?;
+            let k: usize = k.trim().parse().map_err(|_| "bad order".to_string())?;
+            let n: usize = n.trim().parse().map_err(|_| "bad count".to_string())?;
+            if k != self.declared.len() + 1 {
+                return Err("ngram counts out of order".into());
+            }
+            self.declared.push(n);
+            return Ok(());
+        }
+        if let Some(k) = line
+            .strip_prefix('\\')
+            .and_then(|l| l.strip_suffix("-grams:"))
+        {
+            return self.section(k);
+        }
+        let (Some(k), true) = (self.section, self.in_data) else {
+            if self.in_data {
+                return Err("n-gram outside a section".into());
+            }
+            return Ok(()); // text before \data\ is a comment
+        };
+        self.ngram(k, line)
+    }
+
+    /// Starts the section of the `\K-grams:` line.
+    fn section(&mut self, k: &str) -> std::result::Result<(), String> {
+        let k: usize = k.parse().map_err(|_| "bad section header".to_string())?;
+        if k > MAX_ORDER {
+            return Err(format!(
+                "{k}-grams: this build reads orders up to {MAX_ORDER}"
+            ));
+        }
+        if k != self.rows.len() + 1 {
+            return Err("sections out of order".into());
+        }
+        self.rows.push(Vec::with_capacity(
+            self.declared.get(k - 1).copied().unwrap_or(0),
+        ));
+        self.section = Some(k);
+        Ok(())
+    }
+
+    /// Reads an n-gram line of the section of order `k`: its fields
+    /// separated by tabs, or by spaces only, as some writers do.
+    fn ngram(&mut self, k: usize, line: &str) -> std::result::Result<(), String> {
+        let mut fields = line.split('\t');
+        let (p, words, bo) = match (fields.next(), fields.next(), fields.next()) {
+            (Some(p), Some(ws), bo) => (p, ws, bo),
+            _ => {
+                let parts: Vec<&str> = line.split_whitespace().collect();
+                if parts.len() < k + 1 {
+                    return Err("too few fields".into());
+                }
+                let bo = (parts.len() > k + 1).then(|| parts[k + 1]);
+                let words = parts[1..=k].join(" ");
+                let p: f32 = parts[0]
+                    .parse()
+                    .map_err(|_| "bad probability".to_string())?;
+                let bo: f32 = bo
+                    .map_or(Ok(0.0), str::parse)
+                    .map_err(|_| "bad backoff".to_string())?;
+                let ids = ids_of(&words, &mut self.vocab, &mut self.index)?;
+                if ids.len() != k {
+                    return Err(format!("expected {k} words"));
+                }
+                self.rows[k - 1].push((key(&ids), p, bo));
+                return Ok(());
+            }
+        };
+        let p: f32 = p
+            .trim()
+            .parse()
+            .map_err(|_| "bad probability".to_string())?;
+        let bo: f32 = bo
+            .map_or(Ok(0.0), |s| s.trim().parse())
+            .map_err(|_| "bad backoff".to_string())?;
+        let ids = ids_of(words, &mut self.vocab, &mut self.index)?;
+        if ids.len() != k {
+            return Err(format!("expected {k} words, found {}", ids.len()));
+        }
+        self.rows[k - 1].push((key(&ids), p, bo));
+        Ok(())
+    }
+
+    /// The vocabulary and the tables of every order, once the file is
+    /// read: the counts checked against the header, `<unk>` added when
+    /// missing, each table sorted by key (the first of equal keys kept).
+    fn tables(mut self) -> std::result::Result<(Vec<String>, Vec<Table>), String> {
+        let rows = &mut self.rows;
         if rows.is_empty() {
-            return Err(bad(0, "no n-grams".into()));
+            return Err("no n-grams".into());
         }
         for (k, r) in rows.iter().enumerate() {
-            if declared.get(k).is_some_and(|&n| n != r.len()) {
-                return Err(bad(
-                    0,
-                    format!(
-                        "{}-grams: header says {}, found {}",
-                        k + 1,
-                        declared[k],
-                        r.len()
-                    ),
+            if self.declared.get(k).is_some_and(|&n| n != r.len()) {
+                return Err(format!(
+                    "{}-grams: header says {}, found {}",
+                    k + 1,
+                    self.declared[k],
+                    r.len()
                 ));
             }
         }
         if !rows[0].iter().any(|r| r.0 == u64::from(super::UNK)) {
             rows[0].push((u64::from(super::UNK), -100.0, 0.0));
         }
-        let order = rows.len();
-        let tables = rows
+        let tables = self
+            .rows
             .into_iter()
             .map(|mut r| {
                 r.sort_by_key(|x| x.0);
@@ -344,14 +397,7 @@ impl WordLm {
                 }
             })
             .collect();
-        WordLm::from_parts(
-            order,
-            vocab,
-            tables,
-            0,
-            format!("read from ARPA file {what}"),
-            what,
-        )
+        Ok((self.vocab, tables))
     }
 }
 

@@ -398,45 +398,49 @@ const CONTEXT_OF_BIT: [u8; 32] = {
     t
 };
 
-/// The [`SEGMENT_NAMES`] features.
-fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
-    #[derive(Default)]
-    struct Acc {
-        words: f64,
-        link: f64,
-        prose: f64,
-        prose_segments: u32,
-        in_best: u32,
-        comment: f64,
-        comment_segments: u32,
-        headings: u32,
-        linked_headings: u32,
-        list: f64,
-        table: f64,
-        pre: f64,
-        pre_segments: u32,
-        ctx: [f64; 8],
-        card: f64,
-        repeated: f64,
-        max_repeats: f32,
-        short_links: u32,
-        h: [u32; 3],
-        digits: f64,
-        chars: f64,
-        prices: u32,
-        questions: u32,
-        best_words: f64,
-        best_link: f64,
-        best_paragraphs: u32,
-        dated: u32,
-        run: u32,
-        longest_run: u32,
-        phones: u32,
-    }
-    let mut a = Acc::default();
-    let mut best_share = 0f32;
-    let mut thread = false;
-    for s in segments {
+/// The sums over a page's segments that the [`SEGMENT_NAMES`] features are
+/// made of ([`segment_features`]).
+#[derive(Default)]
+struct SegmentTotals {
+    words: f64,
+    link: f64,
+    prose: f64,
+    prose_segments: u32,
+    in_best: u32,
+    comment: f64,
+    comment_segments: u32,
+    headings: u32,
+    linked_headings: u32,
+    list: f64,
+    table: f64,
+    pre: f64,
+    pre_segments: u32,
+    ctx: [f64; 8],
+    card: f64,
+    repeated: f64,
+    max_repeats: f32,
+    short_links: u32,
+    h: [u32; 3],
+    digits: f64,
+    chars: f64,
+    prices: u32,
+    questions: u32,
+    best_words: f64,
+    best_link: f64,
+    best_paragraphs: u32,
+    dated: u32,
+    run: u32,
+    longest_run: u32,
+    phones: u32,
+    /// The largest share of the page's words in one container.
+    best_share: f32,
+    /// Whether a container is a thread of posts.
+    thread: bool,
+}
+
+impl SegmentTotals {
+    /// Adds a segment's words, links, kind, structure and contexts.
+    fn add(&mut self, s: &Segment) {
         let w = s.words() as f64;
         let text = s.text();
         let bytes = text.as_bytes();
@@ -444,58 +448,58 @@ fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
         let ascii = chars == bytes.len();
         let chars = chars.max(1) as f64;
         let link_share = (f64::from(s.link_chars) / chars).min(1.0);
-        a.words += w;
-        a.link += w * link_share;
+        self.words += w;
+        self.link += w * link_share;
         if s.words() >= crate::html::PROSE_WORDS {
-            a.prose += w * (1.0 - link_share);
-            a.prose_segments += 1;
+            self.prose += w * (1.0 - link_share);
+            self.prose_segments += 1;
         }
         if s.words() >= crate::html::PROSE_WORDS && link_share < 0.5 {
-            a.run += 1;
-            a.longest_run = a.longest_run.max(a.run);
+            self.run += 1;
+            self.longest_run = self.longest_run.max(self.run);
         } else if s.kind != Kind::H {
-            a.run = 0;
+            self.run = 0;
         }
         let c = s.container.unwrap_or_default();
-        best_share = best_share.max(c.best_share);
-        thread |= c.thread;
+        self.best_share = self.best_share.max(c.best_share);
+        self.thread |= c.thread;
         if c.in_best {
-            a.in_best += 1;
-            a.best_words += w;
-            a.best_link += w * link_share;
+            self.in_best += 1;
+            self.best_words += w;
+            self.best_link += w * link_share;
             if s.words() >= crate::html::PROSE_WORDS {
-                a.best_paragraphs += 1;
+                self.best_paragraphs += 1;
             }
         }
         if s.context.has(Context::COMMENT) {
-            a.comment += w;
-            a.comment_segments += 1;
+            self.comment += w;
+            self.comment_segments += 1;
         }
         match s.kind {
             Kind::H => {
-                a.headings += 1;
+                self.headings += 1;
                 if link_share >= 0.5 {
-                    a.linked_headings += 1;
+                    self.linked_headings += 1;
                 }
             }
-            Kind::L => a.list += w,
+            Kind::L => self.list += w,
             Kind::P => {}
         }
         let st = s.structure.unwrap_or_default();
         if st.cell.is_some() {
-            a.table += w;
+            self.table += w;
         }
         if st.pre {
-            a.pre += w;
-            a.pre_segments += 1;
+            self.pre += w;
+            self.pre_segments += 1;
         }
         if st.card {
-            a.card += w;
+            self.card += w;
         }
         match st.heading {
-            1 => a.h[0] += 1,
-            2 => a.h[1] += 1,
-            3..=6 => a.h[2] += 1,
+            1 => self.h[0] += 1,
+            2 => self.h[1] += 1,
+            3..=6 => self.h[2] += 1,
             _ => {}
         }
         // The contexts the segment is in, by their bits (most segments
@@ -503,87 +507,107 @@ fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
         let mut bits = s.context.0 & CONTEXT_BITS;
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
-            a.ctx[usize::from(CONTEXT_OF_BIT[bit])] += w;
+            self.ctx[usize::from(CONTEXT_OF_BIT[bit])] += w;
             bits &= bits - 1;
         }
         let repeats = c.siblings.max(c.siblings_above);
         if repeats >= 2.0 {
-            a.repeated += w;
+            self.repeated += w;
         }
-        a.max_repeats = a.max_repeats.max(repeats);
+        self.max_repeats = self.max_repeats.max(repeats);
         if s.words() <= 8 && link_share >= 0.5 {
-            a.short_links += 1;
+            self.short_links += 1;
         }
-        a.digits += digits as f64;
-        a.chars += chars;
+        self.add_figures(s, text, digits, ascii, chars);
+    }
+
+    /// Adds what a segment's digits and signs say: dates, phone numbers,
+    /// prices, questions.
+    fn add_figures(&mut self, s: &Segment, text: &str, digits: usize, ascii: bool, chars: f64) {
+        let bytes = text.as_bytes();
+        self.digits += digits as f64;
+        self.chars += chars;
         if digits >= 4
             && s.words() <= 12
             && holds_a_year(bytes)
             && may_hold_a_date(bytes)
             && crate::html::holds_a_date_in_text(text)
         {
-            a.dated += 1;
+            self.dated += 1;
         }
         if digits >= 9 && s.words() <= 8 {
-            a.phones += 1;
+            self.phones += 1;
         }
         if digits > 0
             && s.words() <= 12
             && (holds_an_ascii_currency_sign(bytes) || !ascii && holds_a_currency_sign(bytes))
         {
-            a.prices += 1;
+            self.prices += 1;
         }
         if text.ends_with('?') {
-            a.questions += 1;
+            self.questions += 1;
         }
     }
-    let n = segments.len().max(1) as f64;
-    let w = a.words.max(1.0);
-    let share = |x: f64| (x / w) as f32;
-    let per = |x: u32| (f64::from(x) / n) as f32;
-    f.extend([
-        log1p(segments.len() as f64),
-        log1p(a.words),
-        log1p(a.words / n),
-        share(a.link),
-        share(a.prose),
-        log1p(a.prose_segments),
-        best_share,
-        log1p(a.best_words - a.best_link),
-        per(a.in_best),
-        f32::from(thread),
-        share(a.comment),
-        log1p(a.comment_segments),
-        per(a.headings),
-        if a.headings > 0 {
-            a.linked_headings as f32 / a.headings as f32
-        } else {
-            0.0
-        },
-        share(a.list),
-        share(a.table),
-        share(a.pre),
-        log1p(a.pre_segments),
-    ]);
-    f.extend(a.ctx.iter().map(|&x| share(x)));
-    f.extend([
-        share(a.card),
-        share(a.repeated),
-        a.max_repeats.min(10.0),
-        per(a.short_links),
-        log1p(a.h[0]),
-        log1p(a.h[1]),
-        log1p(a.h[2]),
-        (a.digits / a.chars.max(1.0)) as f32,
-        log1p(a.prices),
-        per(a.questions),
-        (a.best_link / a.best_words.max(1.0)) as f32,
-        log1p(a.best_paragraphs),
-        per(a.dated),
-        log1p(a.longest_run),
-        log1p(a.linked_headings),
-        log1p(a.phones),
-    ]);
+
+    /// The [`SEGMENT_NAMES`] features of a page of `segments` segments.
+    fn features(&self, segments: usize, f: &mut Vec<f32>) {
+        let n = segments.max(1) as f64;
+        let w = self.words.max(1.0);
+        let share = |x: f64| (x / w) as f32;
+        let per = |x: u32| (f64::from(x) / n) as f32;
+        f.extend([
+            log1p(segments as f64),
+            log1p(self.words),
+            log1p(self.words / n),
+            share(self.link),
+            share(self.prose),
+            log1p(self.prose_segments),
+            self.best_share,
+            log1p(self.best_words - self.best_link),
+            per(self.in_best),
+            f32::from(self.thread),
+            share(self.comment),
+            log1p(self.comment_segments),
+            per(self.headings),
+            if self.headings > 0 {
+                self.linked_headings as f32 / self.headings as f32
+            } else {
+                0.0
+            },
+            share(self.list),
+            share(self.table),
+            share(self.pre),
+            log1p(self.pre_segments),
+        ]);
+        f.extend(self.ctx.iter().map(|&x| share(x)));
+        f.extend([
+            share(self.card),
+            share(self.repeated),
+            self.max_repeats.min(10.0),
+            per(self.short_links),
+            log1p(self.h[0]),
+            log1p(self.h[1]),
+            log1p(self.h[2]),
+            (self.digits / self.chars.max(1.0)) as f32,
+            log1p(self.prices),
+            per(self.questions),
+            (self.best_link / self.best_words.max(1.0)) as f32,
+            log1p(self.best_paragraphs),
+            per(self.dated),
+            log1p(self.longest_run),
+            log1p(self.linked_headings),
+            log1p(self.phones),
+        ]);
+    }
+}
+
+/// The [`SEGMENT_NAMES`] features.
+fn segment_features(segments: &[&Segment], f: &mut Vec<f32>) {
+    let mut totals = SegmentTotals::default();
+    for s in segments {
+        totals.add(s);
+    }
+    totals.features(segments.len(), f);
 }
 
 /// The [`URL_NAMES`] features and one per group of [`URL_GROUPS`].
