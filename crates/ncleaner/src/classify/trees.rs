@@ -15,6 +15,32 @@
 //! reproducible bit for bit. Small: a few hundred trees of depth 5 are a
 //! few hundred kilobytes and cost about a microsecond a segment.
 
+/// `$body` compiled for each tree size a walk knows, with `$s` the size
+/// as a constant, and run for the size `$slots`: the walks' loops then
+/// unroll and their indices need no bounds checks. The sizes are 2^D
+/// slots for D from 1 to [`MAX_DEPTH`] (`vector:` up to
+/// [`simd::MAX_SLOTS`]); a larger `$slots` takes the largest.
+macro_rules! by_tree_size {
+    (@ $slots:expr, $s:ident => $body:expr, [$($size:literal)*] $last:literal) => {
+        match $slots {
+            $($size => {
+                const $s: usize = $size;
+                $body
+            })*
+            _ => {
+                const $s: usize = $last;
+                $body
+            }
+        }
+    };
+    (vector: $slots:expr, $s:ident => $body:expr) => {
+        by_tree_size!(@ $slots, $s => $body, [2 4 8 16] 32)
+    };
+    ($slots:expr, $s:ident => $body:expr) => {
+        by_tree_size!(@ $slots, $s => $body, [2 4 8 16 32 64 128 256 512] 1024)
+    };
+}
+
 mod learn;
 mod simd;
 mod softmax;
@@ -179,18 +205,7 @@ impl Forest {
             // Packed before trees were added (see `packed`): the arrays.
             return self.plain_margin(x);
         }
-        match 1usize << depth {
-            2 => walk_one::<2>(pairs, leaves, x),
-            4 => walk_one::<4>(pairs, leaves, x),
-            8 => walk_one::<8>(pairs, leaves, x),
-            16 => walk_one::<16>(pairs, leaves, x),
-            32 => walk_one::<32>(pairs, leaves, x),
-            64 => walk_one::<64>(pairs, leaves, x),
-            128 => walk_one::<128>(pairs, leaves, x),
-            256 => walk_one::<256>(pairs, leaves, x),
-            512 => walk_one::<512>(pairs, leaves, x),
-            _ => walk_one::<1024>(pairs, leaves, x),
-        }
+        by_tree_size!(1usize << depth, S => walk_one::<S>(pairs, leaves, x))
     }
 
     /// [`Forest::margin`] of a row held in an array of [`PADDED`] values,
@@ -209,18 +224,7 @@ impl Forest {
         if pairs.len() != leaves.len() || packed.width > len {
             return self.margin(&x[..len]);
         }
-        match 1usize << depth {
-            2 => walk_padded::<2>(pairs, leaves, x),
-            4 => walk_padded::<4>(pairs, leaves, x),
-            8 => walk_padded::<8>(pairs, leaves, x),
-            16 => walk_padded::<16>(pairs, leaves, x),
-            32 => walk_padded::<32>(pairs, leaves, x),
-            64 => walk_padded::<64>(pairs, leaves, x),
-            128 => walk_padded::<128>(pairs, leaves, x),
-            256 => walk_padded::<256>(pairs, leaves, x),
-            512 => walk_padded::<512>(pairs, leaves, x),
-            _ => walk_padded::<1024>(pairs, leaves, x),
-        }
+        by_tree_size!(1usize << depth, S => walk_padded::<S>(pairs, leaves, x))
     }
 
     /// [`Forest::margin`] by the split arrays as stored, for a forest of
@@ -501,6 +505,9 @@ fn by_chunks<const L: usize, R: AsRef<[f32]>>(
     }
 }
 
+/// [`walk`] for one tree size.
+type ScalarWalk = fn(&[(f32, u32)], &[f32], &[[f32; LANES]], usize, &mut [f32]);
+
 /// The scalar walk of [`Forest::margins`], [`LANES`] rows at a time.
 ///
 /// The rows a chunk at a time through every tree, so that the chunk stays
@@ -517,19 +524,8 @@ fn scalar_margins<R: AsRef<[f32]>>(
     width: usize,
     out: &mut [f32],
 ) {
-    // The tree size as a constant (MAX_DEPTH is 10).
-    let walk = match slots {
-        2 => walk::<2>,
-        4 => walk::<4>,
-        8 => walk::<8>,
-        16 => walk::<16>,
-        32 => walk::<32>,
-        64 => walk::<64>,
-        128 => walk::<128>,
-        256 => walk::<256>,
-        512 => walk::<512>,
-        _ => walk::<1024>,
-    };
+    // The tree size as a constant.
+    let walk: ScalarWalk = by_tree_size!(slots, S => walk::<S>);
     by_chunks::<LANES, R>(rows, width, CHUNK_GROUPS, out, |block, out| {
         walk(&packed.pairs, leaves, block, width, out)
     });

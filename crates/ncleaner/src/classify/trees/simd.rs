@@ -116,25 +116,269 @@ pub(super) fn margins<R: AsRef<[f32]>>(
         // floats.
         Unit::Avx512 => by_chunks::<16, R>(rows, width, GROUPS, out, |block, out| unsafe {
             // The tree size as a constant: the splits' loop unrolled.
-            match slots {
-                2 => walk16::<2>(packed, leaves, block, width, out),
-                4 => walk16::<4>(packed, leaves, block, width, out),
-                8 => walk16::<8>(packed, leaves, block, width, out),
-                16 => walk16::<16>(packed, leaves, block, width, out),
-                _ => walk16::<32>(packed, leaves, block, width, out),
-            }
+            by_tree_size!(vector: slots, S => walk16::<S>(packed, leaves, block, width, out))
         }),
         // SAFETY: AVX2 is present (asserted above); the loads as above,
         // eight floats at feature × 8 of a group of width × 8.
         Unit::Avx2 => by_chunks::<8, R>(rows, width, GROUPS, out, |block, out| unsafe {
-            match slots {
-                2 => walk8::<2>(packed, leaves, block, width, out),
-                4 => walk8::<4>(packed, leaves, block, width, out),
-                8 => walk8::<8>(packed, leaves, block, width, out),
-                16 => walk8::<16>(packed, leaves, block, width, out),
-                _ => walk8::<32>(packed, leaves, block, width, out),
-            }
+            by_tree_size!(vector: slots, S => walk8::<S>(packed, leaves, block, width, out))
         }),
+    }
+}
+
+/// The walk of one chunk of groups (at most [`GROUPS`]) on AVX-512F:
+/// [`walk`] with [`Avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn walk16<const S: usize>(
+    packed: &Packed,
+    leaves: &[f32],
+    block: &[[f32; 16]],
+    width: usize,
+    out: &mut [f32],
+) {
+    // SAFETY: as `walk` asks, which `margins` sets out; AVX-512F is enabled.
+    unsafe { walk::<Avx512, S>(packed, leaves, block, width, out) }
+}
+
+/// The walk of one chunk of groups on AVX2: [`walk`] with [`Avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn walk8<const S: usize>(
+    packed: &Packed,
+    leaves: &[f32],
+    block: &[[f32; 8]],
+    width: usize,
+    out: &mut [f32],
+) {
+    // SAFETY: as `walk` asks, which `margins` sets out; AVX2 is enabled.
+    unsafe { walk::<Avx2, S>(packed, leaves, block, width, out) }
+}
+
+/// The operations of the walk on one vector unit's registers: `LANES`
+/// floats (`F`), `LANES` words (`W`), a tree's leaves (`Leaves`). Each is
+/// inlined into the walk of its unit ([`walk16`], [`walk8`]), which
+/// enables the unit's instructions; called elsewhere they are undefined.
+#[cfg(target_arch = "x86_64")]
+trait Vector {
+    /// Rows walked at once: the lanes of a register.
+    const LANES: usize;
+    /// A row group's values of one feature, `[f32; LANES]`.
+    type Group;
+    /// A register of floats.
+    type F: Copy;
+    /// A register of words.
+    type W: Copy;
+    /// The leaves of a tree of at most [`MAX_SLOTS`] slots, in registers.
+    type Leaves: Copy;
+    /// Every lane 0.
+    unsafe fn zero() -> Self::F;
+    /// Every lane `v`.
+    unsafe fn splat(v: i32) -> Self::W;
+    unsafe fn or(a: Self::W, b: Self::W) -> Self::W;
+    unsafe fn and(a: Self::W, b: Self::W) -> Self::W;
+    unsafe fn add(a: Self::W, b: Self::W) -> Self::W;
+    unsafe fn sub(a: Self::W, b: Self::W) -> Self::W;
+    /// Each lane of `a` shifted right by its lane of `by`.
+    unsafe fn shift_right(a: Self::W, by: Self::W) -> Self::W;
+    /// `w` with the bits of `bit` set in the lanes whose value among the
+    /// `LANES` floats at `x` is at least `threshold` (`x >= threshold`:
+    /// false for NaN).
+    unsafe fn split(w: Self::W, x: *const f32, threshold: f32, bit: i32) -> Self::W;
+    /// The leaves of a tree (its `S` leaves; the registers padded with 0).
+    unsafe fn leaves(tree: &[f32]) -> Self::Leaves;
+    /// Each lane's leaf `i` (0 ≤ i < 32).
+    unsafe fn leaf(leaves: Self::Leaves, i: Self::W) -> Self::F;
+    unsafe fn add_floats(a: Self::F, b: Self::F) -> Self::F;
+    /// The lanes into `out` (at most `LANES` of them).
+    unsafe fn store(a: Self::F, out: &mut [f32]);
+}
+
+/// AVX-512F: sixteen rows at a time, a tree's 32 leaves in two registers
+/// (`vpermt2ps` looks a leaf up).
+#[cfg(target_arch = "x86_64")]
+struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl Vector for Avx512 {
+    const LANES: usize = 16;
+    type Group = [f32; 16];
+    type F = std::arch::x86_64::__m512;
+    type W = std::arch::x86_64::__m512i;
+    type Leaves = (Self::F, Self::F);
+
+    #[inline(always)]
+    unsafe fn zero() -> Self::F {
+        unsafe { std::arch::x86_64::_mm512_setzero_ps() }
+    }
+
+    #[inline(always)]
+    unsafe fn splat(v: i32) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_set1_epi32(v) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_or_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_and_si512(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_add_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn sub(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_sub_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shift_right(a: Self::W, by: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm512_srlv_epi32(a, by) }
+    }
+
+    #[inline(always)]
+    unsafe fn split(w: Self::W, x: *const f32, threshold: f32, bit: i32) -> Self::W {
+        use std::arch::x86_64::*;
+        unsafe {
+            let x = _mm512_loadu_ps(x);
+            let right = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(threshold));
+            _mm512_mask_or_epi32(w, right, w, _mm512_set1_epi32(bit))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn leaves(tree: &[f32]) -> Self::Leaves {
+        // 0–15 and 16–31 (a smaller tree uses the first only).
+        unsafe { (floats(tree), floats(&tree[tree.len().min(16)..])) }
+    }
+
+    #[inline(always)]
+    unsafe fn leaf(leaves: Self::Leaves, i: Self::W) -> Self::F {
+        unsafe { std::arch::x86_64::_mm512_permutex2var_ps(leaves.0, i, leaves.1) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_floats(a: Self::F, b: Self::F) -> Self::F {
+        unsafe { std::arch::x86_64::_mm512_add_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(a: Self::F, out: &mut [f32]) {
+        let mut lanes = [0.0f32; 16];
+        // SAFETY: `lanes` holds the register's sixteen floats.
+        unsafe { std::arch::x86_64::_mm512_storeu_ps(lanes.as_mut_ptr(), a) };
+        for (o, v) in out.iter_mut().zip(lanes) {
+            *o = v;
+        }
+    }
+}
+
+/// AVX2: eight rows at a time, a tree's 32 leaves in four registers of
+/// eight (a leaf looked up by permutes and blends).
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Vector for Avx2 {
+    const LANES: usize = 8;
+    type Group = [f32; 8];
+    type F = std::arch::x86_64::__m256;
+    type W = std::arch::x86_64::__m256i;
+    type Leaves = [Self::F; 4];
+
+    #[inline(always)]
+    unsafe fn zero() -> Self::F {
+        unsafe { std::arch::x86_64::_mm256_setzero_ps() }
+    }
+
+    #[inline(always)]
+    unsafe fn splat(v: i32) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_set1_epi32(v) }
+    }
+
+    #[inline(always)]
+    unsafe fn or(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_or_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn and(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_and_si256(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_add_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn sub(a: Self::W, b: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_sub_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn shift_right(a: Self::W, by: Self::W) -> Self::W {
+        unsafe { std::arch::x86_64::_mm256_srlv_epi32(a, by) }
+    }
+
+    #[inline(always)]
+    unsafe fn split(w: Self::W, x: *const f32, threshold: f32, bit: i32) -> Self::W {
+        use std::arch::x86_64::*;
+        unsafe {
+            let x = _mm256_loadu_ps(x);
+            let right =
+                _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(x, _mm256_set1_ps(threshold)));
+            _mm256_or_si256(w, _mm256_and_si256(right, _mm256_set1_epi32(bit)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn leaves(tree: &[f32]) -> Self::Leaves {
+        let eight = |q: usize| {
+            let mut lanes = [0.0f32; 8];
+            for (l, &v) in lanes.iter_mut().zip(tree.get(8 * q..).unwrap_or(&[])) {
+                *l = v;
+            }
+            // SAFETY: `lanes` holds eight floats.
+            unsafe { std::arch::x86_64::_mm256_loadu_ps(lanes.as_ptr()) }
+        };
+        // A smaller tree uses the first ones only.
+        [eight(0), eight(1), eight(2), eight(3)]
+    }
+
+    #[inline(always)]
+    unsafe fn leaf(leaves: Self::Leaves, i: Self::W) -> Self::F {
+        use std::arch::x86_64::*;
+        unsafe {
+            // Leaf i: lane i mod 8 of register i / 8.
+            let mut leaf = _mm256_permutevar8x32_ps(leaves[0], i);
+            for (q, above) in [(leaves[1], 7), (leaves[2], 15), (leaves[3], 23)] {
+                let from_q = _mm256_castsi256_ps(_mm256_cmpgt_epi32(i, _mm256_set1_epi32(above)));
+                leaf = _mm256_blendv_ps(leaf, _mm256_permutevar8x32_ps(q, i), from_q);
+            }
+            leaf
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add_floats(a: Self::F, b: Self::F) -> Self::F {
+        unsafe { std::arch::x86_64::_mm256_add_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(a: Self::F, out: &mut [f32]) {
+        let mut lanes = [0.0f32; 8];
+        // SAFETY: `lanes` holds the register's eight floats.
+        unsafe { std::arch::x86_64::_mm256_storeu_ps(lanes.as_mut_ptr(), a) };
+        for (o, v) in out.iter_mut().zip(lanes) {
+            *o = v;
+        }
     }
 }
 
@@ -151,163 +395,69 @@ fn floats(values: &[f32]) -> std::arch::x86_64::__m512 {
     unsafe { std::arch::x86_64::_mm512_loadu_ps(lanes.as_ptr()) }
 }
 
-/// The walk of one chunk of groups (at most [`GROUPS`]), tree after tree,
-/// for trees of `S` slots (`S − 1` splits, `S` leaves); see [`margins`] for
-/// what it may assume.
+/// The walk of one chunk of groups (at most [`GROUPS`]) of `V::LANES` rows,
+/// tree after tree, for trees of `S` slots (`S − 1` splits, `S` leaves),
+/// on the vector unit `V`; see [`margins`] for what it may assume. Inlined
+/// into [`walk16`] and [`walk8`], which enable their unit.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn walk16<const S: usize>(
+#[inline(always)]
+unsafe fn walk<V: Vector, const S: usize>(
     packed: &Packed,
     leaves: &[f32],
-    block: &[[f32; LANES]],
+    block: &[V::Group],
     width: usize,
     out: &mut [f32],
 ) {
-    use std::arch::x86_64::*;
-    let depth = S.trailing_zeros();
-    let groups = block.len() / width;
-    let mut sums = [_mm512_setzero_ps(); GROUPS];
-    let one = _mm512_set1_epi32(1);
-    let first_leaf = _mm512_set1_epi32(S as i32 - 1);
-    for ((thresholds, offsets), leaves) in packed
-        .thresholds
-        .chunks_exact(S)
-        .zip(packed.offsets.chunks_exact(S))
-        .zip(leaves.chunks_exact(S))
-    {
-        let thresholds: &[f32; S] = thresholds.try_into().expect("S slots");
-        let offsets: &[i32; S] = offsets.try_into().expect("S slots");
-        // The leaves in two registers: 0–15 and 16–31 (a smaller tree uses
-        // the first only).
-        let (l0, l1) = (floats(leaves), floats(&leaves[S.min(16)..]));
-        for (group, sum) in block.chunks_exact(width).zip(&mut sums[..groups]) {
-            let values = group.as_ptr().cast::<f32>();
-            // Bit j of a lane's word: its row goes right at split j. Two
-            // words, even and odd splits, halve the chain of ORs.
-            let split = |j: usize, w: __m512i| {
-                // SAFETY: offsets[j] + 16 ≤ width × LANES, as `margins` sets out.
-                let x = unsafe { _mm512_loadu_ps(values.add(offsets[j] as usize)) };
-                let right = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(thresholds[j]));
-                _mm512_mask_or_epi32(w, right, w, _mm512_set1_epi32(1 << j))
-            };
-            let (mut even, mut odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            let mut j = 0;
-            while j + 1 < S - 1 {
-                even = split(j, even);
-                odd = split(j + 1, odd);
-                j += 2;
+    unsafe {
+        let depth = S.trailing_zeros();
+        let groups = block.len() / width;
+        let mut sums = [V::zero(); GROUPS];
+        let one = V::splat(1);
+        let first_leaf = V::splat(S as i32 - 1);
+        for ((thresholds, offsets), leaves) in packed
+            .thresholds
+            .chunks_exact(S)
+            .zip(packed.offsets.chunks_exact(S))
+            .zip(leaves.chunks_exact(S))
+        {
+            let thresholds: &[f32; S] = thresholds.try_into().expect("S slots");
+            let offsets: &[i32; S] = offsets.try_into().expect("S slots");
+            let leaves = V::leaves(leaves);
+            for (group, sum) in block.chunks_exact(width).zip(&mut sums[..groups]) {
+                let values = group.as_ptr().cast::<f32>();
+                // Bit j of a lane's word: its row goes right at split j. Two
+                // words, even and odd splits, halve the chain of ORs.
+                let split = |j: usize, w: V::W| {
+                    // Packed offsets are feature × 16; a group here is
+                    // feature × LANES.
+                    // SAFETY: offsets[j] / (16 / LANES) + LANES ≤ width × LANES,
+                    // as `margins` sets out.
+                    let x = values.add(offsets[j] as usize / (LANES / V::LANES));
+                    V::split(w, x, thresholds[j], 1 << j)
+                };
+                let (mut even, mut odd) = (V::splat(0), V::splat(0));
+                let mut j = 0;
+                while j + 1 < S - 1 {
+                    even = split(j, even);
+                    odd = split(j + 1, odd);
+                    j += 2;
+                }
+                if j < S - 1 {
+                    even = split(j, even);
+                }
+                let word = V::or(even, odd);
+                // Down the tree: k ← 2k + 1 + (bit k of the word).
+                let mut k = V::splat(0);
+                for _ in 0..depth {
+                    let right = V::and(V::shift_right(word, k), one);
+                    k = V::add(V::add(V::add(k, k), one), right);
+                }
+                let leaf = V::leaf(leaves, V::sub(k, first_leaf));
+                *sum = V::add_floats(*sum, leaf);
             }
-            if j < S - 1 {
-                even = split(j, even);
-            }
-            let word = _mm512_or_si512(even, odd);
-            // Down the tree: k ← 2k + 1 + (bit k of the word).
-            let mut k = _mm512_setzero_si512();
-            for _ in 0..depth {
-                let right = _mm512_and_si512(_mm512_srlv_epi32(word, k), one);
-                k = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(k, k), one), right);
-            }
-            let leaf = _mm512_permutex2var_ps(l0, _mm512_sub_epi32(k, first_leaf), l1);
-            *sum = _mm512_add_ps(*sum, leaf);
         }
-    }
-    for (sum, out) in sums[..groups].iter().zip(out.chunks_mut(LANES)) {
-        let mut lanes = [0.0f32; LANES];
-        // SAFETY: `lanes` holds the register's sixteen floats.
-        unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), *sum) };
-        for (o, v) in out.iter_mut().zip(lanes) {
-            *o = v;
-        }
-    }
-}
-
-/// [`walk16`] with AVX2, eight rows at a time: the same splits, bits and
-/// path; the leaf looked up among four registers of eight by permutes and
-/// blends.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn walk8<const S: usize>(
-    packed: &Packed,
-    leaves: &[f32],
-    block: &[[f32; 8]],
-    width: usize,
-    out: &mut [f32],
-) {
-    use std::arch::x86_64::*;
-    let depth = S.trailing_zeros();
-    let groups = block.len() / width;
-    let mut sums = [_mm256_setzero_ps(); GROUPS];
-    let one = _mm256_set1_epi32(1);
-    let first_leaf = _mm256_set1_epi32(S as i32 - 1);
-    let (seven, fifteen, twenty_three) = (
-        _mm256_set1_epi32(7),
-        _mm256_set1_epi32(15),
-        _mm256_set1_epi32(23),
-    );
-    let eight = |values: &[f32]| {
-        let mut lanes = [0.0f32; 8];
-        for (l, &v) in lanes.iter_mut().zip(values) {
-            *l = v;
-        }
-        // SAFETY: `lanes` holds eight floats.
-        unsafe { _mm256_loadu_ps(lanes.as_ptr()) }
-    };
-    for ((thresholds, offsets), leaves) in packed
-        .thresholds
-        .chunks_exact(S)
-        .zip(packed.offsets.chunks_exact(S))
-        .zip(leaves.chunks_exact(S))
-    {
-        let thresholds: &[f32; S] = thresholds.try_into().expect("S slots");
-        let offsets: &[i32; S] = offsets.try_into().expect("S slots");
-        // The leaves in four registers of eight (a smaller tree uses the
-        // first ones only).
-        let part = |q: usize| eight(leaves.get(8 * q..).unwrap_or(&[]));
-        let (q0, q1, q2, q3) = (part(0), part(1), part(2), part(3));
-        for (group, sum) in block.chunks_exact(width).zip(&mut sums[..groups]) {
-            let values = group.as_ptr().cast::<f32>();
-            let split = |j: usize, w: __m256i| {
-                // Packed offsets are feature × 16; a group here is feature × 8.
-                // SAFETY: offsets[j] / 2 + 8 ≤ width × 8, as `margins` sets out.
-                let x = unsafe { _mm256_loadu_ps(values.add(offsets[j] as usize / 2)) };
-                let right = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(
-                    x,
-                    _mm256_set1_ps(thresholds[j]),
-                ));
-                _mm256_or_si256(w, _mm256_and_si256(right, _mm256_set1_epi32(1 << j)))
-            };
-            let (mut even, mut odd) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-            let mut j = 0;
-            while j + 1 < S - 1 {
-                even = split(j, even);
-                odd = split(j + 1, odd);
-                j += 2;
-            }
-            if j < S - 1 {
-                even = split(j, even);
-            }
-            let word = _mm256_or_si256(even, odd);
-            let mut k = _mm256_setzero_si256();
-            for _ in 0..depth {
-                let right = _mm256_and_si256(_mm256_srlv_epi32(word, k), one);
-                k = _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(k, k), one), right);
-            }
-            // Leaf i = k − (S − 1): lane i mod 8 of register i / 8.
-            let i = _mm256_sub_epi32(k, first_leaf);
-            let mut leaf = _mm256_permutevar8x32_ps(q0, i);
-            for (q, above) in [(q1, seven), (q2, fifteen), (q3, twenty_three)] {
-                let from_q = _mm256_castsi256_ps(_mm256_cmpgt_epi32(i, above));
-                leaf = _mm256_blendv_ps(leaf, _mm256_permutevar8x32_ps(q, i), from_q);
-            }
-            *sum = _mm256_add_ps(*sum, leaf);
-        }
-    }
-    for (sum, out) in sums[..groups].iter().zip(out.chunks_mut(8)) {
-        let mut lanes = [0.0f32; 8];
-        // SAFETY: `lanes` holds the register's eight floats.
-        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), *sum) };
-        for (o, v) in out.iter_mut().zip(lanes) {
-            *o = v;
+        for (sum, out) in sums[..groups].iter().zip(out.chunks_mut(V::LANES)) {
+            V::store(*sum, out);
         }
     }
 }
