@@ -146,46 +146,78 @@ fn not_cleaned(url: Option<String>) -> Cleaned {
     Cleaned::new(url, InputKind::Html)
 }
 
-/// A page's metadata: each field `None` (lists empty) when no reliable source gave it.
-#[pyclass(frozen, get_all, module = "ncleaner")]
-struct Metadata {
-    title: Option<String>,
-    authors: Vec<String>,
-    date_published: Option<String>,
-    date_modified: Option<String>,
-    site_name: Option<String>,
-    canonical_url: Option<String>,
-    description: Option<String>,
-    language: Option<String>,
-    tags: Vec<String>,
-    categories: Vec<String>,
-}
+/// A page's metadata: each field `None` (lists empty) when no reliable
+/// source gave it. The library's [`ncleaner::Metadata`], whose fields its
+/// getters give.
+#[pyclass(frozen, module = "ncleaner")]
+struct Metadata(ncleaner::Metadata);
 
 #[pymethods]
 impl Metadata {
+    #[getter]
+    fn title(&self) -> Option<String> {
+        self.0.title.clone()
+    }
+
+    #[getter]
+    fn authors(&self) -> Vec<String> {
+        self.0.authors.clone()
+    }
+
+    #[getter]
+    fn date_published(&self) -> Option<String> {
+        self.0.date_published.clone()
+    }
+
+    #[getter]
+    fn date_modified(&self) -> Option<String> {
+        self.0.date_modified.clone()
+    }
+
+    #[getter]
+    fn site_name(&self) -> Option<String> {
+        self.0.site_name.clone()
+    }
+
+    #[getter]
+    fn canonical_url(&self) -> Option<String> {
+        self.0.canonical_url.clone()
+    }
+
+    #[getter]
+    fn description(&self) -> Option<String> {
+        self.0.description.clone()
+    }
+
+    #[getter]
+    fn language(&self) -> Option<String> {
+        self.0.language.clone()
+    }
+
+    #[getter]
+    fn tags(&self) -> Vec<String> {
+        self.0.tags.clone()
+    }
+
+    #[getter]
+    fn categories(&self) -> Vec<String> {
+        self.0.categories.clone()
+    }
+
     /// The fields as a dict (the `metadata` object of `ncleaner clean --format jsonl`).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let d = pyo3::types::PyDict::new(py);
-        d.set_item("title", &self.title)?;
-        d.set_item("authors", &self.authors)?;
-        d.set_item("date_published", &self.date_published)?;
-        d.set_item("date_modified", &self.date_modified)?;
-        d.set_item("site_name", &self.site_name)?;
-        d.set_item("canonical_url", &self.canonical_url)?;
-        d.set_item("description", &self.description)?;
-        d.set_item("language", &self.language)?;
-        d.set_item("tags", &self.tags)?;
-        d.set_item("categories", &self.categories)?;
-        Ok(d)
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = serde_json::to_string(&self.0)
+            .map_err(|e| NCleanerError::new_err(format!("serialising the metadata: {e}")))?;
+        py.import("json")?.call_method1("loads", (json,))
     }
 
     fn __repr__(&self) -> String {
         let opt = |v: &Option<String>| v.as_ref().map_or("None".into(), |s| format!("{s:?}"));
         format!(
             "Metadata(title={}, authors={:?}, date_published={})",
-            opt(&self.title),
-            self.authors,
-            opt(&self.date_published)
+            opt(&self.0.title),
+            self.0.authors,
+            opt(&self.0.date_published)
         )
     }
 }
@@ -392,18 +424,7 @@ impl CleanResult {
     /// The page's metadata (HTML input only; `None` for text).
     #[getter]
     fn metadata(&self) -> Option<Metadata> {
-        self.cleaned.metadata.as_ref().map(|m| Metadata {
-            title: m.title.clone(),
-            authors: m.authors.clone(),
-            date_published: m.date_published.clone(),
-            date_modified: m.date_modified.clone(),
-            site_name: m.site_name.clone(),
-            canonical_url: m.canonical_url.clone(),
-            description: m.description.clone(),
-            language: m.language.clone(),
-            tags: m.tags.clone(),
-            categories: m.categories.clone(),
-        })
+        self.cleaned.metadata.clone().map(Metadata)
     }
 
     /// The page's predicted type (HTML input, models with a page-type
@@ -443,11 +464,12 @@ impl CleanResult {
                 "url": self.cleaned.url,
                 "error": error,
             })),
-            None => serde_json::to_string(&CleanedRecord {
-                method: Some(self.method),
-                elapsed_ms: Some(self.elapsed_ms),
-                ..CleanedRecord::full(&self.cleaned)
-            }),
+            None => {
+                let mut record = CleanedRecord::full(&self.cleaned);
+                record.method = Some(self.method);
+                record.elapsed_ms = Some(self.elapsed_ms);
+                serde_json::to_string(&record)
+            }
         };
         json.map_err(|e| NCleanerError::new_err(format!("serialising the result: {e}")))
     }

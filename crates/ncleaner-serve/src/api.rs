@@ -440,12 +440,10 @@ impl CleanJob {
         // cut that decided it among them), with the method and the time;
         // its segments are written one by one, with cancellation looked at
         // between them.
-        let answer = CleanedRecord {
-            method: Some(self.method),
-            elapsed_ms: Some(self.start.elapsed().as_secs_f64() * 1e3),
-            ..CleanedRecord::full(&cleaned)
-        }
-        .cancelled_by(cancel);
+        let mut answer = CleanedRecord::full(&cleaned);
+        answer.method = Some(self.method);
+        answer.elapsed_ms = Some(self.start.elapsed().as_secs_f64() * 1e3);
+        let answer = answer.cancelled_by(cancel);
         serialise(&answer, max_answer, cancel)
     }
 }

@@ -28,6 +28,7 @@ use crate::segment::{self, Segment};
 
 /// A page's predicted cleaning quality.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PageQuality {
     /// Predicted word-level precision of the page's cleaned text, 0 – 1.
     pub precision: f64,

@@ -101,6 +101,7 @@ impl Error {
 /// message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{option}: {message}")]
+#[non_exhaustive]
 pub struct OptionError {
     /// The option's name (`threshold`, `min_probability`, `model`, …).
     pub option: &'static str,

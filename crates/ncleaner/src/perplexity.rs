@@ -38,6 +38,7 @@ pub fn each_sentence_of_lines(text: &str) -> impl Iterator<Item = &str> {
 
 /// One sentence of a segment, scored.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SentenceScore {
     /// The sentence as it stands in the segment.
     pub text: String,

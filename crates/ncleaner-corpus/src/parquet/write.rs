@@ -27,7 +27,7 @@ use arrow_array::builder::{
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
-use ncleaner::{Error, Result};
+use ncleaner::{Error, Metadata, Result};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
@@ -113,39 +113,23 @@ fn page_type_fields() -> Fields {
     ])
 }
 
-/// A page's metadata as the JSON record has it.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Metadata {
-    title: Option<String>,
-    date_published: Option<String>,
-    date_modified: Option<String>,
-    site_name: Option<String>,
-    canonical_url: Option<String>,
-    description: Option<String>,
-    language: Option<String>,
-    authors: Vec<String>,
-    tags: Vec<String>,
-    categories: Vec<String>,
+/// The value of the metadata's string field `METADATA_STRINGS[i]`.
+fn metadata_string(m: &Metadata, i: usize) -> Option<&str> {
+    [
+        &m.title,
+        &m.date_published,
+        &m.date_modified,
+        &m.site_name,
+        &m.canonical_url,
+        &m.description,
+        &m.language,
+    ][i]
+        .as_deref()
 }
 
-impl Metadata {
-    fn string(&self, i: usize) -> Option<&str> {
-        [
-            &self.title,
-            &self.date_published,
-            &self.date_modified,
-            &self.site_name,
-            &self.canonical_url,
-            &self.description,
-            &self.language,
-        ][i]
-            .as_deref()
-    }
-
-    fn list(&self, i: usize) -> &[String] {
-        [&self.authors, &self.tags, &self.categories][i]
-    }
+/// The values of the metadata's list field `METADATA_LISTS[i]`.
+fn metadata_list(m: &Metadata, i: usize) -> &[String] {
+    [&m.authors, &m.tags, &m.categories][i]
 }
 
 #[derive(Debug, Deserialize)]
@@ -394,13 +378,13 @@ fn metadata_array(rows: &[Row]) -> ArrayRef {
         for i in 0..METADATA_STRINGS.len() {
             b.field_builder::<StringBuilder>(i)
                 .expect("a string field")
-                .append_option(m.string(i));
+                .append_option(metadata_string(m, i));
         }
         for i in 0..METADATA_LISTS.len() {
             let list = b
                 .field_builder::<ListBuilder<StringBuilder>>(METADATA_STRINGS.len() + i)
                 .expect("a list field");
-            for v in m.list(i) {
+            for v in metadata_list(m, i) {
                 list.values().append_value(v);
             }
             // A struct that is null has null fields.

@@ -2,16 +2,17 @@
 //! page quality (`crate::quality` fits it), the correlation of predicted with
 //! true per-page precision and recall, and the precision/yield curve.
 
-use ncleaner::quality::PageQuality;
-
 use crate::quality::{Row, pearson, spearman};
 
 /// One page of the cross-validated measurement: what was predicted for its
 /// cleaning and what the scoring found.
 #[derive(Debug, Clone, Copy)]
 pub struct Measured {
-    /// The prediction of a model that never saw the page.
-    pub predicted: PageQuality,
+    /// The precision predicted by a model that never saw the page (0 when
+    /// it predicted none).
+    pub predicted_precision: f64,
+    /// The recall it predicted (0 when none).
+    pub predicted_recall: f64,
     /// The unfitted estimate: the classifier's expected precision of the
     /// page (`features` index 1), for comparison.
     pub expected_precision: f64,
@@ -55,14 +56,13 @@ pub fn cross_validate(
                         ncleaner::InputKind::Html,
                     );
                     let (truth, counts) = Row::scored_with_counts(&c, &pages[i].gold);
-                    let predicted = c.quality.unwrap_or(PageQuality {
-                        precision: 0.0,
-                        recall: 0.0,
-                    });
+                    let (predicted_precision, predicted_recall) =
+                        c.quality.map_or((0.0, 0.0), |q| (q.precision, q.recall));
                     (
                         i,
                         Measured {
-                            predicted,
+                            predicted_precision,
+                            predicted_recall,
                             expected_precision: truth.x[1],
                             truth,
                             tp: counts.tp,
@@ -110,7 +110,7 @@ pub fn yield_curve(m: &[Measured], mins: &[f64]) -> Vec<YieldPoint> {
         .map(|&min| {
             let kept: Vec<&&Measured> = with_output
                 .iter()
-                .filter(|x| x.predicted.precision >= min)
+                .filter(|x| x.predicted_precision >= min)
                 .collect();
             let out: usize = kept.iter().map(|x| x.out).sum();
             let tp: usize = kept.iter().map(|x| x.tp).sum();
@@ -138,10 +138,10 @@ pub fn markdown(m: &[Measured], pages: usize, k: usize, inner: usize) -> String 
     let col =
         |v: &[&Measured], f: fn(&Measured) -> f64| -> Vec<f64> { v.iter().map(|x| f(x)).collect() };
     let tp = col(&pr, |x| x.truth.precision.unwrap_or(0.0));
-    let pp = col(&pr, |x| x.predicted.precision);
+    let pp = col(&pr, |x| x.predicted_precision);
     let ep = col(&pr, |x| x.expected_precision);
     let tr = col(&rc, |x| x.truth.recall.unwrap_or(0.0));
-    let prr = col(&rc, |x| x.predicted.recall);
+    let prr = col(&rc, |x| x.predicted_recall);
     let mae = |a: &[f64], b: &[f64]| {
         a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>() / a.len().max(1) as f64
     };
@@ -212,10 +212,8 @@ mod tests {
     #[test]
     fn yield_curve_keeps_the_pages_predicted_precise() {
         let m = |pred: f64, prec: Option<f64>, tp: usize, out: usize| Measured {
-            predicted: PageQuality {
-                precision: pred,
-                recall: 0.5,
-            },
+            predicted_precision: pred,
+            predicted_recall: 0.5,
             expected_precision: pred,
             truth: Row {
                 x: [0.0; COUNT],

@@ -26,7 +26,12 @@ use crate::quality::PageQuality;
 /// without building a `serde_json::Value` first (which would copy the text
 /// and build a map per document). Optional fields are left out when `None`;
 /// the nested `Option`s are written as `null` when `Some(None)`.
+///
+/// Made by [`CleanedRecord::jsonl`] or [`CleanedRecord::full`] (a front end
+/// then sets the fields of its own, such as `method`), so that a field added
+/// is no breaking change.
 #[derive(Serialize)]
+#[non_exhaustive]
 pub struct CleanedRecord<'a> {
     /// Milliseconds the API took for the request (API only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -209,6 +214,7 @@ impl Serialize for SegmentRecords<'_> {
 
 /// One segment of a [`CleanedRecord`] (keys in alphabetical order).
 #[derive(Serialize)]
+#[non_exhaustive]
 pub struct SegmentRecord<'a> {
     /// What was compared with the threshold: log2(p / (1 − p)) with a
     /// classifier, else the n-gram score; `null` when a rule or the method
