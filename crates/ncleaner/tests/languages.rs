@@ -4,7 +4,8 @@
 //! headlines, and a Chinese page's words are counted by characters; Chinese
 //! and Russian pages go to the multilingual `multi`, Japanese ones (a
 //! language it was not trained on) to `en-nonlex`. The metadata reads
-//! bylines and datelines in five languages.
+//! bylines and datelines in five languages, and a byline that is a bare
+//! line under the title in each language GUIDE.md names.
 
 use ncleaner::InputKind;
 use ncleaner::{Cleaner, DEFAULT_FALLBACK, Routes};
@@ -249,4 +250,90 @@ fn bylines_and_datelines_of_five_languages_are_the_metadatas() {
             assert!(cleaned.text().contains(p), "{lang}: lost {p:?}");
         }
     }
+}
+
+const DE_BODY: [&str; 3] = [
+    "Der Stadtrat hat am Donnerstag den Haushalt für das kommende Jahr beschlossen, der Rekordausgaben für die Sanierung von Schulen, neue Radwege und die Modernisierung der Straßenbahn vorsieht.",
+    "Der Bürgermeister sagte, das größte Vorhaben sei der Umbau des zentralen Umsteigeknotens, der bis zum Ende des nächsten Jahres abgeschlossen sein und die Wege vieler Pendler verkürzen soll.",
+    "Die Opposition kritisierte dagegen die Höhe der Verschuldung der Stadt und kündigte an, alle geplanten Investitionen in den kommenden Monaten genau zu verfolgen und den Bürgern darüber zu berichten.",
+];
+
+/// A page with no more than a title, a byline as a plain paragraph under
+/// it (no class or element that says "author") and the story: the byline's
+/// lead alone says what the line is.
+fn bare_byline_page(title: &str, byline: &str, body: &[&str]) -> String {
+    let mut h = format!(
+        "<html><head><meta charset=\"utf-8\"><title>{title}</title></head><body><h1>{title}</h1><p>{byline}</p>"
+    );
+    for p in body {
+        h.push_str(&format!("<p>{p}</p>"));
+    }
+    h.push_str("</body></html>");
+    h
+}
+
+/// GUIDE.md ("Page metadata"): a byline that starts with its language's
+/// lead names the page's author, and the line has the byline role, kept or
+/// dropped.
+fn assert_bare_byline(lang: &str, title: &str, byline: &str, body: &[&str], name: &str) {
+    let html = bare_byline_page(title, byline, body);
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(cleaned.language.as_deref(), Some(lang));
+    let md = cleaned.metadata.as_ref().expect("an HTML page's metadata");
+    assert_eq!(md.authors, [name], "{lang}: {:?}", cleaned.text());
+    let line = cleaned
+        .segments
+        .iter()
+        .find(|s| s.text() == byline)
+        .expect("the byline is a segment");
+    assert_eq!(line.role, Some(ncleaner::Role::Byline), "{lang}");
+}
+
+#[test]
+fn a_russian_bare_byline_names_the_author() {
+    let title = "Москва построит три новые линии метро";
+    assert_bare_byline("ru", title, "Автор: Иван Петров", &RU_BODY, "Иван Петров");
+}
+
+#[test]
+fn a_chinese_bare_byline_names_the_author() {
+    let title = "我国北方将迎大风降温天气";
+    assert_bare_byline("zh", title, "作者：张小明", &ZH_BODY, "张小明");
+}
+
+#[test]
+fn a_polish_bare_byline_names_the_author() {
+    let title = "Rada Miasta przyjęła rekordowy budżet";
+    assert_bare_byline("pl", title, "Autor: Jan Kowalski", &PL_BODY, "Jan Kowalski");
+}
+
+#[test]
+fn a_greek_bare_byline_names_the_author() {
+    let title = "Νέο πρόγραμμα για τις μικρές επιχειρήσεις";
+    let byline = "Του Γιώργου Παπαδόπουλου";
+    assert_bare_byline("el", title, byline, &EL_BODY, "Γιώργου Παπαδόπουλου");
+}
+
+#[test]
+fn a_german_bare_byline_names_the_author() {
+    let title = "Stadtrat beschließt Rekordhaushalt";
+    assert_bare_byline("de", title, "Von Anna Schmidt", &DE_BODY, "Anna Schmidt");
+}
+
+#[test]
+fn an_english_bare_byline_names_the_author() {
+    let title = "Council approves record budget";
+    assert_bare_byline("en", title, "By Jane Doe", &EN_BODY, "Jane Doe");
+}
+
+/// An empty author field followed by another field's label ("作者：
+/// 责任编辑：易清", DAnIEL) names no author: the label is no name.
+#[test]
+fn a_label_after_an_empty_author_field_is_no_author() {
+    let title = "我国北方将迎大风降温天气";
+    let html = bare_byline_page(title, "作者： 责任编辑：易清", &ZH_BODY);
+    let cleaned = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(cleaned.language.as_deref(), Some("zh"));
+    let md = cleaned.metadata.as_ref().expect("an HTML page's metadata");
+    assert!(md.authors.is_empty(), "{:?}", md.authors);
 }

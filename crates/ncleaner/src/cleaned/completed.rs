@@ -129,6 +129,8 @@ fn after_lead<'a>(text: &'a str, lead: &str) -> &'a str {
 /// 编辑：李四", "记者 王小明 报道"): two to four letters, none upper or
 /// lower case, up to a space, a punctuation mark or the line's end.
 /// [`html::byline_name`] asks for capitals, which these scripts lack.
+/// Letters that a colon ends are a field's label, not a name ("作者：
+/// 责任编辑：易清": the editor in charge, after an empty author field).
 fn uncased_name(after: &str) -> Option<String> {
     let after = after.trim_start();
     let end = after
@@ -136,8 +138,9 @@ fn uncased_name(after: &str) -> Option<String> {
         .find(|&(_, c)| !c.is_alphabetic())
         .map_or(after.len(), |(i, _)| i);
     let name = &after[..end];
+    let label = after[end..].trim_start().starts_with([':', '：']);
     let n = name.chars().count();
-    ((2..=4).contains(&n) && name.chars().all(|c| !c.is_uppercase() && !c.is_lowercase()))
+    (!label && (2..=4).contains(&n) && name.chars().all(|c| !c.is_uppercase() && !c.is_lowercase()))
         .then(|| html::author_name(name))
         .flatten()
 }

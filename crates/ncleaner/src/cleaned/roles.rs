@@ -247,7 +247,13 @@ pub fn assign_roles(segments: &[Segment], page_type: Option<&PagePrediction>) ->
         if s.words() > BYLINE_MAX_WORDS {
             continue;
         }
-        let lower = text.get(..11).unwrap_or(text).to_lowercase();
+        // The longest lead is 20 bytes ("συντάκτης: "): the line's start,
+        // cut at a character, is lowered to be compared.
+        let mut cut = text.len().min(32);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let lower = text[..cut].to_lowercase();
         let by = lexicon::BYLINE_LEADS.words().any(|p| lower.starts_with(p));
         if by || has(s, &w.byline) || crate::html::date_in_text(text).is_some() {
             *role = Role::Byline;
@@ -276,6 +282,33 @@ mod tests {
             .zip(roles)
             .map(|(s, r)| (s.text().to_string(), r))
             .collect()
+    }
+
+    /// A short line under the title that a byline's lead starts, in any
+    /// language of the lexicon's leads, with no class that says so: English's
+    /// leads whole or bare ("Written by" before the name's own element),
+    /// Russian's, Chinese's and Greek's (whose leads pass the first 11 bytes).
+    #[test]
+    fn a_line_that_a_bylines_lead_starts_is_a_byline() {
+        for line in [
+            "By Jane Doe",
+            "Written by",
+            "WRITTEN BY",
+            "Posted By",
+            "Автор: Иван Петров",
+            "作者：张小明",
+            "Συντάκτης: Γιώργος Παπαδόπουλος",
+        ] {
+            let html = format!(
+                "<html><body><h1>Bridge to be rebuilt</h1><p>{line}</p><p>{PROSE}</p></body></html>"
+            );
+            let roles = roles_of(&html, None);
+            assert_eq!(role(&roles, line), Role::Byline, "{line}");
+        }
+        let html = format!(
+            "<html><body><h1>Bridge</h1><p>Bylines are rare</p><p>{PROSE}</p></body></html>"
+        );
+        assert_eq!(role(&roles_of(&html, None), "Bylines are rare"), Role::Body);
     }
 
     fn role(roles: &[(String, Role)], text: &str) -> Role {

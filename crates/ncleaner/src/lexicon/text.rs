@@ -8,18 +8,19 @@
 use super::{ANY, WordSet};
 
 /// The leads of a byline in the page's text ("By Jane Doe", "Von Jane
-/// Doe"), lower case: a short line near the title that starts with one
-/// has the byline role (`cleaned::roles`).
-pub const BYLINE_LEADS: WordSet = WordSet::new(
+/// Doe", "Автор: Иван Петров", "作者：张三"), lower case: a short line near
+/// the title that starts with one has the byline role (`cleaned::roles`),
+/// so that the metadata reads its author though the cleaner dropped it
+/// (`pipeline::kept`). Every language's [`AUTHOR_LINE_LEADS`], and
+/// English's "written by" and "posted by" however the line goes on ("Written
+/// by: Jane Doe", a bare "Written by" before the name's element). The roles
+/// are given before the page's language is known to them: a lead of
+/// another language's words ("door ", Dutch) may give an English line the
+/// role, never its author (the metadata reads the page's language's leads).
+pub const BYLINE_LEADS: WordSet = WordSet::including(
     "byline-leads",
-    &[
-        ("en", &["by ", "written by", "posted by"]),
-        ("de", &["von "]),
-        ("fr", &["par "]),
-        ("es", &["por "]),
-        ("pt", &["por "]),
-        ("it", &["di "]),
-    ],
+    &[&AUTHOR_LINE_LEADS],
+    &[("en", &["written by", "posted by"])],
 );
 
 /// The leads of a kept line that names the page's author, lower case:
