@@ -6,6 +6,7 @@
 mod common;
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -13,11 +14,18 @@ use common::*;
 use fantoccini::{ClientBuilder, Locator};
 use serde_json::json;
 
-/// chromedriver on a free port; killed when dropped.
+/// chromedriver on a free port, in a process group of its own; the whole
+/// group (chromedriver and the Chromium it started) is killed when dropped,
+/// a panic of the test included, so no browser outlives the test.
 struct Driver(Child, u16);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The group's id is chromedriver's pid (`process_group(0)`).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -32,6 +40,7 @@ fn chromedriver() -> Driver {
     let bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
     let child = Command::new(&bin)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -138,6 +147,13 @@ async fn set_threshold(c: &fantoccini::Client, t: f64) {
 )]
 #[tokio::test(flavor = "multi_thread")]
 async fn paste_clean_slide_and_screenshot() {
+    // The shared pages first: a missing folder fails before a browser starts.
+    let wcxb = shared_data().join("wcxb/dev");
+    assert!(
+        wcxb.is_dir(),
+        "{} is missing: the test reads WCXB's pages",
+        wcxb.display()
+    );
     let server = start(default_config());
     let driver = chromedriver();
     let chrome = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
@@ -285,7 +301,6 @@ async fn paste_clean_slide_and_screenshot() {
     // decodes them).
     c.set_window_size(1280, 1000).await.unwrap();
     first_view_is_the_answer(&c, &server, "examples/page.html", &example_page()).await;
-    let wcxb = shared_data().join("wcxb/dev");
     let mut names: Vec<_> = std::fs::read_dir(&wcxb)
         .unwrap_or_else(|e| panic!("{}: {e}", wcxb.display()))
         .map(|e| e.unwrap().path())
