@@ -7,7 +7,12 @@ boto3 on the workers). One Spark task per WARC file; inside ``mapPartitions``
 each task streams its file with warcio and cleans every HTML response record
 with ``ncleaner.Cleaner`` (loaded once per Python worker). Output: Parquet with
 one row per HTML record: url, warc_record_id, warc_file, text, words_in,
-words_out, model.
+words_out, model (the model that cleaned the page).
+
+Pages are routed as ``ncleaner clean`` routes them: by default English pages to
+``en``, Chinese, Russian, Polish and Greek ones to ``multi``, the others to
+``en-nonlex``; ``--model`` (repeatable), ``--fallback-model`` and ``--no-route``
+change it as they do for ``clean``.
 
 Locally:
     spark-submit --master 'local[2]' examples/spark_clean_warc.py warc.paths out.parquet
@@ -19,25 +24,29 @@ built with `maturin build --release -m crates/ncleaner-py/Cargo.toml`):
 """
 
 import argparse
-import io
 import sys
 
-from pyspark.sql import SparkSession
-from pyspark.sql.types import LongType, StringType, StructField, StructType
-
-SCHEMA = StructType(
-    [
-        StructField("url", StringType(), True),
-        StructField("warc_record_id", StringType(), True),
-        StructField("warc_file", StringType(), False),
-        StructField("text", StringType(), False),
-        StructField("words_in", LongType(), False),
-        StructField("words_out", LongType(), False),
-        StructField("model", StringType(), False),
-    ]
-)
+# The columns of the output, in order: (name, type, nullable).
+COLUMNS = [
+    ("url", "string", True),
+    ("warc_record_id", "string", True),
+    ("warc_file", "string", False),
+    ("text", "string", False),
+    ("words_in", "long", False),
+    ("words_out", "long", False),
+    ("model", "string", False),
+]
 
 _CLEANER = None
+
+
+def schema():
+    """The output's Spark schema (pyspark is imported here, so that the record
+    function runs, and is tested, without Spark)."""
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+    types = {"string": StringType(), "long": LongType()}
+    return StructType([StructField(name, types[t], nullable) for name, t, nullable in COLUMNS])
 
 
 def cleaner(options):
@@ -79,13 +88,21 @@ def html_charset(content_type):
     return is_html, charset
 
 
+def cleaned_by(result, options):
+    """The model that cleaned a page: the one its language was routed to, or
+    without routing the one model asked for ("en" when none was)."""
+    if result.model is not None:
+        return result.model
+    return (options["model"] or ["en"])[0]
+
+
 def clean_partition(paths, options, counters):
-    """Cleans every HTML response record of the partition's WARC files."""
+    """Cleans every HTML response record of the partition's WARC files: one row
+    (the columns of ``COLUMNS``) per record."""
     from warcio.archiveiterator import ArchiveIterator
     from warcio.exceptions import ArchiveLoadFailed
 
     c = cleaner(options)
-    model = options["model"]
     for path in paths:
         try:
             seen = 0
@@ -108,7 +125,7 @@ def clean_partition(paths, options, counters):
                         r.text,
                         r.words_in,
                         r.words_out,
-                        model,
+                        cleaned_by(r, options),
                     )
             if seen == 0:
                 # warcio reads some garbage as an empty archive; a WARC file always has records.
@@ -119,27 +136,52 @@ def clean_partition(paths, options, counters):
             print(f"spark_clean_warc: {path}: {e}", file=sys.stderr)
 
 
-def main(argv=None):
+def parser():
+    """The job's command line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("manifest", help="text file: one WARC(.gz) path or URL per line")
     ap.add_argument("output", help="output Parquet directory")
-    ap.add_argument("--model", default="en", help="en, en-nonlex, or a model file present on every worker")
+    ap.add_argument(
+        "--model",
+        action="append",
+        default=None,
+        help="en, multi, en-nonlex, or a model file present on every worker; repeat it to route "
+        "among several (default: en and multi, as `ncleaner clean`)",
+    )
+    ap.add_argument(
+        "--fallback-model",
+        default="en-nonlex",
+        help="the model of pages in a language no --model has (default: en-nonlex)",
+    )
+    ap.add_argument("--no-route", action="store_true", help="one model (--model) cleans every page")
     ap.add_argument("--method", default="ncleaner", choices=["ncleaner", "heuristics", "keep-all"])
     ap.add_argument("--threshold", type=float, default=None, help="bits of log-odds (default: the model's)")
     ap.add_argument("--min-probability", type=float, default=None)
     ap.add_argument("--output-partitions", type=int, default=None, help="Parquet files written (default: one per WARC file)")
     ap.add_argument("--mode", default="errorifexists", choices=["errorifexists", "overwrite", "append"])
-    args = ap.parse_args(argv)
+    return ap
 
-    options = dict(
+
+def options_of(args):
+    """The ``ncleaner.Cleaner`` options of the parsed command line."""
+    return dict(
         model=args.model,
+        fallback_model=args.fallback_model,
+        route=not args.no_route,
         method=args.method,
         threshold=args.threshold,
         min_probability=args.min_probability,
     )
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    options = options_of(args)
     import ncleaner
 
     ncleaner.Cleaner(**options)  # a bad option fails on the driver, before any task starts
+
+    from pyspark.sql import SparkSession
 
     spark = SparkSession.builder.appName("ncleaner-clean-warc").getOrCreate()
     sc = spark.sparkContext
@@ -152,7 +194,7 @@ def main(argv=None):
     rdd = sc.parallelize(paths, numSlices=len(paths)).mapPartitions(
         lambda it: clean_partition(it, options, counters)
     )
-    df = spark.createDataFrame(rdd, SCHEMA)
+    df = spark.createDataFrame(rdd, schema())
     if args.output_partitions:
         df = df.coalesce(args.output_partitions)
     df.write.mode(args.mode).parquet(args.output)
