@@ -490,7 +490,7 @@ fn a_missing_input_among_others_gets_its_record() {
     assert_eq!(o.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains(missing), "{stderr}");
-    assert!(stderr.contains("1 of 3 document(s) failed"), "{stderr}");
+    assert!(stderr.contains("1 of 3 documents failed"), "{stderr}");
     let records = json_lines(&out);
     assert_eq!(records.len(), 3, "{records:?}");
     assert!(records[0]["text"].as_str().unwrap().contains("Tomatoes"));

@@ -146,7 +146,7 @@ fn an_interrupted_parquet_output_is_partial_and_resumes() {
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(
-        e.contains(&format!("resumed: {} document(s)", kept.len())),
+        e.contains(&format!("resumed: {} documents", kept.len())),
         "{e}"
     );
     let ids = parquet_ids(&out);
@@ -499,7 +499,7 @@ fn hidden_files_are_counted_as_skipped() {
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(
-        e.contains("1 documents: 1 cleaned, 0 failed, 2 skipped"),
+        e.contains("1 document: 1 cleaned, 0 failed, 2 skipped"),
         "{e}"
     );
     assert!(e.contains("hidden"), "{e}");
@@ -586,4 +586,73 @@ fn warc_responses_without_a_content_type_are_sniffed() {
     assert!(records[0]["text"].as_str().unwrap().contains("Httpquux"));
     assert!(records[1]["text"].as_str().unwrap().contains("Barequux"));
     assert!(e.contains("PNG"), "{e}");
+}
+
+/// GUIDE.md ("Nothing is read back or left looking complete"): an output
+/// file that was there is replaced whole when the run is complete, and the
+/// summary names it; a first run says nothing of it. A directory output
+/// counts the files it replaced.
+#[test]
+fn the_summary_names_an_output_it_replaced() {
+    let dir = tempdir();
+    let input = dir.path().join("page.html");
+    std::fs::write(&input, page("Replaced")).unwrap();
+    let input = input.to_str().unwrap();
+    let out = dir.path().join("out.txt");
+    let o = run_clean(&["-o", out.to_str().unwrap(), input]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("replaced"), "{}", stderr(&o));
+    std::fs::write(&out, "what another run wrote\n").unwrap();
+    let o = run_clean(&["-o", out.to_str().unwrap(), input]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "ncleaner: replaced {}, which was there before this run",
+            out.display()
+        )),
+        "{e}"
+    );
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("Replaced is a page")
+    );
+
+    let outdir = dir.path().join("cleaned");
+    let o = run_clean(&["-o", outdir.to_str().unwrap(), input]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("replaced"), "{}", stderr(&o));
+    let o = run_clean(&["-o", outdir.to_str().unwrap(), input]);
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "ncleaner: replaced 1 file under {} that was there before this run",
+            outdir.display()
+        )),
+        "{e}"
+    );
+}
+
+/// A missing input's message names its path once, and one document is one
+/// document in the summary.
+#[test]
+fn a_missing_inputs_message_names_it_once() {
+    let dir = tempdir();
+    let missing = dir.path().join("nosuch.html");
+    let missing = missing.to_str().unwrap();
+    let o = run_clean(&[missing]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    let line = e
+        .lines()
+        .find(|l| l.contains("nosuch.html"))
+        .unwrap_or_else(|| panic!("{e}"));
+    assert_eq!(line.matches("nosuch.html").count(), 1, "{e}");
+    assert!(line.starts_with(&format!("ncleaner: {missing}: ")), "{e}");
+    assert!(
+        e.contains("ncleaner: 1 document: 0 cleaned, 1 failed"),
+        "{e}"
+    );
+    assert!(e.contains("1 of 1 document failed"), "{e}");
 }

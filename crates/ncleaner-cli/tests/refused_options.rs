@@ -34,11 +34,11 @@ fn segments_need_json_lines() {
 fn perplexity_options_need_the_perplexity_method() {
     refused(
         &["clean", "--mark", &example()],
-        "--mark: needs method perplexity",
+        "--mark: needs --method perplexity",
     );
     refused(
         &["clean", "--max-perplexity", "500", &example()],
-        "--max-perplexity: needs method perplexity",
+        "--max-perplexity: needs --method perplexity",
     );
 }
 
@@ -69,7 +69,7 @@ fn numbers_out_of_range_are_refused_naming_the_flag() {
             "0.5",
             &example(),
         ],
-        "--threshold: give threshold or min_probability, not both",
+        "--threshold: give --threshold or --min-probability, not both",
     );
     refused(
         &[
@@ -80,7 +80,7 @@ fn numbers_out_of_range_are_refused_naming_the_flag() {
             "1",
             &example(),
         ],
-        "--threshold: method keep-all has no scores",
+        "--threshold: --method keep-all has no scores",
     );
     refused(
         &[

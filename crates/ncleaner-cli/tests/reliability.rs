@@ -428,8 +428,8 @@ fn resume_continues_into_the_same_output() {
         ]);
         let stderr = String::from_utf8_lossy(&r.stderr);
         assert!(r.status.success(), "{stderr}");
-        assert!(stderr.contains("1 documents:"), "{stderr}");
-        assert!(stderr.contains("resumed: 2 document(s)"), "{stderr}");
+        assert!(stderr.contains("1 document:"), "{stderr}");
+        assert!(stderr.contains("resumed: 2 documents"), "{stderr}");
     }
     let lines = json_lines(&out);
     let mut ids: Vec<&str> = lines.iter().map(|l| l["id"].as_str().unwrap()).collect();

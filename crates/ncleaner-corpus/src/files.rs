@@ -160,8 +160,9 @@ pub fn walk_inputs(inputs: Vec<PathBuf>) -> impl Iterator<Item = Found> + Send +
                 return Box::new(std::iter::once(Found::Origin(Origin::Stdin)));
             }
             match std::fs::metadata(&input) {
+                // The reason alone: its record and message name the path.
                 Err(e) => Box::new(std::iter::once(Found::Problem {
-                    reason: Error::io(&input, e).to_string(),
+                    reason: e.to_string(),
                     path: input,
                 })),
                 Ok(m) if m.is_dir() => Box::new(walk_dir(input)),

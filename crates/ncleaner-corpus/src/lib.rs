@@ -45,7 +45,7 @@ pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, w
 pub use lock::OutputLock;
 pub use output::OutputFormat;
 pub use resume::Resume;
-pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, run};
+pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, counted, run};
 pub use sink::Destination;
 pub use sites::{learn_sites, site_memory};
 pub use source::{Source, SourceOptions};
@@ -526,7 +526,7 @@ pub fn clean_resuming(
         }
         _ => sink::open_checked(dest, opts.format, &own)?,
     };
-    let stats = run(
+    let mut stats = run(
         source,
         pool,
         RunOptions::default(),
@@ -534,6 +534,7 @@ pub fn clean_resuming(
         &mut *sink,
         observer,
     )?;
+    stats.replaced = sink.replaced();
     if let Some(why) = abort.and_then(|a| a.lock().ok().and_then(|mut w| w.take())) {
         return Err(Error::document("--resume", why));
     }

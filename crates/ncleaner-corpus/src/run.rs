@@ -95,6 +95,9 @@ pub struct Stats {
     pub truncated: u64,
     /// Entries already in the output of the run this one resumes.
     pub resumed: u64,
+    /// Output files that were there before the run and that it replaced
+    /// with its own when complete ([`Sink::replaced`]).
+    pub replaced: u64,
     /// The signal (2: SIGINT, 15: SIGTERM) that stopped the run before its
     /// inputs were all read; `None` when the run is complete.
     pub interrupted: Option<i32>,
@@ -122,12 +125,25 @@ impl Stats {
     }
 }
 
+/// `n` and its noun, in the singular for one: "1 document", "3 documents".
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} documents: {} cleaned, {} failed, {} skipped (not documents); words in {}, words out {}",
-            self.documents, self.cleaned, self.failed, self.skipped, self.words_in, self.words_out
+            "{}: {} cleaned, {} failed, {} skipped (not documents); words in {}, words out {}",
+            counted(self.documents, "document"),
+            self.cleaned,
+            self.failed,
+            self.skipped,
+            self.words_in,
+            self.words_out
         )?;
         if self.truncated > 0 {
             write!(
@@ -159,6 +175,13 @@ pub trait Sink {
     /// [`Sink::finish`].
     fn finish_incomplete(&mut self) -> Result<()> {
         self.finish()
+    }
+    /// The output files written so far over files of the same name that
+    /// were there before the run: a file is replaced when it is complete
+    /// (renamed over the old one), so a run that stopped early replaced
+    /// none it did not finish. By default none.
+    fn replaced(&self) -> u64 {
+        0
     }
 }
 

@@ -193,12 +193,55 @@ pub fn open_checked(
             format,
             current: None,
             own: own.clone(),
+            replaced: 0,
         }),
     })
 }
 
-/// Opens one output file in `format`, compressed as its name says.
+/// Opens one output file in `format`, compressed as its name says. A file
+/// already there is replaced when the new one is complete, and the sink
+/// says so ([`Sink::replaced`]).
 pub fn open_file(path: &Path, format: OutputFormat) -> Result<Box<dyn Sink + Send>> {
+    let there = std::fs::symlink_metadata(path).is_ok();
+    let sink = open_new_file(path, format)?;
+    Ok(match there {
+        true => Box::new(Replacing {
+            sink,
+            complete: false,
+        }),
+        false => sink,
+    })
+}
+
+/// The sink of an output file that replaces one that was there.
+struct Replacing {
+    sink: Box<dyn Sink + Send>,
+    /// Finished whole: renamed over the old file.
+    complete: bool,
+}
+
+impl Sink for Replacing {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+        self.sink.write(entry, outcome)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.sink.finish()?;
+        self.complete = true;
+        Ok(())
+    }
+
+    fn finish_incomplete(&mut self) -> Result<()> {
+        self.sink.finish_incomplete()
+    }
+
+    fn replaced(&self) -> u64 {
+        u64::from(self.complete)
+    }
+}
+
+/// [`open_file`] without a look at what is there.
+fn open_new_file(path: &Path, format: OutputFormat) -> Result<Box<dyn Sink + Send>> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
@@ -723,6 +766,8 @@ pub struct DirSink {
     claims: Claims,
     /// The inputs no output file may resolve into.
     own: crate::OwnOutput,
+    /// Output files written over files that were there ([`Sink::replaced`]).
+    replaced: u64,
 }
 
 /// The output paths of a run into a directory, each claimed once, in input
@@ -797,7 +842,11 @@ impl Claims {
 impl DirSink {
     fn close_current(&mut self, complete: bool) -> Result<()> {
         match self.current.take() {
-            Some((_, mut sink)) if complete => sink.finish(),
+            Some((_, mut sink)) if complete => {
+                sink.finish()?;
+                self.replaced += sink.replaced();
+                Ok(())
+            }
             Some((_, mut sink)) => sink.finish_incomplete(),
             None => Ok(()),
         }
@@ -815,6 +864,7 @@ impl Sink for DirSink {
                     let mut sink = open_file(&path, self.format)?;
                     sink.write(entry, outcome)?;
                     sink.finish()?;
+                    self.replaced += sink.replaced();
                 }
             }
             return Ok(());
@@ -839,6 +889,10 @@ impl Sink for DirSink {
 
     fn finish_incomplete(&mut self) -> Result<()> {
         self.close_current(false)
+    }
+
+    fn replaced(&self) -> u64 {
+        self.replaced
     }
 }
 

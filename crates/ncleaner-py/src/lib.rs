@@ -615,7 +615,7 @@ impl Cleaner {
     }
 
     /// The models as given (a name or path, or a list of them); `None`:
-    /// the default (`en`, routed by language).
+    /// the default (`en` and `multi`, routed by language).
     #[getter]
     fn model<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         Ok(match &self.options.model[..] {

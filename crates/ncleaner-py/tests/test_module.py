@@ -173,8 +173,11 @@ def test_errors_name_the_problem(tmp_path):
         ncleaner.Cleaner(method="fast")
     with pytest.raises(ValueError, match="min_probability"):
         ncleaner.Cleaner(min_probability=1.5)
-    with pytest.raises(ValueError, match="both"):
+    # Options are named as Python names them (the command line names its flags).
+    with pytest.raises(ValueError, match="^threshold: give threshold or min_probability, not both$"):
         ncleaner.Cleaner(threshold=1.0, min_probability=0.5)
+    with pytest.raises(ValueError, match="^threshold: method keep-all has no scores"):
+        ncleaner.Cleaner(threshold=1.0, method="keep-all")
     with pytest.raises(ValueError, match="comments"):
         ncleaner.Cleaner(comments="hide")
     with pytest.raises(ValueError, match="prefer"):

@@ -34,7 +34,7 @@ def test_a_dataset_of_pages_is_cleaned_into_parquet(tmp_path):
     out = tmp_path / "out.parquet"
     run = clean("--markdown", "-o", str(out), str(src))
     assert run.returncode == 1, run.stderr  # the row without a page failed, the rest were written
-    assert "1 of 41 document(s) failed" in run.stderr.decode()
+    assert "1 of 41 documents failed" in run.stderr.decode()
     jsonl = tmp_path / "out.jsonl"
     clean("--markdown", "-o", str(jsonl), str(src))
 

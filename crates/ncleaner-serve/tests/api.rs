@@ -326,6 +326,14 @@ async fn bad_requests_get_json_errors() {
             400,
             "comments",
         ),
+        // Options are named by the API's fields (the command line names its flags).
+        (
+            "/api/clean",
+            "application/json",
+            b"{\"text\": \"x\", \"threshold\": 1, \"min_probability\": 0.5}".to_vec(),
+            400,
+            "threshold: give threshold or min_probability, not both",
+        ),
         (
             "/api/clean?prefer=most",
             "text/plain",
@@ -584,5 +592,62 @@ fn the_openapi_document_lists_every_option() {
     for name in ncleaner::CleanOptions::NAMES {
         assert!(query.contains(&name), "query parameter {name}");
         assert!(body.contains_key(name), "body field {name}");
+    }
+}
+
+/// The keys GUIDE.md lists for `POST /api/clean`'s answer (`{elapsed_ms,
+/// …, segments: [{evidence, …}], …}`): the answer's top-level keys, and
+/// every key a segment may have.
+fn guide_keys() -> (Vec<String>, Vec<String>) {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../GUIDE.md"))
+        .unwrap()
+        .replace('\n', " ");
+    let at = guide
+        .find("`POST /api/clean` answers with the record")
+        .expect("GUIDE.md describes the API's answer");
+    let list = &guide[at..];
+    let list = &list[list.find("`{").expect("a list of keys") + 2..];
+    let list = &list[..list.find("}`").expect("the list's end")];
+    let (head, rest) = list.split_once("segments: [{").expect("the segments' keys");
+    let (segment, tail) = rest.split_once("}]").expect("the segments' list ends");
+    let names = |s: &str| -> Vec<String> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let mut top = names(head);
+    top.push("segments".into());
+    top.extend(names(tail));
+    (top, names(segment))
+}
+
+/// GUIDE.md's list of the answer's keys is the answer's, for an HTML page
+/// and for text: every field is present, `page_type` included.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_answer_has_the_keys_the_guide_lists() {
+    let (top, segment) = guide_keys();
+    let s = start(default_config());
+    for body in [
+        json!({ "html": example_page() }),
+        json!({ "text": "Home | News\n\nA paragraph of ordinary running text, written in full sentences.\n" }),
+    ] {
+        let (status, v) = post_json(&s, body).await;
+        assert_eq!(status, 200, "{v}");
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        let mut want: Vec<&String> = top.iter().collect();
+        want.sort();
+        let mut got = keys.clone();
+        got.sort();
+        assert_eq!(got, want, "GUIDE.md's keys against the answer's: {v}");
+        for seg in v["segments"].as_array().unwrap() {
+            for k in seg.as_object().unwrap().keys() {
+                assert!(
+                    segment.contains(k),
+                    "a segment's {k} is not in GUIDE.md's list"
+                );
+            }
+        }
     }
 }

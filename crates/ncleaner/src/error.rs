@@ -97,16 +97,27 @@ impl Error {
 /// A cleaning option that is not valid: which option (its name in
 /// `CleanOptions`, which is Python's keyword and the web API's field; the
 /// command line spells it `--name-with-dashes`) and why. Each front end
-/// names the option in its own way ([`OptionError::option`]) before the
-/// message.
+/// names the option, and the others its message names ("give threshold or
+/// min_probability, not both"), in its own way: the command line as its
+/// flags ([`OptionError::message_naming`]: "give --threshold or
+/// --min-probability"), Python and the web API by these names (its
+/// `Display`, [`OptionError::message`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{option}: {message}")]
+#[error("{option}: {}", self.message())]
 #[non_exhaustive]
 pub struct OptionError {
     /// The option's name (`threshold`, `min_probability`, `model`, …).
     pub option: &'static str,
-    /// What is wrong, with the value given.
-    pub message: String,
+    /// What is wrong, with the value given, in pieces.
+    message: Vec<Piece>,
+}
+
+/// A piece of an [`OptionError`]'s message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    /// An option, by its name in `CleanOptions`.
+    Option(&'static str),
 }
 
 impl OptionError {
@@ -114,8 +125,38 @@ impl OptionError {
     pub fn new(option: &'static str, message: impl Into<String>) -> OptionError {
         OptionError {
             option,
-            message: message.into(),
+            message: vec![Piece::Text(message.into())],
         }
+    }
+
+    /// The message followed by the name of `option`, another option.
+    pub(crate) fn and_option(mut self, option: &'static str) -> OptionError {
+        self.message.push(Piece::Option(option));
+        self
+    }
+
+    /// The message followed by `text`.
+    pub(crate) fn and_text(mut self, text: &str) -> OptionError {
+        self.message.push(Piece::Text(text.into()));
+        self
+    }
+
+    /// What is wrong, the options it names by their names in
+    /// `CleanOptions` (Python's keywords, the web API's fields).
+    pub fn message(&self) -> String {
+        self.message_naming(str::to_string)
+    }
+
+    /// What is wrong, each option it names as `name` names it (the command
+    /// line: its flag).
+    pub fn message_naming(&self, name: impl Fn(&'static str) -> String) -> String {
+        self.message
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.clone(),
+                Piece::Option(o) => name(o),
+            })
+            .collect()
     }
 }
 

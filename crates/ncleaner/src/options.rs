@@ -361,19 +361,19 @@ impl CleanOptions {
                 return err("threshold", format!("{t} is not a finite number"));
             }
             if self.min_probability.is_some() {
-                return err(
-                    "threshold",
-                    "give threshold or min_probability, not both".into(),
-                );
+                return Err(OptionError::new("threshold", "give ")
+                    .and_option("threshold")
+                    .and_text(" or ")
+                    .and_option("min_probability")
+                    .and_text(", not both"));
             }
             if !ncleaner {
-                return err(
-                    "threshold",
-                    format!(
-                        "method {} has no scores to compare with a threshold",
+                return Err(OptionError::new("threshold", "")
+                    .and_option("method")
+                    .and_text(&format!(
+                        " {} has no scores to compare with a threshold",
                         self.method.as_str()
-                    ),
-                );
+                    )));
             }
         }
         if let Some(p) = self.min_probability {
@@ -384,10 +384,9 @@ impl CleanOptions {
                 );
             }
             if !ncleaner {
-                return err(
-                    "min_probability",
-                    format!("method {} has no probabilities", self.method.as_str()),
-                );
+                return Err(OptionError::new("min_probability", "")
+                    .and_option("method")
+                    .and_text(&format!(" {} has no probabilities", self.method.as_str())));
             }
         }
         if let Some(q) = self.min_page_quality {
@@ -395,10 +394,11 @@ impl CleanOptions {
                 return err("min_page_quality", format!("{q} is not between 0 and 1"));
             }
             if !ncleaner {
-                return err(
-                    "min_page_quality",
-                    "needs method ncleaner (the page quality is predicted from the model's decisions)".into(),
-                );
+                return Err(OptionError::new("min_page_quality", "needs ")
+                    .and_option("method")
+                    .and_text(
+                        " ncleaner (the page quality is predicted from the model's decisions)",
+                    ));
             }
         }
         let perplexity = self.method == Method::Perplexity;
@@ -407,11 +407,15 @@ impl CleanOptions {
                 return err("max_perplexity", format!("{m} is not a positive number"));
             }
             if !perplexity {
-                return err("max_perplexity", "needs method perplexity".into());
+                return Err(OptionError::new("max_perplexity", "needs ")
+                    .and_option("method")
+                    .and_text(" perplexity"));
             }
         }
         if self.mark && !perplexity {
-            return err("mark", "needs method perplexity".into());
+            return Err(OptionError::new("mark", "needs ")
+                .and_option("method")
+                .and_text(" perplexity"));
         }
         if let Some(name) = self.model.iter().find(|m| m.trim().is_empty()) {
             return err("model", format!("{name:?} names no model"));

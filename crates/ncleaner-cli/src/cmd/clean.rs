@@ -13,7 +13,7 @@ use ncleaner::format::JsonOptions;
 use ncleaner::{CleanOptions, Cleaner, InputKind};
 use ncleaner::{Comments, Method, Preference};
 use ncleaner_corpus::OutputFormat;
-use ncleaner_corpus::{self as corpus, Entry, Observer, Stats};
+use ncleaner_corpus::{self as corpus, Entry, Observer, Stats, counted};
 
 use super::common::{check_clean_options, names, option_error, thread_pool};
 
@@ -503,19 +503,25 @@ fn run_corpus_prepared(
     if !run.quiet {
         eprintln!("ncleaner: {stats}");
         if resumed > 0 {
-            eprintln!("ncleaner: resumed: {resumed} document(s) already in the output left out");
+            eprintln!(
+                "ncleaner: resumed: {} already in the output left out",
+                counted(resumed, "document")
+            );
         }
         match stats.interrupted {
             None => eprintln!("ncleaner: complete in {secs:.1} s"),
             Some(sig) => {
                 eprintln!(
-                    "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} document(s) above, the rest was not read",
+                    "ncleaner: INCOMPLETE: interrupted by {} after {secs:.1} s; the outputs hold the {} above, the rest was not read",
                     signal_name(sig),
-                    stats.documents + stats.skipped
+                    counted(stats.documents + stats.skipped, "document")
                 );
                 dest.incomplete_note(format)
                     .inspect(|n| eprintln!("ncleaner: {n}"));
             }
+        }
+        if let Some(note) = replaced_note(dest, stats.replaced) {
+            eprintln!("ncleaner: {note}");
         }
         if !progress.skipped.is_empty() {
             let list: Vec<String> = progress
@@ -531,9 +537,34 @@ fn run_corpus_prepared(
             .context(format!("interrupted by {}", signal_name(sig))));
     }
     if stats.failed > 0 {
-        anyhow::bail!("{} of {} document(s) failed", stats.failed, stats.documents);
+        anyhow::bail!(
+            "{} of {} failed",
+            stats.failed,
+            counted(stats.documents, "document")
+        );
     }
     Ok(())
+}
+
+/// What the summary says of the output files the run wrote over (files
+/// there before it, replaced when complete): `-o FILE` by its name, `-o
+/// DIR/` by their number; `None` when it replaced none.
+fn replaced_note(dest: &corpus::sink::Destination, replaced: u64) -> Option<String> {
+    use corpus::sink::Destination;
+    match dest {
+        _ if replaced == 0 => None,
+        Destination::File(f) => Some(format!(
+            "replaced {}, which was there before this run",
+            f.display()
+        )),
+        Destination::Dir(d) => Some(format!(
+            "replaced {} under {} that {} there before this run",
+            counted(replaced, "file"),
+            d.display(),
+            if replaced == 1 { "was" } else { "were" }
+        )),
+        Destination::Stdout => None,
+    }
 }
 
 fn signal_name(sig: i32) -> &'static str {

@@ -41,10 +41,13 @@ where
 
 /// A library error as the command line says it: an option that is not
 /// valid ([`ncleaner::OptionError`]) named as its flag (`--min-probability`,
-/// `--no-route`), anything else as it is.
+/// `--no-route`), and so the options its message names, anything else as
+/// it is.
 pub fn option_error(e: impl Into<ncleaner::Error>) -> anyhow::Error {
     match e.into() {
-        ncleaner::Error::Option(o) => anyhow::anyhow!("{}: {}", flag(o.option), o.message),
+        ncleaner::Error::Option(o) => {
+            anyhow::anyhow!("{}: {}", flag(o.option), o.message_naming(flag))
+        }
         e => anyhow::Error::new(e),
     }
 }

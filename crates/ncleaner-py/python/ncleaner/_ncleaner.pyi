@@ -228,7 +228,7 @@ class Cleaner:
     ) -> None:
         """The options are those of ``ncleaner clean`` (the library's ``CleanOptions``), with
         its defaults and its routing: each page goes to the model of its language among
-        ``model`` ("en", "en-nonlex" or model files; default "en"), the others to
+        ``model`` ("en", "multi", "en-nonlex" or model files; default "en" and "multi"), the others to
         ``fallback_model``, so ``Cleaner(model="en")`` sends a German page to "en-nonlex"
         as ``clean --model en`` does; ``route=False`` has one model clean every page
         (``--no-route``). ``input`` ("auto" by default, as the CLI) says how documents are
@@ -248,7 +248,7 @@ class Cleaner:
         """
     @property
     def model(self) -> Union[None, str, list[str]]:
-        """The models as given; None: the default ("en", routed by language)."""
+        """The models as given; None: the default ("en" and "multi", routed by language)."""
     @property
     def method(self) -> str:
         """The method in force."""

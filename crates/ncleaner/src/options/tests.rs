@@ -85,7 +85,7 @@ fn unknown_names_and_values_are_refused_with_the_names_known() {
         .set("prefer", OptionValue::Str("best".into()))
         .unwrap_err();
     assert_eq!(e.option, "prefer");
-    assert!(e.message.contains("precision, f or recall"), "{e}");
+    assert!(e.message().contains("precision, f or recall"), "{e}");
     let e = o
         .set("threshold", OptionValue::Str("high".into()))
         .unwrap_err();
@@ -106,7 +106,7 @@ fn validation_names_the_option() {
             ..d()
         });
         assert_eq!(e.option, "threshold");
-        assert!(e.message.contains("not a finite number"), "{e}");
+        assert!(e.message().contains("not a finite number"), "{e}");
     }
     // NaN read from text (a query string, the command line) too.
     let mut o = d();
