@@ -476,10 +476,18 @@ impl Cleaner {
             .classifier
             .as_ref()
             .filter(|_| self.policy.uses_model());
+        // A route's model without a page-type classifier (`multi`) gets the
+        // page's type from the fallback's: every HTML page has a type. Its
+        // segment classifier, trained without the type's columns, reads
+        // none; the comments and roles of the page read it.
+        let page_type = classifier.and_then(|c| c.page_type.as_ref()).or_else(|| {
+            let fallback = self.routes.as_ref()?.fallback().model.classifier.as_ref()?;
+            fallback.page_type.as_ref().filter(|_| classifier.is_some())
+        });
         Reader {
             language,
             model: name,
-            page_type: classifier.and_then(|c| c.page_type.as_ref()),
+            page_type,
             site: self.site.as_deref().filter(|_| self.uses_sites_with(model)),
             hidden: classifier.is_some_and(|c| c.hidden),
         }

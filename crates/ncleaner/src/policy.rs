@@ -102,6 +102,10 @@ pub struct Context<'a> {
     /// The comments this page drops: as asked, on a page of its predicted
     /// type ([`DroppedComments::of`]).
     pub comments: DroppedComments,
+    /// The threshold of the model's default operating point on this page
+    /// (`--prefer f`, no threshold set), whatever the policy's is; `None`
+    /// when no score decided.
+    pub default_threshold: Option<f64>,
     quality: OnceCell<Option<PageQuality>>,
 }
 
@@ -156,7 +160,11 @@ impl Policy {
         model: &Model,
         cancel: &Cancel,
     ) -> Result<Decisions, Cancelled> {
-        let (mut verdicts, cut) = method::decide(self, page, model, cancel)?;
+        let method::First {
+            mut verdicts,
+            cut,
+            default_threshold,
+        } = method::decide(self, page, model, cancel)?;
         if page.is_html() {
             let roles = crate::cleaned::assign_roles(page.segments(), page.page_type());
             for (v, role) in verdicts.iter_mut().zip(roles) {
@@ -168,6 +176,7 @@ impl Policy {
             model,
             policy: self,
             comments: DroppedComments::of(self.comments, page.page_type()),
+            default_threshold,
             quality: OnceCell::new(),
         };
         let mut selected = Vec::new();

@@ -39,8 +39,10 @@ class Segment:
         """What decided: "score", "keep-all", "no-heuristic", "pipe-nav-bar", "no-alphanumeric",
         "perplexity", "page-quality", "comment", "repeat" (the same text kept earlier on the page),
         "table-row", "code" (a block of code in the page's content, kept though the model dropped it),
-        "role" (kept by the model, but of a role the text does not carry) or "bare-headings" (kept by
-        the model, but the page kept a few words of headings alone: no content)."""
+        "role" (kept by the model, but of a role the text does not carry), "bare-headings" (kept by
+        the model, but the page kept a few words of headings alone: no content), "hidden-text"
+        (hidden text the model keeps only at another point than its default) or "product" (a
+        product page's price or specification cell, kept though the model dropped it)."""
     @property
     def evidence(self) -> Optional[float]:
         """What was compared with the threshold: log2(p / (1 - p)) with a classifier, else the

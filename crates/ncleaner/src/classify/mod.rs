@@ -713,6 +713,12 @@ pub enum Reason {
     /// Kept by the model, but its role is one the text does not carry
     /// ([`crate::cleaned::Roles`]).
     Role,
+    /// A product page's price or a cell of its specifications, kept
+    /// though the model dropped it (`crate::policy::rules::ProductFacts`).
+    Product,
+    /// Hidden text that the model keeps only at another operating point
+    /// than its default (`crate::policy::rules::HiddenText`).
+    HiddenText,
     /// Kept by the model, but the page kept a few words of headings alone
     /// and nothing under them: a page without content
     /// (`crate::policy::rules::BareHeadings`).
@@ -723,7 +729,7 @@ impl Reason {
     /// The reason's name, as in the `by` field of its JSON form
     /// (`keep-all`, `heuristic`, `no-heuristic`, `score`, `perplexity`,
     /// `page-quality`, `comment`, `repeat`, `table-row`, `code`, `role`,
-    /// `bare-headings`).
+    /// `bare-headings`, `hidden-text`, `product`).
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::KeepAll => "keep-all",
@@ -738,6 +744,8 @@ impl Reason {
             Reason::Code => "code",
             Reason::Role => "role",
             Reason::BareHeadings => "bare-headings",
+            Reason::HiddenText => "hidden-text",
+            Reason::Product => "product",
         }
     }
 }

@@ -12,6 +12,8 @@
 
 mod features;
 
+pub(crate) use features::holds_price;
+
 pub use features::{PageFeatures, count as feature_count, names as feature_names};
 
 use super::trees::{Boost, Forest, PADDED, fit_softmax, softmax};

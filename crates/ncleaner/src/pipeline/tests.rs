@@ -359,3 +359,38 @@ fn a_planted_group_trains_and_decides() {
         "{err}"
     );
 }
+
+/// Every HTML page gets a type, whatever model cleans it: a Chinese page
+/// routed to `multi`, whose classifier has no page-type model, gets the
+/// fallback's prediction.
+#[test]
+fn every_html_page_has_a_type_whatever_its_model() {
+    let routed = Cleaner::routed(Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap());
+    let zh = "新华社北京12月15日电 国家统计局今天发布的数据显示，今年前十一个月全国规模以上工业增加值同比增长，\
+              消费市场保持平稳，居民收入继续增加，经济运行总体稳定。专家表示，明年经济有望继续保持稳定增长。";
+    let html = format!("<html><body><h1>统计局发布数据</h1><p>{zh}</p><p>{zh}</p></body></html>");
+    let c = routed.clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(c.model.as_deref(), Some("multi"));
+    assert!(
+        routed
+            .routes
+            .as_ref()
+            .unwrap()
+            .pick(Some("zh"))
+            .model
+            .classifier
+            .as_ref()
+            .unwrap()
+            .page_type
+            .is_none(),
+        "multi has no page-type model of its own"
+    );
+    assert!(c.page_type.is_some(), "a routed Chinese page has a type");
+    // Text input has none.
+    assert!(
+        routed
+            .clean(zh.as_bytes(), InputKind::Text, None)
+            .page_type
+            .is_none()
+    );
+}

@@ -24,14 +24,25 @@ use crate::model::Model;
 use crate::page::Page;
 use crate::perplexity::SentenceFilter;
 
-/// The first decision of each segment of `page` under `policy`'s method,
-/// and the cut the scores were compared with (`None` when no score decided).
+/// What the method decided of a page.
+pub(super) struct First {
+    /// The first decision of each segment.
+    pub verdicts: Vec<Verdict>,
+    /// The cut the scores were compared with (`None` when no score decided).
+    pub cut: Option<Cut>,
+    /// The threshold of the model's default operating point on this page
+    /// (`--prefer f`, no threshold set), whatever the policy's point is:
+    /// what the rule of hidden text holds those segments to.
+    pub default_threshold: Option<f64>,
+}
+
+/// The first decision of each segment of `page` under `policy`'s method.
 pub(super) fn decide(
     policy: &Policy,
     page: &Page,
     model: &Model,
     cancel: &Cancel,
-) -> Result<(Vec<Verdict>, Option<Cut>), Cancelled> {
+) -> Result<First, Cancelled> {
     let first = |decision: Decision| -> Result<Vec<Verdict>, Cancelled> {
         let mut verdicts = Vec::with_capacity(page.segments().len());
         for i in 0..page.segments().len() {
@@ -40,17 +51,19 @@ pub(super) fn decide(
         }
         Ok(verdicts)
     };
+    let unscored = |verdicts| First {
+        verdicts,
+        cut: None,
+        default_threshold: None,
+    };
     match policy.method {
         Method::NCleaner => by_score(policy, page, model, cancel),
-        Method::Heuristics => Ok((
-            first(Decision {
-                keep: true,
-                reason: Reason::NoHeuristic,
-            })?,
-            None,
-        )),
-        Method::KeepAll => Ok((first(classify::KEEP_ALL)?, None)),
-        Method::Perplexity => Ok((by_perplexity(policy, page, cancel)?, None)),
+        Method::Heuristics => Ok(unscored(first(Decision {
+            keep: true,
+            reason: Reason::NoHeuristic,
+        })?)),
+        Method::KeepAll => Ok(unscored(first(classify::KEEP_ALL)?)),
+        Method::Perplexity => Ok(unscored(by_perplexity(policy, page, cancel)?)),
     }
 }
 
@@ -62,7 +75,7 @@ fn by_score(
     page: &Page,
     model: &Model,
     cancel: &Cancel,
-) -> Result<(Vec<Verdict>, Option<Cut>), Cancelled> {
+) -> Result<First, Cancelled> {
     let html = page.is_html();
     let segments = page.segments();
     let scorer = model.scorer();
@@ -85,18 +98,32 @@ fn by_score(
         ),
     };
     cancel.check()?;
+    let threshold_of = |(point, stored): (crate::cleaned::OperatingPoint, f64)| {
+        if point == crate::cleaned::OperatingPoint::PageF {
+            classify::expected_f_cut(
+                segments
+                    .iter()
+                    .zip(&probs)
+                    .filter(|(s, _)| s.heuristic.is_none())
+                    .filter_map(|(s, p)| Some(((*p)?, s.words()))),
+            )
+            .unwrap_or(f64::INFINITY)
+        } else {
+            stored
+        }
+    };
     let (point, stored) = policy.cut(model, html);
-    let threshold = if point == crate::cleaned::OperatingPoint::PageF {
-        classify::expected_f_cut(
-            segments
-                .iter()
-                .zip(&probs)
-                .filter(|(s, _)| s.heuristic.is_none())
-                .filter_map(|(s, p)| Some(((*p)?, s.words()))),
-        )
-        .unwrap_or(f64::INFINITY)
+    let threshold = threshold_of((point, stored));
+    let default = Policy {
+        threshold: None,
+        preference: classify::Preference::F,
+        ..policy.clone()
+    }
+    .cut(model, html);
+    let default_threshold = if default == (point, stored) {
+        threshold
     } else {
-        stored
+        threshold_of(default)
     };
     let mut verdicts = Vec::with_capacity(segments.len());
     for (i, s) in segments.iter().enumerate() {
@@ -118,7 +145,11 @@ fn by_score(
             })
         });
     }
-    Ok((verdicts, Some(Cut { point, threshold })))
+    Ok(First {
+        verdicts,
+        cut: Some(Cut { point, threshold }),
+        default_threshold: Some(default_threshold),
+    })
 }
 
 /// The paper's rule: a segment is kept when its evidence (the n-gram score

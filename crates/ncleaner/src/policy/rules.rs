@@ -17,11 +17,13 @@ use crate::segment::{self, Segment};
 /// kept, repeats of kept segments dropped, a page of bare headings
 /// dropped, the roles the text does not carry dropped, and a page below
 /// the least quality asked for dropped whole.
-pub static RULES: [&dyn Rule; 8] = [
+pub static RULES: [&dyn Rule; 10] = [
     &Heuristics,
+    &HiddenText,
     &UserComments,
     &TableRows,
     &CodeBlocks,
+    &ProductFacts,
     &Repeats,
     &BareHeadings,
     &RolesCarried,
@@ -57,6 +59,49 @@ impl Rule for Heuristics {
     fn select(&self, cx: &Context<'_>, _: &[Verdict], out: &mut Vec<usize>) {
         let segments = cx.page.segments();
         out.extend((0..segments.len()).filter(|&i| segments[i].heuristic.is_some()));
+    }
+}
+
+/// Hidden text (the blocks that hide themselves: the `hidden` attribute,
+/// an inline `display:none` or `visibility:hidden`, `aria-hidden`) keeps
+/// the decision of the model's default operating point, whatever the
+/// preference or threshold (`ncleaner`, HTML): a point that keeps more
+/// keeps more of what the page shows, never a line of keywords it hides.
+/// The model decides hidden blocks at its default point because the gold
+/// holds what they hide (closed tabs, code samples per language, cards a
+/// script shows: WCXB's collections 0.650 → 0.676 and documentation
+/// 0.908 → 0.925 when they were read; EVALUATION.md). A page whose every
+/// block is hidden (a page its scripts reveal) is left alone: the flag
+/// says nothing there.
+pub struct HiddenText;
+
+impl Rule for HiddenText {
+    fn name(&self) -> &'static str {
+        "hidden text"
+    }
+    fn keeps(&self) -> bool {
+        false
+    }
+    fn reason(&self, _: &Segment) -> Reason {
+        Reason::HiddenText
+    }
+    fn applies(&self, cx: &Context<'_>) -> bool {
+        scored(cx) && cx.page.is_html() && cx.default_threshold.is_some()
+    }
+    fn select(&self, cx: &Context<'_>, verdicts: &[Verdict], out: &mut Vec<usize>) {
+        let Some(default) = cx.default_threshold else {
+            return;
+        };
+        let segments = cx.page.segments();
+        let hidden = |s: &Segment| s.context.has(crate::html::Context::HIDDEN);
+        if segments.iter().all(hidden) {
+            return;
+        }
+        out.extend((0..segments.len()).filter(|&i| {
+            let v = &verdicts[i];
+            let evidence = v.probability.map(crate::classify::log2_odds).or(v.score);
+            v.keep() && hidden(&segments[i]) && evidence.is_some_and(|e| e < default)
+        }));
     }
 }
 
@@ -412,6 +457,97 @@ pub(crate) fn code_blocks(
             && s.structure.is_some_and(|t| t.pre)
             && s.container.is_some_and(|c| c.in_best)
             && !comments.contains(s)
+    }));
+}
+
+/// The least probability of the product type for [`ProductFacts`].
+pub const PRODUCT_AT_LEAST: f32 = 0.5;
+
+/// The most words of a price line for [`ProductFacts`].
+pub const PRICE_MAX_WORDS: usize = 6;
+
+/// How many segments after the title a price may sit for [`ProductFacts`].
+pub const PRICE_REACH: usize = 15;
+
+/// Keeps a product page's facts that the model dropped (`ncleaner`, HTML,
+/// a page predicted to be a product with at least [`PRODUCT_AT_LEAST`]):
+/// its price, a line of at most [`PRICE_MAX_WORDS`] words holding a
+/// currency sign and a digit within [`PRICE_REACH`] segments after the
+/// title; and its specifications, every short cell (at most
+/// [`ROW_CELL_WORDS`] words) of a data table of two rows or more inside the
+/// page's best prose container. The classifier judges a price ("$1,299.00",
+/// three symbols and digits) and a cell ("Weight", "3.2 kg") alone, and on
+/// a shop's page both look like furniture (p 0.08–0.19), while a reader of
+/// the page wants them first. A comment the page drops stays dropped.
+pub struct ProductFacts;
+
+impl Rule for ProductFacts {
+    fn name(&self) -> &'static str {
+        "product facts"
+    }
+    fn keeps(&self) -> bool {
+        true
+    }
+    fn reason(&self, _: &Segment) -> Reason {
+        Reason::Product
+    }
+    fn applies(&self, cx: &Context<'_>) -> bool {
+        scored(cx)
+            && cx.page.is_html()
+            && cx.page.page_type().is_some_and(|p| {
+                p.probability(crate::classify::page::PageType::Product) >= PRODUCT_AT_LEAST
+            })
+    }
+    fn select(&self, cx: &Context<'_>, verdicts: &[Verdict], out: &mut Vec<usize>) {
+        product_facts(cx.page.segments(), verdicts, cx.comments, out);
+    }
+}
+
+/// [`ProductFacts`]' selection.
+pub(crate) fn product_facts(
+    segments: &[Segment],
+    verdicts: &[Verdict],
+    comments: crate::classify::DroppedComments,
+    out: &mut Vec<usize>,
+) {
+    let keepable = |i: usize| {
+        let (s, v) = (&segments[i], &verdicts[i]);
+        !v.keep() && v.decision.reason == Reason::Score && !comments.contains(s)
+    };
+    let title = verdicts
+        .iter()
+        .position(|v| v.role == Some(crate::cleaned::Role::Title));
+    let price = title.and_then(|t| {
+        let to = (t + 1 + PRICE_REACH).min(segments.len());
+        (t + 1..to).find(|&i| {
+            segments[i].words() <= PRICE_MAX_WORDS
+                && crate::classify::page::holds_price(segments[i].text())
+        })
+    });
+    if let Some(i) = price.filter(|&i| keepable(i)) {
+        out.push(i);
+    }
+    let layout = layout_tables(segments.iter().map(|s| (s, s.words())));
+    let mut rows: FxHashMap<u32, (FxHashSet<u32>, bool)> = Default::default();
+    for s in segments {
+        if let Some(c) = s
+            .structure
+            .and_then(|t| t.cell)
+            .filter(|c| !layout.contains(&c.table))
+        {
+            let (r, in_best) = rows.entry(c.table).or_default();
+            r.insert(c.row);
+            *in_best |= s.container.is_some_and(|c| c.in_best);
+        }
+    }
+    out.extend((0..segments.len()).filter(|&i| {
+        let s = &segments[i];
+        s.structure.and_then(|t| t.cell).is_some_and(|c| {
+            rows.get(&c.table)
+                .is_some_and(|(r, in_best)| *in_best && r.len() >= 2)
+        }) && s.words() <= ROW_CELL_WORDS
+            && keepable(i)
+            && Some(i) != price
     }));
 }
 

@@ -103,6 +103,11 @@ fn each_rule_decides_on_its_page_with_its_own_reason() {
         "<h1>A title kept</h1><p>Home</p><p>About us</p>".to_string(),
         // A title the body setting drops.
         format!("<article><h1>The title kept</h1><p>{prose}</p><p>{prose}</p></article>"),
+        // Hidden keywords, kept by hand though the model's default point drops them.
+        include_str!("../../../../examples/page.html")
+            .replace("Hidden keywords:", "Hidden keywords, kept:"),
+        // A product's price and specifications, dropped by hand.
+        PRODUCT_PAGE.to_string(),
     ];
     let model = embedded("en").unwrap();
     let policy = Policy {
@@ -313,4 +318,91 @@ fn the_heuristics_drop_what_they_catch_under_their_methods() {
         v.iter()
             .all(|v| v.keep() && v.decision.reason == Reason::KeepAll)
     );
+}
+
+/// Hidden text keeps the decision of the model's default point at every
+/// preference and threshold: the README's page hides a line of keywords,
+/// which no point that keeps more brings into the text.
+#[test]
+fn hidden_text_is_never_text_at_another_point() {
+    let page = include_str!("../../../../examples/page.html");
+    let keywords = "Hidden keywords: tomato seeds cheap tomato seeds buy now";
+    let model = embedded("en").unwrap();
+    let mut kept_elsewhere = false;
+    for (preference, threshold) in [
+        (Preference::F, None),
+        (Preference::Recall, None),
+        (Preference::Precision, None),
+        (Preference::F, Some(-20.0)),
+    ] {
+        let policy = Policy {
+            preference,
+            threshold,
+            ..Policy::default()
+        };
+        let frozen_page = frozen(page, &model);
+        let decisions = policy.decide(&frozen_page, &model, &NEVER).unwrap();
+        let c = Cleaned::assemble(frozen_page, decisions);
+        assert!(!c.text().contains(keywords), "{preference:?} {threshold:?}");
+        let s = c
+            .segments
+            .iter()
+            .find(|s| s.segment.text() == keywords)
+            .expect("the hidden line is a segment");
+        kept_elsewhere |= s.decision.reason == Reason::HiddenText;
+        // What a visible segment of the same evidence gets is unchanged.
+        assert!(
+            c.text()
+                .contains("Tomatoes are among the easiest vegetables")
+        );
+    }
+    assert!(kept_elsewhere, "the rule took the line at some point");
+}
+
+/// A shop's page of one product: its price, a description and a table of
+/// specifications.
+const PRODUCT_PAGE: &str = r#"<!DOCTYPE html><html><head><title>Aurora X2 Projector | Beamhouse</title>
+        <meta property="og:type" content="product">
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",
+        "name":"Aurora X2 Projector","offers":{"@type":"Offer","price":"1299.00","priceCurrency":"USD"}}</script>
+        </head><body><nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/cart">Cart</a></nav>
+        <main><div class="product"><h1>Aurora X2 Projector</h1><p class="price">$1,299.00</p>
+        <form><button class="add-to-cart">Add to cart</button></form>
+        <div class="description"><p>The Aurora X2 throws a bright, sharp picture of up to 120 inches
+        from a short distance, so a small living room becomes a cinema without a ceiling mount.</p>
+        <p>Its laser light source lasts for twenty thousand hours, and the lens shifts by motor,
+        so the picture can be squared from the sofa with the remote control.</p>
+        <table class="specs"><tr><td>Resolution</td><td>1920 × 1080</td></tr>
+        <tr><td>Brightness</td><td>3,000 lumens</td></tr><tr><td>Weight</td><td>3.2 kg</td></tr>
+        <tr><td>Lens shift</td><td>Vertical, motorised</td></tr></table></div></div></main>
+        <footer><p>Free shipping on orders over $50</p><p>© 2026 Beamhouse</p></footer></body></html>"#;
+
+/// A product page keeps its price and its table of specifications, which
+/// the classifier alone drops as furniture.
+#[test]
+fn a_product_page_keeps_its_price_and_specifications() {
+    let html = PRODUCT_PAGE;
+    let model = embedded("en").unwrap();
+    let page = frozen(html, &model);
+    let product = page
+        .page_type()
+        .map(|p| p.probability(crate::classify::page::PageType::Product));
+    assert!(
+        product.is_some_and(|p| p >= rules::PRODUCT_AT_LEAST),
+        "{product:?}"
+    );
+    let decisions = Policy::default().decide(&page, &model, &NEVER).unwrap();
+    let c = Cleaned::assemble(page, decisions);
+    let text = c.text();
+    for fact in [
+        "$1,299.00",
+        "Resolution",
+        "1920 × 1080",
+        "Weight",
+        "3.2 kg",
+        "Lens shift",
+    ] {
+        assert!(text.contains(fact), "{fact:?} missing from {text}");
+    }
+    assert!(!text.contains("Free shipping"), "{text}");
 }

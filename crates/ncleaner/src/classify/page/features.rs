@@ -284,6 +284,14 @@ fn any_of(needles: &[u8], hay: &[u8], mut at: impl FnMut(usize) -> bool) -> bool
     }
 }
 
+/// Whether a text states a price: a currency sign of [`CURRENCY_SIGNS`]
+/// and a digit.
+pub fn holds_price(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter().any(u8::is_ascii_digit)
+        && (holds_an_ascii_currency_sign(b) || holds_a_currency_sign(b))
+}
+
 /// Whether a text holds one of the ASCII signs of [`CURRENCY_SIGNS`] (`$`).
 fn holds_an_ascii_currency_sign(bytes: &[u8]) -> bool {
     any_of(&currency_signs().ascii, bytes, |_| true)
