@@ -179,8 +179,7 @@ pub(crate) async fn clean(
 ) -> Result<Response, ApiError> {
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + st.timeout;
-    let mut held = Held::take(&st)?;
-    let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
+    let (bytes, mut held) = read_body(&st, &headers, body, deadline).await?;
     let content_type = media_type(&headers);
     let Received {
         doc,
@@ -292,8 +291,10 @@ async fn from_json(
 }
 
 /// The page at `url`: its body, its final URL and its charset label. A
-/// fetch holds a worker and charges its bytes to the budget, like a body,
-/// all within the request's time limit.
+/// fetch waits on the network, not on a core: it holds no worker (the
+/// cleaning after it takes one, as any request's does), only its place
+/// among the pending requests and its bytes from their budget, like a
+/// body, all within the request's time limit.
 async fn fetch(
     st: &AppState,
     url: &str,
@@ -305,11 +306,6 @@ async fn fetch(
             StatusCode::FORBIDDEN,
             "fetching is off: start the server with --allow-fetch".into(),
         ));
-    };
-    let Ok(Ok(_worker)) =
-        tokio::time::timeout_at(deadline, st.workers.clone().acquire_owned()).await
-    else {
-        return Err(busy("server busy: no worker within the time limit".into()));
     };
     let budget = st.bytes.clone();
     let bytes_held = &mut held.bytes;
@@ -610,17 +606,26 @@ async fn on_worker<T: Send + 'static>(
     r
 }
 
-/// Reads the body: 413 over the limit (by `Content-Length` at once, else
-/// while reading), 503 when the byte budget of the pending requests is spent
-/// (by `Content-Length` before reading, else while reading), 408 when it
-/// does not arrive before the deadline. The bytes are charged to `held`.
+/// Takes the request's place among the pending ones ([`Held`]) and reads
+/// its body: 503 when the pending requests are too many, 413 over the limit
+/// (by `Content-Length` at once, else while reading), 503 when the byte
+/// budget of the pending requests is spent (by `Content-Length` before
+/// reading, else while reading), 408 when it does not arrive before the
+/// deadline. The bytes are charged to the place returned.
+///
+/// A refusal is answered at once, before the body is read (a client that
+/// waits for the answer before it sends its body gets it): the answer then
+/// says `Connection: close`, and what the client still sends is read and
+/// dropped while the connection closes (`conn`), so that the client is not
+/// cut off mid-body.
 async fn read_body(
     st: &AppState,
     headers: &HeaderMap,
     body: Body,
     deadline: tokio::time::Instant,
-    held: &mut Held,
-) -> Result<Bytes, ApiError> {
+) -> Result<(Bytes, Held), ApiError> {
+    let mut body = Limited::new(body, st.max_body);
+    let mut held = Held::take(st)?;
     let too_large = || {
         ApiError(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -639,8 +644,9 @@ async fn read_body(
             return Err(spent());
         }
     }
+    let held_bytes = &mut held.bytes;
+    let body = &mut body;
     let read = async {
-        let mut body = Limited::new(body, st.max_body);
         let mut buf = Vec::with_capacity(announced.unwrap_or(0) as usize);
         while let Some(frame) = body.frame().await {
             let frame = frame.map_err(|e| {
@@ -653,7 +659,7 @@ async fn read_body(
             if let Ok(data) = frame.into_data() {
                 let charged = announced.map_or(0, |l| l as usize);
                 let beyond = (buf.len() + data.len()).saturating_sub(charged.max(buf.len()));
-                if !held_charge(&st.bytes, &mut held.bytes, beyond) {
+                if !held_charge(&st.bytes, held_bytes, beyond) {
                     return Err(spent());
                 }
                 buf.extend_from_slice(&data);
@@ -661,12 +667,13 @@ async fn read_body(
         }
         Ok(Bytes::from(buf))
     };
-    match tokio::time::timeout_at(deadline, read).await {
+    let read = tokio::time::timeout_at(deadline, read).await;
+    match read {
         Err(_) => Err(ApiError(
             StatusCode::REQUEST_TIMEOUT,
             "the body did not arrive within the time limit".into(),
         )),
-        Ok(r) => r,
+        Ok(r) => r.map(|bytes| (bytes, held)),
     }
 }
 

@@ -141,7 +141,8 @@ pub(crate) struct AppState {
     pub max_body: usize,
     pub timeout: Duration,
     pub max_answer: usize,
-    /// Permits to clean or fetch (one per worker), held until the work ends.
+    /// Permits to clean (one per worker), held until the work ends; a fetch
+    /// takes none (it waits on the network, not on a core).
     pub workers: Arc<Semaphore>,
     /// Places for requests in flight, taken before the body is read.
     pub pending: Arc<Semaphore>,

@@ -105,8 +105,9 @@ async fn fetched_pages_are_cleaned_within_limits() {
     assert_eq!(status, 502);
 }
 
-/// Item 15: a fetch takes a place among the pending requests (and a worker):
-/// while it waits on a slow origin, another request finds no place.
+/// Item 15: a fetch takes a place among the pending requests (not a
+/// worker: issue 70, P7): while it waits on a slow origin, another request
+/// finds no place.
 #[tokio::test(flavor = "multi_thread")]
 async fn fetches_count_against_the_limits() {
     let o = origin().await;
@@ -194,5 +195,91 @@ async fn slow_bodies_are_timeouts_and_pdfs_are_not_pages() {
         assert_eq!(status, 415, "{ct}: {v}");
         let e = v["error"].as_str().unwrap();
         assert!(e.contains("not a document"), "{ct}: {e}");
+    }
+}
+
+/// Issue 70, P7: a fetch waits on the network without a cleaning worker.
+/// With one worker and two fetches held by an origin that answers only
+/// when the test lets it, a small page posted meanwhile is cleaned (were
+/// the fetches holding the worker, it would wait for one until its time
+/// limit and get 503); the fetches are answered once let go.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fetch_holds_no_cleaning_worker_while_it_waits() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (release_tx, release_rx) = tokio::sync::watch::channel(false);
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let seen = waiting.clone();
+    let app = Router::new().route(
+        "/held",
+        get(move || {
+            let mut rx = release_rx.clone();
+            seen.fetch_add(1, Ordering::SeqCst);
+            async move {
+                while !*rx.borrow_and_update() {
+                    if rx.changed().await.is_err() {
+                        break;
+                    }
+                }
+                Html(example_page())
+            }
+        }),
+    );
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let o = l.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+    let mut cfg = default_config();
+    cfg.workers = 1;
+    // Were a fetch to hold the worker, the small page would wait this long
+    // for one and get 503.
+    cfg.timeout = Duration::from_secs(10);
+    cfg.fetch = Some(FetchConfig {
+        allow_private: true,
+        ..FetchConfig::default()
+    });
+    let s = start(cfg);
+    let fetches: Vec<_> = (0..2)
+        .map(|_| {
+            let url = s.url("/api/clean");
+            tokio::spawn(async move {
+                reqwest::Client::new()
+                    .post(url)
+                    .json(&json!({ "fetch": format!("http://{o}/held") }))
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+                    .as_u16()
+            })
+        })
+        .collect();
+    // Both fetches wait on the origin, which holds them until released (a
+    // fetch that needed the one worker would wait for it instead, and get
+    // 503 at its time limit).
+    let guard = std::time::Instant::now();
+    while waiting.load(Ordering::SeqCst) < 2 {
+        let n = waiting.load(Ordering::SeqCst);
+        assert!(
+            guard.elapsed() < Duration::from_secs(20),
+            "only {n} of 2 fetches reached the origin: a fetch waits for a worker"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let r = reqwest::Client::new()
+        .post(s.url("/api/clean"))
+        .json(&json!({ "text": "A line of text that is cleaned while two fetches wait." }))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        fetches.iter().all(|f| !f.is_finished()),
+        "the fetches were held"
+    );
+    release_tx.send(true).unwrap();
+    for f in fetches {
+        assert_eq!(f.await.unwrap(), 200);
     }
 }

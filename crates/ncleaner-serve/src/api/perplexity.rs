@@ -15,9 +15,7 @@ use ncleaner::perplexity::each_sentence_of_lines;
 use ncleaner::{DEFAULT_MAX_PERPLEXITY, SentenceFilter};
 use serde::{Deserialize, Serialize};
 
-use super::{
-    ApiError, Held, answer_too_large, check, json_response, on_worker, read_body, serialise,
-};
+use super::{ApiError, answer_too_large, check, json_response, on_worker, read_body, serialise};
 use crate::AppState;
 
 /// `POST /api/perplexity`: `{text, model?, max_perplexity?}`.
@@ -45,8 +43,7 @@ pub(crate) async fn perplexity(
 ) -> Result<Response, ApiError> {
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + st.timeout;
-    let mut held = Held::take(&st)?;
-    let bytes = read_body(&st, &headers, body, deadline, &mut held).await?;
+    let (bytes, held) = read_body(&st, &headers, body, deadline).await?;
     let req: PerplexityRequest =
         serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("JSON body: {e}")))?;
     drop(bytes);
