@@ -69,10 +69,14 @@ fn main() {
         Command::Serve(a) => ncleaner_serve::cli::run(a),
     };
     if let Err(e) = result {
-        eprintln!("ncleaner: {e:#}");
-        std::process::exit(match e.downcast_ref::<cmd::ExitCode>() {
-            Some(code) => code.0,
-            None => 1,
-        });
+        // The exit status asked for says nothing (`cmd::ExitCode`).
+        let words: Vec<String> = e
+            .chain()
+            .map(|c| c.to_string())
+            .filter(|w| !w.is_empty())
+            .collect();
+        eprintln!("ncleaner: {}", words.join(": "));
+        let code = e.downcast_ref::<cmd::ExitCode>();
+        std::process::exit(code.map_or(1, |c| c.0));
     }
 }

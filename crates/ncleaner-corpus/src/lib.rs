@@ -45,7 +45,7 @@ pub use files::{Found, Origin, OwnOutput, check_output, expand, read_document, w
 pub use lock::OutputLock;
 pub use output::OutputFormat;
 pub use resume::Resume;
-pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, counted, run};
+pub use run::{Observer, Outcome, Rendered, RunOptions, Sink, Stats, Written, counted, run};
 pub use sink::Destination;
 pub use sites::{learn_sites, site_memory};
 pub use source::{Source, SourceOptions};

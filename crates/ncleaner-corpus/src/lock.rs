@@ -28,12 +28,7 @@ use crate::sink::Destination;
 pub fn lock_path(dest: &Destination) -> Option<PathBuf> {
     match dest {
         Destination::Stdout => None,
-        Destination::File(path) => {
-            let mut name = std::ffi::OsString::from(".");
-            name.push(path.file_name().unwrap_or_default());
-            name.push(".lock");
-            Some(path.with_file_name(name))
-        }
+        Destination::File(path) => Some(crate::sink::hidden_beside(path, ".lock")),
         Destination::Dir(dir) => Some(dir.join(".ncleaner.lock")),
     }
 }

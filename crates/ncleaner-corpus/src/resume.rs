@@ -453,8 +453,9 @@ impl Resuming {
                 if e.input.container != Container::Document {
                     return Ok(false);
                 }
+                // A file: a folder in its place (the user's) is no output.
                 let claims = self.claims.as_mut().expect("a directory's claims");
-                Ok(claims.claim(&e.input).exists())
+                Ok(claims.claim(&e.input).is_file())
             }
         }
     }

@@ -163,10 +163,28 @@ impl std::fmt::Display for Stats {
     }
 }
 
+/// What a [`Sink`] did with one entry's outcome.
+#[derive(Debug)]
+pub enum Written {
+    /// Written; or passed over, when the output has no place for it (a
+    /// failed document in a text stream, a WARC `request` record in JSON
+    /// Lines).
+    Done,
+    /// This entry's own output could not be written, and the others' still
+    /// can: a document's file under an output directory that cannot be
+    /// made (a name too long for the file system, a folder where the file
+    /// goes, a full disk). The entry counts as failed with this error,
+    /// which names the output, and the run goes on.
+    Failed(Error),
+}
+
 /// Where results go, in input order.
 pub trait Sink {
-    /// Writes one entry's outcome.
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()>;
+    /// Writes one entry's outcome. An error stops the run: the output as a
+    /// whole cannot be written any further (the disk of the one output
+    /// file is full, standard output was closed); [`Written::Failed`] fails
+    /// the entry alone.
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written>;
     /// Writes whatever is still buffered and closes the outputs.
     fn finish(&mut self) -> Result<()>;
     /// Like [`Sink::finish`], for a run stopped before its end (SIGINT,
@@ -194,6 +212,10 @@ pub trait Observer {
     fn skipped(&mut self, _entry: &Entry, _reason: &str) {}
     /// Counts so far (called after every batch written).
     fn progress(&mut self, stats: &Stats);
+    /// The run stopped before its end because its output could not be
+    /// written any further (`error`, which [`run`] then returns), with the
+    /// counts of what was written; by default ignored.
+    fn stopped(&mut self, _stats: &Stats, _error: &Error) {}
 }
 
 /// An observer that ignores everything.
@@ -231,8 +253,13 @@ type Done = Vec<(Entry, Outcome)>;
 /// writes every entry's outcome to `sink` in input order, reading as many
 /// files at once as the pool has threads ([`Source::readers`]). Returns the
 /// counts.
-/// Fails only when the sink fails (a document that fails is counted and
-/// passed to the sink and the observer).
+/// Fails only when the sink fails as a whole (a document that fails, or
+/// whose own output cannot be written ([`Written::Failed`]), is counted
+/// and passed to the sink and the observer): the run then stops reading,
+/// what was written is closed as a stopped run's is
+/// ([`Sink::finish_incomplete`]: an output file stays under its temporary
+/// name, where `clean --resume` continues it), the observer hears of it
+/// ([`Observer::stopped`]) and the error is returned.
 pub fn run<F>(
     source: Source,
     pool: &rayon::ThreadPool,
@@ -247,7 +274,7 @@ where
     let threads = pool.current_num_threads().max(1);
     let limit = 2 * threads + 1;
     let mut stats = Stats::default();
-    {
+    let written: Result<()> = {
         let (batch_tx, batch_rx) = mpsc::sync_channel::<Batch>(threads);
         // Not scoped: after SIGINT/SIGTERM the run ends without waiting for
         // a reader blocked on a pipe; it stops at its next entry otherwise.
@@ -297,9 +324,17 @@ where
                 collect(&mut order, &mut stats, true)?;
             }
             Ok(())
-        })?;
-    }
+        })
+    };
     stats.interrupted = interrupt::stopped();
+    if let Err(e) = written {
+        // The error is the one to report; closing what was written may
+        // fail for the same reason (a full disk), and says nothing new.
+        let _ = sink.finish_incomplete();
+        observer.progress(&stats);
+        observer.stopped(&stats, &e);
+        return Err(e);
+    }
     match stats.interrupted {
         None => sink.finish()?,
         Some(_) => sink.finish_incomplete()?,
@@ -322,12 +357,15 @@ impl Reorder {
     ) -> Result<()> {
         let mut wrote = false;
         while let Some(done) = self.pending.remove(&self.next) {
-            for (entry, outcome) in &done {
-                stats.count(entry, outcome);
-                sink.write(entry, outcome)?;
-                match outcome {
-                    Outcome::Failed(e) => observer.failed(entry, e),
-                    Outcome::Skipped(why) => observer.skipped(entry, why),
+            for (entry, outcome) in done {
+                let outcome = match sink.write(&entry, &outcome)? {
+                    Written::Done => outcome,
+                    Written::Failed(e) => Outcome::Failed(e),
+                };
+                stats.count(&entry, &outcome);
+                match &outcome {
+                    Outcome::Failed(e) => observer.failed(&entry, e),
+                    Outcome::Skipped(why) => observer.skipped(&entry, why),
                     Outcome::Rendered(_) | Outcome::Resumed => {}
                 }
             }

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::compress::{self, Compression, Output};
-use super::run::{Outcome, Sink};
+use super::run::{Outcome, Sink, Written};
 use super::{Container, Entry, Input, warc};
 use crate::OutputFormat;
 use ncleaner::InputKind;
@@ -221,7 +221,7 @@ struct Replacing {
 }
 
 impl Sink for Replacing {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         self.sink.write(entry, outcome)
     }
 
@@ -462,9 +462,9 @@ impl LazySink {
 }
 
 impl Sink for LazySink {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         match outcome {
-            Outcome::Resumed if self.inner.is_none() => Ok(()),
+            Outcome::Resumed if self.inner.is_none() => Ok(Written::Done),
             _ => self.inner()?.write(entry, outcome),
         }
     }
@@ -485,21 +485,49 @@ impl Sink for LazySink {
 }
 
 /// The temporary name of an output file while it is written:
-/// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it).
+/// `DIR/.NAME.partial` (hidden, so that a walk of the folder skips it;
+/// [`hidden_beside`] for a NAME near the file system's limit).
 pub fn partial_path(path: &Path) -> PathBuf {
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(".partial");
-    path.with_file_name(name)
+    hidden_beside(path, ".partial")
 }
 
 /// The temporary name of a Parquet output file written by a resumed run,
 /// beside the one it continues: `DIR/.NAME.resuming.partial`.
 pub fn resuming_path(path: &Path) -> PathBuf {
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(".resuming.partial");
-    path.with_file_name(name)
+    hidden_beside(path, ".resuming.partial")
+}
+
+/// The longest file name the usual file systems take (ext4, XFS, btrfs,
+/// ZFS, APFS): 255 bytes.
+pub const NAME_MAX: usize = 255;
+
+/// A hidden file beside `path`: `DIR/.NAME{suffix}`. An output may be
+/// named up to the file system's limit ([`NAME_MAX`]: an input of 251
+/// bytes gives one), where the dot and the suffix would pass it: NAME is
+/// then cut to fit, at a character, and a hash of the whole name put after
+/// it (`.NAME-CUT~0123456789abcdef.partial`), so that the name is always
+/// one the file system takes and two long names still get two.
+pub fn hidden_beside(path: &Path, suffix: &str) -> PathBuf {
+    let name = path.file_name().unwrap_or_default();
+    let bytes = name.as_encoded_bytes();
+    if 1 + bytes.len() + suffix.len() <= NAME_MAX {
+        let mut hidden = std::ffi::OsString::from(".");
+        hidden.push(name);
+        hidden.push(suffix);
+        return path.with_file_name(hidden);
+    }
+    // FNV-1a: the same on every platform and release, as ids must be.
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let tag = format!("~{hash:016x}");
+    let room = NAME_MAX - 1 - suffix.len() - tag.len();
+    let lossy = name.to_string_lossy();
+    let mut cut = room.min(lossy.len());
+    while !lossy.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    path.with_file_name(format!(".{}{tag}{suffix}", &lossy[..cut]))
 }
 
 /// Uncompressed bytes of output after which a compressed output file ends
@@ -635,7 +663,7 @@ impl StreamSink {
 }
 
 impl Sink for StreamSink {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         let res = match outcome {
             Outcome::Rendered(r)
                 if matches!(self.format, OutputFormat::Jsonl | OutputFormat::Warc) =>
@@ -668,7 +696,8 @@ impl Sink for StreamSink {
             _ => Ok(()),
         };
         res.and_then(|_| self.maybe_cut())
-            .map_err(|e| Error::io(&self.name, e))
+            .map_err(|e| Error::io(&self.name, e))?;
+        Ok(Written::Done)
     }
 
     fn finish(&mut self) -> Result<()> {
@@ -691,7 +720,7 @@ pub struct WarcSink {
 }
 
 impl Sink for WarcSink {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         let w = self.w.as_mut().expect("not finished");
         let (text, extra) = match outcome {
             Outcome::Rendered(r) => (Some(r.bytes.as_slice()), r.warc_fields.as_slice()),
@@ -712,7 +741,8 @@ impl Sink for WarcSink {
             }
             (None, None) => Ok(()),
         };
-        res.map_err(|e| Error::io(&self.name, e))
+        res.map_err(|e| Error::io(&self.name, e))?;
+        Ok(Written::Done)
     }
 
     fn finish(&mut self) -> Result<()> {
@@ -758,10 +788,19 @@ fn file_uri(id: &str) -> String {
 }
 
 /// Outputs under a directory; see the module documentation.
+///
+/// One document's output that cannot be written (its file cannot be made:
+/// a name too long for the file system, a folder where the file goes, a
+/// full disk) fails that document alone ([`Written::Failed`], naming the
+/// output and why), and the run goes on; a container's output that cannot
+/// be made or written fails each of its documents from there on, the
+/// others' go on. Its temporary file is removed: a resumed run does that
+/// output again.
 pub struct DirSink {
     format: OutputFormat,
-    /// The container being written and its sink.
-    current: Option<(Arc<Input>, Box<dyn Sink + Send>)>,
+    /// The container being written, and its output: the sink, or why it
+    /// cannot be written.
+    current: Option<(Arc<Input>, Current)>,
     /// The output paths of this run so far.
     claims: Claims,
     /// The inputs no output file may resolve into.
@@ -780,6 +819,9 @@ pub struct Claims {
     dir: PathBuf,
     ext: &'static str,
     taken: std::collections::HashSet<PathBuf>,
+    /// The folders the claimed paths need (under `dir`): no output file
+    /// may take one's name.
+    folders: std::collections::HashSet<PathBuf>,
 }
 
 impl Claims {
@@ -789,7 +831,22 @@ impl Claims {
             dir: dir.to_path_buf(),
             ext,
             taken: Default::default(),
+            folders: Default::default(),
         }
+    }
+
+    /// Whether `path` can be claimed: not claimed, not a folder another
+    /// claimed path needs, and under no claimed file (`in/sub.html` and
+    /// `in/sub.txt/page.html` would give `OUT/sub.txt` and
+    /// `OUT/sub.txt/page.txt`).
+    fn free(&self, path: &Path) -> bool {
+        !self.taken.contains(path)
+            && !self.folders.contains(path)
+            && !path
+                .ancestors()
+                .skip(1)
+                .take_while(|a| a.starts_with(&self.dir) && *a != self.dir)
+                .any(|a| self.taken.contains(a))
     }
 
     /// The output path of `input`, distinct from every other of this run.
@@ -798,6 +855,8 @@ impl Claims {
     /// not overwrite each other: the second keeps its input root
     /// (`OUT/b/page.txt`), or failing that its whole file name
     /// (`OUT/page.htm.txt`), or failing that gets a number (`OUT/page~2.txt`).
+    /// A path is also taken when it would be a file where another's folder
+    /// is, or a folder where another's file is ([`Claims::free`]).
     pub fn claim(&mut self, input: &Input) -> PathBuf {
         let ext = self.ext;
         let first = input.output_path(&self.dir, ext);
@@ -829,45 +888,91 @@ impl Claims {
             .file_name()
             .map(|n| n.to_string_lossy()[stem.len()..].to_string())
             .unwrap_or_default();
+        // Numbered in its folder; past a thousand (its folder's name is a
+        // claimed file's), numbered at the top of the output directory,
+        // which no claimed file is above.
+        let numbered = |i: usize| format!("{stem}~{i}{suffix}");
         let pick = candidates
             .into_iter()
-            .chain((2..).map(|i| first.with_file_name(format!("{stem}~{i}{suffix}"))))
-            .find(|p| !self.taken.contains(p))
+            .chain((2..1000).map(|i| first.with_file_name(numbered(i))))
+            .chain((2..).map(|i| self.dir.join(numbered(i))))
+            .find(|p| self.free(p))
             .expect("an endless list has a free name");
         self.taken.insert(pick.clone());
+        for a in pick.ancestors().skip(1) {
+            if !a.starts_with(&self.dir) || a == self.dir || !self.folders.insert(a.to_path_buf()) {
+                break;
+            }
+        }
         pick
     }
+}
+
+/// A container's output under a directory: its sink, or why it cannot be
+/// written.
+enum Current {
+    Open(PathBuf, Box<dyn Sink + Send>),
+    Failed(String),
+}
+
+/// The words of an output that could not be written, for the record of
+/// each document it fails.
+fn unwritable(e: &Error) -> String {
+    format!("its output could not be written: {e}")
+}
+
+/// Removes what a failed output left under its temporary name (nothing
+/// of it is complete; a resumed run writes it again).
+fn discard_partial(path: &Path) {
+    let _ = std::fs::remove_file(partial_path(path));
 }
 
 impl DirSink {
     fn close_current(&mut self, complete: bool) -> Result<()> {
         match self.current.take() {
-            Some((_, mut sink)) if complete => {
+            Some((_, Current::Open(_, mut sink))) if complete => {
                 sink.finish()?;
                 self.replaced += sink.replaced();
                 Ok(())
             }
-            Some((_, mut sink)) => sink.finish_incomplete(),
-            None => Ok(()),
+            Some((_, Current::Open(_, mut sink))) => sink.finish_incomplete(),
+            _ => Ok(()),
         }
+    }
+
+    /// Writes one document's own output file, whole; how many files it
+    /// replaced ([`Sink::replaced`]: 1 when one of its name was there).
+    fn write_one(&self, path: &Path, entry: &Entry, outcome: &Outcome) -> Result<u64> {
+        let mut sink = open_file(path, self.format)?;
+        if let Written::Failed(e) = sink.write(entry, outcome)? {
+            return Err(e);
+        }
+        sink.finish()?;
+        Ok(sink.replaced())
     }
 }
 
 impl Sink for DirSink {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         if entry.input.container == Container::Document {
             self.close_current(true)?;
-            if !matches!(outcome, Outcome::Skipped(_)) {
-                let path = self.claims.claim(&entry.input);
-                if let Outcome::Rendered(_) = outcome {
-                    self.own.check_output_file(&path)?;
-                    let mut sink = open_file(&path, self.format)?;
-                    sink.write(entry, outcome)?;
-                    sink.finish()?;
-                    self.replaced += sink.replaced();
+            if matches!(outcome, Outcome::Skipped(_)) {
+                return Ok(Written::Done);
+            }
+            let path = self.claims.claim(&entry.input);
+            if let Outcome::Rendered(_) = outcome {
+                // An output led into an input stops the run: the output
+                // directory itself is wrong.
+                self.own.check_output_file(&path)?;
+                match self.write_one(&path, entry, outcome) {
+                    Ok(replaced) => self.replaced += replaced,
+                    Err(e) => {
+                        discard_partial(&path);
+                        return Ok(Written::Failed(Error::document(&entry.id, unwritable(&e))));
+                    }
                 }
             }
-            return Ok(());
+            return Ok(Written::Done);
         }
         let same = self
             .current
@@ -877,10 +982,31 @@ impl Sink for DirSink {
             self.close_current(true)?;
             let path = self.claims.claim(&entry.input);
             self.own.check_output_file(&path)?;
-            self.current = Some((entry.input.clone(), open_file(&path, self.format)?));
+            let current = match open_file(&path, self.format) {
+                Ok(sink) => Current::Open(path, sink),
+                Err(e) => {
+                    discard_partial(&path);
+                    Current::Failed(unwritable(&e))
+                }
+            };
+            self.current = Some((entry.input.clone(), current));
         }
-        let (_, sink) = self.current.as_mut().expect("opened above");
-        sink.write(entry, outcome)
+        let (_, current) = self.current.as_mut().expect("opened above");
+        let failed = match current {
+            Current::Open(path, sink) => match sink.write(entry, outcome) {
+                Ok(written) => return Ok(written),
+                Err(e) => {
+                    discard_partial(path);
+                    unwritable(&e)
+                }
+            },
+            Current::Failed(why) => why.clone(),
+        };
+        *current = Current::Failed(failed.clone());
+        Ok(match outcome {
+            Outcome::Skipped(_) | Outcome::Resumed => Written::Done,
+            _ => Written::Failed(Error::document(&entry.id, failed)),
+        })
     }
 
     fn finish(&mut self) -> Result<()> {
@@ -929,6 +1055,60 @@ mod tests {
         assert_eq!(
             Destination::from_arg(Some(Path::new("/tmp"))),
             Destination::Dir("/tmp".into())
+        );
+    }
+
+    /// Issue 70, P1: the temporary name of an output named at the file
+    /// system's limit fits it, and two such names keep two.
+    #[test]
+    fn temporary_names_fit_the_file_systems_limit() {
+        let short = partial_path(Path::new("out/a.txt"));
+        assert_eq!(short, Path::new("out/.a.txt.partial"));
+        let a = format!("{}.txt", "n".repeat(247));
+        let b = format!("{}.txt", "n".repeat(246));
+        let (pa, pb) = (partial_path(Path::new(&a)), partial_path(Path::new(&b)));
+        for p in [&pa, &pb] {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            assert!(name.len() <= NAME_MAX && name.starts_with(".nnn"), "{name}");
+            assert!(name.ends_with(".partial"), "{name}");
+        }
+        assert_ne!(pa, pb);
+        // Multi-byte characters are cut whole.
+        let c = format!("{}.txt", "é".repeat(125));
+        let pc = hidden_beside(Path::new(&c), ".lock");
+        assert!(pc.to_str().unwrap().len() <= NAME_MAX);
+    }
+
+    /// Issue 70, P1: a file's output and a folder's outputs never collide:
+    /// `in/sub.html` and `in/sub.txt/inner.html`, in either order.
+    #[test]
+    fn claims_keep_files_and_folders_apart() {
+        let input = |rel: &str| Input {
+            origin: super::super::Origin::File {
+                path: Path::new("/data/in").join(rel),
+                rel: rel.into(),
+            },
+            container: Container::Document,
+            compression: Compression::None,
+        };
+        for order in [
+            ["sub.html", "sub.txt/inner.html"],
+            ["sub.txt/inner.html", "sub.html"],
+        ] {
+            let mut c = Claims::new(Path::new("/out"), "txt");
+            let got: Vec<PathBuf> = order.iter().map(|r| c.claim(&input(r))).collect();
+            let (file, inner) = match order[0] {
+                "sub.html" => (&got[0], &got[1]),
+                _ => (&got[1], &got[0]),
+            };
+            assert!(!inner.starts_with(file), "{got:?}");
+            assert!(!file.starts_with(inner), "{got:?}");
+        }
+        let mut c = Claims::new(Path::new("/out"), "txt");
+        assert_eq!(c.claim(&input("sub.html")), Path::new("/out/sub.txt"));
+        assert_eq!(
+            c.claim(&input("sub.txt/inner.html")),
+            Path::new("/out/in/sub.txt/inner.txt")
         );
     }
 

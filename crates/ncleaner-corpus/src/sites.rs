@@ -9,7 +9,7 @@ use ncleaner::{Error, Result};
 
 use crate::{
     CorpusOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,
-    SourceOptions, Stats, expand, run,
+    SourceOptions, Stats, Written, expand, run,
 };
 
 /// Reads every document of `origins` (on the threads of `pool`) and adds
@@ -28,14 +28,14 @@ pub fn learn_sites(
         pages: u64,
     }
     impl Sink for Learn<'_> {
-        fn write(&mut self, _: &Entry, outcome: &Outcome) -> Result<()> {
+        fn write(&mut self, _: &Entry, outcome: &Outcome) -> Result<Written> {
             if let Outcome::Rendered(r) = outcome
                 && let Some(p) = decode_sketch(&r.bytes)
             {
                 self.memory.add(&p);
                 self.pages += 1;
             }
-            Ok(())
+            Ok(Written::Done)
         }
         fn finish(&mut self) -> Result<()> {
             Ok(())

@@ -211,3 +211,105 @@ fn several_readers_give_what_one_reader_gives() {
         }
     }
 }
+
+/// Issue 70, P1: a sink that cannot write one entry's output fails that
+/// entry alone ([`Written::Failed`]): it is counted and heard of as
+/// failed, and the run goes on; a sink that fails as a whole stops the
+/// run, which closes what was written as a stopped run's and tells the
+/// observer the counts so far.
+#[test]
+fn an_output_failing_alone_or_as_a_whole() {
+    use std::sync::{Arc, Mutex};
+    struct Picky {
+        /// The entry whose output fails alone, and the one that stops the run.
+        alone: &'static str,
+        stop: &'static str,
+        written: Vec<String>,
+        incomplete: Arc<Mutex<bool>>,
+    }
+    impl Sink for Picky {
+        fn write(&mut self, entry: &Entry, _: &Outcome) -> Result<Written> {
+            if entry.id.ends_with(self.stop) {
+                return Err(Error::document(&entry.id, "the disk is full"));
+            }
+            if entry.id.ends_with(self.alone) {
+                return Ok(Written::Failed(Error::document(
+                    &entry.id,
+                    "no room for this one",
+                )));
+            }
+            self.written.push(entry.id.clone());
+            Ok(Written::Done)
+        }
+        fn finish(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn finish_incomplete(&mut self) -> Result<()> {
+            *self.incomplete.lock().unwrap() = true;
+            Ok(())
+        }
+    }
+    #[derive(Default)]
+    struct Heard {
+        failed: Vec<String>,
+        stopped: Option<Stats>,
+    }
+    impl Observer for Heard {
+        fn failed(&mut self, e: &Entry, _: &Error) {
+            self.failed.push(e.id.clone());
+        }
+        fn progress(&mut self, _: &Stats) {}
+        fn stopped(&mut self, stats: &Stats, _: &Error) {
+            self.stopped = Some(*stats);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let origins: Vec<Origin> = (0..6)
+        .map(|i| {
+            let path = dir.path().join(format!("p{i}.html"));
+            std::fs::write(&path, format!("<p>Page {i} has some words.</p>")).unwrap();
+            Origin::File {
+                rel: PathBuf::from(path.file_name().unwrap()),
+                path,
+            }
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let work = |_: &Entry| Ok(Rendered::default());
+    let options = RunOptions {
+        batch_docs: 1,
+        batch_bytes: 1,
+    };
+    // One entry fails alone: the run ends, that entry counted failed.
+    let incomplete = Arc::new(Mutex::new(false));
+    let mut sink = Picky {
+        alone: "p2.html",
+        stop: "none",
+        written: Vec::new(),
+        incomplete: incomplete.clone(),
+    };
+    let mut heard = Heard::default();
+    let source = Source::new(origins.clone(), SourceOptions::default());
+    let stats = run(source, &pool, options, &work, &mut sink, &mut heard).unwrap();
+    assert_eq!((stats.cleaned, stats.failed), (5, 1));
+    assert_eq!(sink.written.len(), 5);
+    assert!(heard.failed[0].ends_with("p2.html") && heard.failed.len() == 1);
+    assert!(heard.stopped.is_none() && !*incomplete.lock().unwrap());
+    // The sink fails as a whole at the fourth: the run stops there.
+    let mut sink = Picky {
+        alone: "none",
+        stop: "p3.html",
+        written: Vec::new(),
+        incomplete: incomplete.clone(),
+    };
+    let mut heard = Heard::default();
+    let source = Source::new(origins, SourceOptions::default());
+    let err = run(source, &pool, options, &work, &mut sink, &mut heard).unwrap_err();
+    assert!(err.to_string().contains("the disk is full"), "{err}");
+    assert_eq!(sink.written.len(), 3);
+    assert_eq!(heard.stopped.map(|s| s.cleaned), Some(3));
+    assert!(*incomplete.lock().unwrap());
+}

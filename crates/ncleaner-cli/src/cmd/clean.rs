@@ -33,6 +33,13 @@ use super::common::{check_clean_options, names, option_error, thread_pool};
     English to en, the rest to en-nonlex)\n  \
     ncleaner clean --no-route --model en-nonlex pages/\n  \
     curl -s https://example.com/ | ncleaner clean -\n\n\
+    Exit status: 0 every document cleaned (or skipped as no document); 1 the run is \
+    complete and some documents failed (each named, with its record); 2 refused before \
+    anything was written (an option, an output over an input, an output another run \
+    writes); 3 stopped early: the output could not be written any further (a full disk; \
+    what was written stays under its temporary name, and --resume continues it); 130 or \
+    143 interrupted by SIGINT or SIGTERM. Standard output closed by its reader (| head) \
+    ends the run quietly with 0.\n\n\
     The guide to `clean`, with recipes: GUIDE.md, \"ncleaner clean\"."
 )]
 pub struct Args {
@@ -330,8 +337,13 @@ impl Args {
 /// Runs `ncleaner clean`: every input document cleaned on the threads of
 /// `-j`, written in input order, a summary line on standard error at the end
 /// and a progress bar while it runs when standard error is a terminal.
-/// Exits with an error when any document failed (after writing all others).
+/// Exits with an error when any document failed (after writing all others);
+/// the exit statuses are [`super::ExitCode`]'s.
 pub fn run(args: Args) -> Result<()> {
+    run_clean(args).map_err(|e| super::with_status(e, super::ExitCode::REFUSED))
+}
+
+fn run_clean(args: Args) -> Result<()> {
     let options = args.options();
     options.validate().map_err(option_error)?;
     check_clean_options(args.format, args.segments, args.output.as_deref())?;
@@ -399,7 +411,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let result = run_corpus_prepared(&cleaner, run, args.resume, prepared);
     if let (Some(f), Some(mem), false) = (&args.site_memory, &memory, args.no_site_pass) {
-        mem.save(f)?;
+        // After the run: its outputs are written, the memory is not.
+        mem.save(f)
+            .map_err(|e| anyhow::Error::new(e).context(super::ExitCode(super::ExitCode::FAILED)))?;
     }
     result
 }
@@ -463,15 +477,21 @@ pub struct Run<'a> {
 /// when any document failed (after writing all others). Shared by `clean`
 /// and `strip`.
 pub fn run_corpus(cleaner: &Cleaner, run: Run<'_>) -> Result<()> {
-    let prepared = corpus::prepare_output(run.inputs, run.output, None)?;
-    run_corpus_prepared(cleaner, run, false, prepared)
+    corpus::prepare_output(run.inputs, run.output, None)
+        .map_err(anyhow::Error::new)
+        .and_then(|prepared| run_corpus_prepared(cleaner, run, false, prepared))
+        .map_err(|e| super::with_status(e, super::ExitCode::REFUSED))
 }
 
 /// [`run_corpus`] on an output already checked and locked
 /// ([`corpus::prepare_output`]), resuming an interrupted run when `resume`.
 /// An input that cannot be read (a missing file among many) is a failed
 /// document as any other: it gets its record, is named on standard error,
-/// and the rest is cleaned (the exit status is then 1).
+/// and the rest is cleaned (the exit status is then 1). An output that
+/// cannot be written any further (a full disk under `-o FILE`) stops the
+/// run: what was written stays under its temporary name, the summary says
+/// so, and the exit status is 3; standard output closed by its reader
+/// (`| head`) ends the run quietly, with status 0, as it ends `cat`.
 fn run_corpus_prepared(
     cleaner: &Cleaner,
     run: Run<'_>,
@@ -496,12 +516,31 @@ fn run_corpus_prepared(
     if let (Some(corpus::Resume::File(f)), false) = (&plan.resume, run.quiet) {
         f.torn_note().inspect(|n| eprintln!("ncleaner: {n}"));
     }
-    let (stats, resumed) =
-        corpus::clean_resuming(found, dest, cleaner, opts, &pool, &mut progress, plan)?;
+    let result = corpus::clean_resuming(found, dest, cleaner, opts, &pool, &mut progress, plan);
     progress.finish();
     let secs = progress.start.elapsed().as_secs_f64();
+    let (stats, resumed) = match (result, progress.stopped.take()) {
+        (Ok(r), _) => r,
+        (Err(e), Some(_)) if reader_gone(&e, dest) => return Ok(()),
+        (Err(e), Some(stats)) => {
+            if !run.quiet {
+                progress.summarise(&stats);
+                eprintln!(
+                    "ncleaner: INCOMPLETE: stopped after {secs:.1} s: the output could not be \
+                     written any further; the outputs hold the {} above, the rest was not \
+                     written",
+                    counted(stats.documents + stats.skipped, "document")
+                );
+                dest.incomplete_note(format)
+                    .inspect(|n| eprintln!("ncleaner: {n}"));
+            }
+            return Err(anyhow::Error::new(e).context(super::ExitCode(super::ExitCode::STOPPED)));
+        }
+        // Refused before anything was written (the caller's status).
+        (Err(e), None) => return Err(e.into()),
+    };
     if !run.quiet {
-        eprintln!("ncleaner: {stats}");
+        progress.summarise(&stats);
         if resumed > 0 {
             eprintln!(
                 "ncleaner: resumed: {} already in the output left out",
@@ -523,25 +562,18 @@ fn run_corpus_prepared(
         if let Some(note) = replaced_note(dest, stats.replaced) {
             eprintln!("ncleaner: {note}");
         }
-        if !progress.skipped.is_empty() {
-            let list: Vec<String> = progress
-                .skipped
-                .iter()
-                .map(|(why, n)| format!("{n} {why}"))
-                .collect();
-            eprintln!("ncleaner: skipped: {}", list.join(", "));
-        }
     }
     if let Some(sig) = stats.interrupted {
         return Err(anyhow::Error::new(super::ExitCode(128 + sig))
             .context(format!("interrupted by {}", signal_name(sig))));
     }
     if stats.failed > 0 {
-        anyhow::bail!(
+        return Err(anyhow::anyhow!(
             "{} of {} failed",
             stats.failed,
             counted(stats.documents, "document")
-        );
+        )
+        .context(super::ExitCode(super::ExitCode::FAILED)));
     }
     Ok(())
 }
@@ -567,6 +599,13 @@ fn replaced_note(dest: &corpus::sink::Destination, replaced: u64) -> Option<Stri
     }
 }
 
+/// Whether the run stopped because standard output, its output, was
+/// closed by its reader (`ncleaner clean … | head`).
+fn reader_gone(e: &ncleaner::Error, dest: &corpus::Destination) -> bool {
+    matches!(dest, corpus::Destination::Stdout)
+        && matches!(e, ncleaner::Error::Io { error, .. } if error.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
 fn signal_name(sig: i32) -> &'static str {
     match sig {
         2 => "SIGINT",
@@ -584,6 +623,8 @@ struct Progress {
     /// Files skipped as no document, by reason (WARC records that are not
     /// documents are only counted).
     skipped: std::collections::BTreeMap<String, u64>,
+    /// The counts of a run stopped because its output could not be written.
+    stopped: Option<Stats>,
 }
 
 impl Progress {
@@ -602,6 +643,20 @@ impl Progress {
             start: Instant::now(),
             verbose,
             skipped: Default::default(),
+            stopped: None,
+        }
+    }
+
+    /// The summary lines: the counts, and what was skipped by reason.
+    fn summarise(&self, stats: &Stats) {
+        eprintln!("ncleaner: {stats}");
+        if !self.skipped.is_empty() {
+            let list: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(why, n)| format!("{n} {why}"))
+                .collect();
+            eprintln!("ncleaner: skipped: {}", list.join(", "));
         }
     }
 
@@ -646,6 +701,11 @@ impl Observer for Progress {
                 None => {}
             }
         }
+    }
+
+    /// The error is the run's last word, after the summary.
+    fn stopped(&mut self, stats: &Stats, _error: &ncleaner::Error) {
+        self.stopped = Some(*stats);
     }
 
     fn progress(&mut self, stats: &Stats) {

@@ -34,7 +34,7 @@ use parquet::file::properties::WriterProperties;
 use serde::Deserialize;
 
 use crate::Entry;
-use crate::run::{Outcome, Sink};
+use crate::run::{Outcome, Sink, Written};
 
 /// Rows collected before they are turned into Arrow arrays.
 pub const BATCH_ROWS: usize = 1024;
@@ -259,7 +259,7 @@ impl ParquetSink {
 }
 
 impl Sink for ParquetSink {
-    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<()> {
+    fn write(&mut self, entry: &Entry, outcome: &Outcome) -> Result<Written> {
         let row = match outcome {
             Outcome::Rendered(r) => {
                 self.bytes += r.bytes.len();
@@ -276,13 +276,13 @@ impl Sink for ParquetSink {
                 error: Some(e.to_string()),
                 ..Row::default()
             },
-            Outcome::Skipped(_) | Outcome::Resumed => return Ok(()),
+            Outcome::Skipped(_) | Outcome::Resumed => return Ok(Written::Done),
         };
         self.rows.push(row);
         if self.rows.len() >= BATCH_ROWS || self.bytes >= BATCH_BYTES {
             self.write_rows()?;
         }
-        Ok(())
+        Ok(Written::Done)
     }
 
     fn finish(&mut self) -> Result<()> {

@@ -1,0 +1,315 @@
+//! Issue 70's probe of the crawl paths, one test per defect, through the
+//! `ncleaner` binary: an output that cannot be made fails its document
+//! alone (P1), every record of a JSON Lines or Parquet input gets an
+//! output record (P3), WARC record ids are unique (P4), `-o` through links
+//! and onto special files (P8), Parquet in every codec (P9), and the
+//! smaller defects. The server's (P6, P7) are in `ncleaner-serve`'s tests.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+use common::{json_lines, run_clean, tempdir};
+
+const PAGE: &str = "<html><head><title>A page</title></head><body>\
+    <p>This is a page with a paragraph of ordinary prose that a reader would \
+    want to keep, long enough to be kept by every cleaning method.</p>\
+    <p>A second paragraph follows with more words about nothing at all, \
+    written only to be read back by the test.</p></body></html>";
+
+fn page(marker: &str) -> String {
+    PAGE.replace("This is a page", &format!("{marker} is a page"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `clean ARGS` with the file-size limit of the process set to `limit`
+/// bytes (a write past it fails with "File too large", as one on a full
+/// disk fails with "No space left on device"; SIGXFSZ ignored so that the
+/// write fails rather than the process dies).
+#[cfg(unix)]
+fn clean_with_file_limit(args: &[&str], limit: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = common::bin();
+    cmd.arg("clean").args(args);
+    // SAFETY: between fork and exec only async-signal-safe calls are made
+    // (signal, setrlimit), on plain data.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: limit as libc::rlim_t,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    out
+}
+
+/// A page of about `bytes` bytes of prose, kept whole by keep-all.
+fn long_page(marker: &str, bytes: usize) -> String {
+    let para = "<p>A long paragraph of a long page that goes on and on about nothing.</p>";
+    format!(
+        "<html><body><p>{marker} starts here.</p>{}</body></html>",
+        para.repeat(bytes / para.len() + 1)
+    )
+}
+
+// ---- P1: one output that cannot be made fails alone; exit statuses ----
+
+/// P1: an input named at the file system's limit (251 bytes: its output
+/// `NAME.txt` fits, its temporary `.NAME.txt.partial` would not) is
+/// written like the 200 pages beside it; and `in/sub.html` beside a
+/// folder `in/sub.txt/` gives two outputs that do not collide.
+#[cfg(unix)]
+#[test]
+fn p1_outputs_named_at_the_limit_and_beside_folders_are_written() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub.txt")).unwrap();
+    for i in 0..200 {
+        std::fs::write(input.join(format!("p{i:03}.html")), page(&format!("P{i}"))).unwrap();
+    }
+    let long = format!("{}.html", "n".repeat(246));
+    assert_eq!(long.len(), 251);
+    std::fs::write(input.join(&long), page("Long")).unwrap();
+    std::fs::write(input.join("sub.html"), page("Sub")).unwrap();
+    std::fs::write(input.join("sub.txt/inner.html"), page("Inner")).unwrap();
+    let out = dir.path().join("out");
+    let o = run_clean(&["-j", "2", "-o", &format!("{}/", s(&out)), s(&input)]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(e.contains("203 documents: 203 cleaned, 0 failed"), "{e}");
+    let long_out = out.join(format!("{}.txt", "n".repeat(246)));
+    assert!(
+        std::fs::read_to_string(&long_out)
+            .unwrap()
+            .contains("Long is a page")
+    );
+    assert!(
+        std::fs::read_to_string(out.join("sub.txt"))
+            .unwrap()
+            .contains("Sub is a page")
+    );
+    // The folder's page keeps its input root rather than go under a file.
+    let inner = out.join("in/sub.txt/inner.txt");
+    assert!(
+        std::fs::read_to_string(&inner)
+            .unwrap()
+            .contains("Inner is a page"),
+        "{e}"
+    );
+    assert_eq!(common::count_files(&out), 203);
+}
+
+/// P1: a document whose output cannot be made (a folder of the user's
+/// stands where its file goes) fails alone, named, and the run goes on to
+/// its summary with exit status 1; `--resume` runs to the end again
+/// instead of dying at the same file.
+#[cfg(unix)]
+#[test]
+fn p1_an_output_that_cannot_be_made_fails_its_document_alone() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for i in 0..20 {
+        std::fs::write(input.join(format!("p{i:02}.html")), page(&format!("P{i}"))).unwrap();
+    }
+    let out = dir.path().join("out");
+    // A folder with a file in it where `p07.html`'s output goes.
+    std::fs::create_dir_all(out.join("p07.txt")).unwrap();
+    std::fs::write(out.join("p07.txt/keep.me"), "the user's").unwrap();
+    for resume in [false, true] {
+        let mut args = vec!["-j", "2", "-o", s(&out), s(&input)];
+        if resume {
+            args.insert(0, "--resume");
+        }
+        let o = run_clean(&args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "resume {resume}: {e}");
+        assert!(
+            e.contains("p07.html") && e.contains("its output could not be written"),
+            "{e}"
+        );
+        assert!(e.contains("1 failed"), "{e}");
+        assert!(e.contains("complete in"), "{e}");
+        match resume {
+            false => assert!(e.contains("1 of 20 document(s) failed"), "{e}"),
+            // The 19 written are left out; the one that failed is tried again.
+            true => assert!(
+                e.contains("1 of 1 document(s) failed") && e.contains("resumed: 19"),
+                "{e}"
+            ),
+        }
+        for i in (0..20).filter(|&i| i != 7) {
+            let text = std::fs::read_to_string(out.join(format!("p{i:02}.txt"))).unwrap();
+            assert!(text.contains(&format!("P{i} is a page")));
+        }
+        assert_eq!(
+            std::fs::read_to_string(out.join("p07.txt/keep.me")).unwrap(),
+            "the user's"
+        );
+        // No temporary file is left behind.
+        let hidden = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".partial")
+            })
+            .count();
+        assert_eq!(hidden, 0);
+    }
+}
+
+/// P1: a full disk under an output directory (here a file-size limit: a
+/// write past it fails as one on a full disk does) fails the document
+/// whose output does not fit, alone; the others are written.
+#[cfg(unix)]
+#[test]
+fn p1_a_full_disk_fails_the_document_that_does_not_fit_alone() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for i in 0..6 {
+        std::fs::write(input.join(format!("p{i}.html")), page(&format!("P{i}"))).unwrap();
+    }
+    std::fs::write(input.join("p3.html"), long_page("Big", 400_000)).unwrap();
+    let out = dir.path().join("out");
+    let o = clean_with_file_limit(
+        &[
+            "-j",
+            "1",
+            "--method",
+            "keep-all",
+            "-o",
+            &format!("{}/", s(&out)),
+            s(&input),
+        ],
+        64 << 10,
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("p3.html") && e.contains("its output could not be written"),
+        "{e}"
+    );
+    assert!(e.contains("6 documents: 5 cleaned, 1 failed"), "{e}");
+    for i in [0, 1, 2, 4, 5] {
+        assert!(out.join(format!("p{i}.txt")).exists(), "{e}");
+    }
+    assert!(!out.join("p3.txt").exists());
+    assert!(!out.join(".p3.txt.partial").exists());
+}
+
+/// P1: the one output file of `-o FILE` that cannot be written any further
+/// (a full disk) stops the run early: a summary marked INCOMPLETE, what was
+/// written under its temporary name, exit status 3 (not 1, a finished run
+/// with failures); `--resume` with room on the disk completes it.
+#[cfg(unix)]
+#[test]
+fn p1_a_full_disk_stops_a_single_output_early_and_resume_completes_it() {
+    let dir = tempdir();
+    let input = dir.path().join("in.jsonl");
+    let mut lines = String::new();
+    for i in 0..40 {
+        let doc = serde_json::json!({"id": format!("d{i}"), "html": long_page(&format!("Doc{i}"), 20_000)});
+        lines.push_str(&format!("{doc}\n"));
+    }
+    std::fs::write(&input, lines).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let o = clean_with_file_limit(
+        &["-j", "1", "--method", "keep-all", "-o", s(&out), s(&input)],
+        200 << 10,
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{e}");
+    assert!(
+        e.contains("INCOMPLETE") && e.contains("could not be written"),
+        "{e}"
+    );
+    assert!(e.contains("--resume"), "{e}");
+    assert!(e.contains("File too large"), "{e}");
+    assert!(!out.exists());
+    let partial = dir.path().join(".out.jsonl.partial");
+    assert!(partial.exists(), "{e}");
+    let o = run_clean(&[
+        "--resume",
+        "-j",
+        "1",
+        "--method",
+        "keep-all",
+        "-o",
+        s(&out),
+        s(&input),
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    let records = json_lines(&out);
+    let ids: Vec<&str> = records.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let want: Vec<String> = (0..40).map(|i| format!("d{i}")).collect();
+    assert_eq!(ids, want.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
+/// P1: the exit statuses, as `--help` lists them: 0 all cleaned, 1 complete
+/// with failed documents, 2 refused before anything was written.
+#[test]
+fn p1_exit_statuses_tell_refused_from_failed_runs() {
+    let dir = tempdir();
+    let page_file = dir.path().join("a.html");
+    std::fs::write(&page_file, PAGE).unwrap();
+    let missing = dir.path().join("missing.html");
+    assert_eq!(run_clean(&["-q", s(&page_file)]).status.code(), Some(0));
+    let o = run_clean(&["-q", s(&page_file), s(&missing)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // An output over its input is refused before any work.
+    let o = run_clean(&["-q", "-o", s(&page_file), s(&page_file)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("exit status"), "{}", stderr(&o));
+    let help = common::ok(&["clean", "--help"]);
+    for words in ["Exit status", "3 stopped early", "2 refused"] {
+        assert!(help.contains(words), "{help}");
+    }
+}
+
+/// `clean | head`: the reader closing standard output ends the run
+/// quietly, with exit status 0, as it ends `cat`.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for i in 0..400 {
+        std::fs::write(input.join(format!("p{i:03}.html")), page(&format!("P{i}"))).unwrap();
+    }
+    let mut child = common::bin()
+        .args(["clean", "-j", "1", s(&input)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(!e.contains("Broken pipe") && !e.contains("panicked"), "{e}");
+}
