@@ -313,3 +313,97 @@ fn a_closed_standard_output_ends_the_run_quietly() {
     assert_eq!(o.status.code(), Some(0), "{e}");
     assert!(!e.contains("Broken pipe") && !e.contains("panicked"), "{e}");
 }
+
+// ---- P3: every record of a JSON Lines or Parquet input gets an output record ----
+
+/// Bytes stored in a JSON string one character per byte (Latin-1), as
+/// scripts store binary cells.
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| b as char).collect()
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xffa";
+
+/// P3: four JSON lines in, four records out: the PNG and the line of
+/// control bytes are records marked `skipped` with the reason and their
+/// id, in JSON Lines and in Parquet; `--resume` over the complete output
+/// finds every record in its place.
+#[test]
+fn p3_records_judged_not_documents_get_skipped_records() {
+    let dir = tempdir();
+    let input = dir.path().join("in.jsonl");
+    let controls = format!(
+        "{} and then some words",
+        "\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}".repeat(40)
+    );
+    let lines = [
+        serde_json::json!({"id": "a", "html": page("A")}),
+        serde_json::json!({"id": "png", "url": "http://x/logo.png", "html": latin1(PNG)}),
+        serde_json::json!({"id": "ctl", "text": controls}),
+        serde_json::json!({"id": "b", "html": page("B")}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let o = run_clean(&["-o", s(&out), s(&input)]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    let records = json_lines(&out);
+    let ids: Vec<&str> = records.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["a", "png", "ctl", "b"], "{records:?}");
+    assert!(
+        records[1]["skipped"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a document"),
+        "{records:?}"
+    );
+    assert_eq!(records[1]["url"], "http://x/logo.png");
+    assert!(
+        records[2]["skipped"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a document")
+    );
+    assert!(records[0].get("skipped").is_none() && records[0]["text"].is_string());
+    // A resumed run over the complete output matches all four records.
+    let before = std::fs::read(&out).unwrap();
+    let o = run_clean(&["--resume", "-o", s(&out), s(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("4 document(s) already in the output"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    #[cfg(feature = "parquet")]
+    {
+        use arrow_array::Array;
+        use arrow_array::cast::AsArray;
+        let pq = dir.path().join("out.parquet");
+        let o = run_clean(&["-o", s(&pq), s(&input)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let f = std::fs::File::open(&pq).unwrap();
+        let batches: Vec<_> =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(f)
+                .unwrap()
+                .build()
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+        let b = arrow_select_concat(&batches);
+        let ids = b.column_by_name("id").unwrap().as_string::<i32>();
+        let skipped = b.column_by_name("skipped").unwrap().as_string::<i32>();
+        assert_eq!(b.num_rows(), 4);
+        assert_eq!(ids.value(1), "png");
+        assert!(skipped.value(1).starts_with("not a document"));
+        assert!(skipped.value(2).starts_with("not a document"));
+        assert!(skipped.is_null(0) && skipped.is_null(3));
+    }
+}
+
+#[cfg(feature = "parquet")]
+fn arrow_select_concat(batches: &[arrow_array::RecordBatch]) -> arrow_array::RecordBatch {
+    assert_eq!(batches.len(), 1, "one batch of a small file");
+    batches[0].clone()
+}

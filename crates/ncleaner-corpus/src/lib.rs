@@ -283,6 +283,17 @@ impl Entry {
         }
     }
 
+    /// Whether this entry, skipped as no document, still gets a record in
+    /// the outputs that have records (JSON Lines, Parquet): every record of
+    /// a JSON Lines or Parquet input is meant as a document, so each one
+    /// gets an output record (`{"id", "url", "skipped": why}`), and the
+    /// output a record for every record of the input. What a WARC file or a
+    /// folder holds besides documents (`request` records, images) gets
+    /// none.
+    pub fn skip_has_record(&self) -> bool {
+        matches!(self.input.container, Container::Jsonl | Container::Parquet)
+    }
+
     /// Bytes held in memory (for batching).
     pub fn size(&self) -> usize {
         let owned = match &self.document {

@@ -4,7 +4,8 @@
 //! A run writes its outcomes in input order, so an interrupted run's output
 //! holds the records of a prefix of the inputs' entries. A resumed run reads
 //! the same inputs again and matches them **by position**: its k-th entry
-//! that makes a record (every entry but those skipped as no document) is
+//! that makes a record (every entry but those skipped as no document,
+//! save a JSON Lines or Parquet input's records: [`Entry::skip_has_record`]) is
 //! the output's k-th record, whose `id` must be the entry's (else the inputs
 //! changed, and the run stops before writing anything). So repeated ids (a
 //! folder given twice, JSON Lines whose ids repeat) are each kept once.
@@ -427,7 +428,10 @@ impl Resuming {
     /// Whether entry `e` (its early outcome known) is already in the
     /// output; an error when the output's record at its place is another's.
     pub(crate) fn done(&mut self, e: &Entry) -> std::result::Result<bool, String> {
-        if matches!(e.early, Some(Outcome::Skipped(_))) {
+        // A skipped entry has a record in a file output (JSON Lines,
+        // Parquet) when its input's records are all meant as documents.
+        let file = matches!(self.resume, Resume::File(_));
+        if matches!(e.early, Some(Outcome::Skipped(_))) && !(file && e.skip_has_record()) {
             return Ok(false);
         }
         match &self.resume {

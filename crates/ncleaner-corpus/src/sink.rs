@@ -5,7 +5,9 @@
 //! - One stream ([`StreamSink`]): every document's rendering, in input
 //!   order. In JSON Lines a failed document is a line of its own,
 //!   `{"id":…,"url":…,"error":…}`, so that the output has exactly one line
-//!   per input document.
+//!   per input document; so is a record of a JSON Lines or Parquet input
+//!   skipped as no document, `{"id":…,"url":…,"skipped":…}`
+//!   ([`Entry::skip_has_record`]).
 //! - WARC ([`WarcSink`]): every WARC record of the input passes through
 //!   unchanged, each cleaned response followed by its `conversion` record;
 //!   a document that was not in a WARC file becomes a `resource` record
@@ -584,6 +586,19 @@ pub fn json_error_line(entry: &Entry, error: &Error) -> Vec<u8> {
     line
 }
 
+/// The JSON line of a record skipped as no document
+/// ([`Entry::skip_has_record`]): `{"id":…,"url":…,"skipped":why}`.
+pub fn json_skipped_line(entry: &Entry, why: &str) -> Vec<u8> {
+    let v = serde_json::json!({
+        "id": entry.id,
+        "url": entry.url,
+        "skipped": why,
+    });
+    let mut line = serde_json::to_vec(&v).expect("JSON values serialise");
+    line.push(b'\n');
+    line
+}
+
 /// All outputs to one stream; see the module documentation.
 ///
 /// In the formats whose documents need a line that names them where
@@ -690,6 +705,13 @@ impl Sink for StreamSink {
             }
             Outcome::Failed(e) if self.format == OutputFormat::Jsonl => {
                 let line = json_error_line(entry, e);
+                self.since_cut += line.len();
+                self.out.as_mut().expect("not finished").write_all(&line)
+            }
+            Outcome::Skipped(why)
+                if self.format == OutputFormat::Jsonl && entry.skip_has_record() =>
+            {
+                let line = json_skipped_line(entry, why);
                 self.since_cut += line.len();
                 self.out.as_mut().expect("not finished").write_all(&line)
             }

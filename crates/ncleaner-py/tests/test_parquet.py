@@ -42,6 +42,7 @@ def test_a_dataset_of_pages_is_cleaned_into_parquet(tmp_path):
     assert got.column_names == [
         "id", "url", "text", "words_in", "words_out", "language", "model",
         "metadata", "page_quality", "page_type", "markdown", "truncated", "error",
+        "skipped",
     ]
     rows = got.to_pylist()
     lines = [json.loads(line) for line in jsonl.read_text().splitlines()]

@@ -287,6 +287,9 @@ pub fn clean_case(bin: &Path, case: &Case, work: &Path) -> Outcome {
     let record = match rec {
         None if stderr.contains("ncleaner: skipped: ") => "skipped",
         None => "missing",
+        // A JSON line or a Parquet row that is no document has its record,
+        // marked (issue 70, P3).
+        Some(r) if r.get("skipped").is_some() => "skipped",
         Some(r) if r.get("error").is_some() => "failed",
         Some(r) if r.get("truncated").is_some() => "truncated",
         Some(_) => "cleaned",

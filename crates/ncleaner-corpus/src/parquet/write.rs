@@ -10,8 +10,11 @@
 //!
 //! A failed document is a row with its `id`, `url` and `error` and no
 //! text, as it is a line of its own in JSON Lines: the output has a row
-//! for every document. What is not a document (a WARC `request` record,
-//! an image in a folder) has none, as in JSON Lines.
+//! for every document. A record of a JSON Lines or Parquet input judged
+//! not a document (a PNG, a PDF) is a row with its `id`, `url` and
+//! `skipped` (why), as in JSON Lines ([`Entry::skip_has_record`]): such an
+//! input gets a row for every record. What other inputs hold that is not
+//! a document (a WARC `request` record, an image in a folder) has none.
 //!
 //! Rows are collected [`BATCH_ROWS`] at a time (or [`BATCH_BYTES`]) into
 //! Arrow arrays, and a row group is closed when it holds about
@@ -79,8 +82,9 @@ fn quality_fields() -> Fields {
 }
 
 /// The columns of a Parquet output, one per field of the JSON Lines
-/// record (its `segments` excepted: they are JSON Lines only), and
-/// `error` for a failed document. `truncated` is the record's: why the
+/// record (its `segments` excepted: they are JSON Lines only), `error`
+/// for a failed document and `skipped` for a record that is not a
+/// document. `truncated` is the record's: why the
 /// document was not read whole (a body cut short, a limit of one
 /// document), null when it was.
 pub fn schema() -> SchemaRef {
@@ -100,6 +104,7 @@ pub fn schema() -> SchemaRef {
         s("markdown"),
         s("truncated"),
         s("error"),
+        s("skipped"),
     ]))
 }
 
@@ -162,6 +167,7 @@ struct Row {
     markdown: Option<String>,
     truncated: Option<String>,
     error: Option<String>,
+    skipped: Option<String>,
 }
 
 /// The names of a Parquet output file while it is written.
@@ -276,6 +282,12 @@ impl Sink for ParquetSink {
                 error: Some(e.to_string()),
                 ..Row::default()
             },
+            Outcome::Skipped(why) if entry.skip_has_record() => Row {
+                id: Some(entry.id.clone()),
+                url: entry.url.clone(),
+                skipped: Some(why.clone()),
+                ..Row::default()
+            },
             Outcome::Skipped(_) | Outcome::Resumed => return Ok(Written::Done),
         };
         self.rows.push(row);
@@ -356,6 +368,7 @@ fn batch(rows: &[Row]) -> std::result::Result<RecordBatch, arrow_schema::ArrowEr
         strings(|r| r.markdown.as_deref()),
         strings(|r| r.truncated.as_deref()),
         strings(|r| r.error.as_deref()),
+        strings(|r| r.skipped.as_deref()),
     ];
     RecordBatch::try_new(schema(), columns)
 }
