@@ -407,3 +407,102 @@ fn arrow_select_concat(batches: &[arrow_array::RecordBatch]) -> arrow_array::Rec
     assert_eq!(batches.len(), 1, "one batch of a small file");
     batches[0].clone()
 }
+
+// ---- P4: record ids unique per record, and the WARC writer's fields ----
+
+/// P4: JSON lines that share an id (per-shard row numbers) get distinct
+/// `WARC-Record-ID`s, resources and conversions alike; a line without a
+/// URL gets no `WARC-Target-URI` (its id, which names a file here, is
+/// never looked up as a path).
+#[test]
+fn p4_warc_record_ids_are_unique_per_record() {
+    let dir = tempdir();
+    let named = dir.path().join("0");
+    std::fs::write(&named, "a file named like the id").unwrap();
+    let input = dir.path().join("shard.jsonl");
+    let lines: String = (0..3)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": 0, "html": page(&format!("Row{i}"))})
+            )
+        })
+        .collect();
+    std::fs::write(&input, lines).unwrap();
+    let out = dir.path().join("out.warc");
+    let o = common::bin()
+        .current_dir(dir.path())
+        .args(["clean", "-q", "-o", s(&out), s(&input)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warc = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    let ids: Vec<&str> = warc
+        .lines()
+        .filter_map(|l| l.strip_prefix("WARC-Record-ID: "))
+        .collect();
+    assert_eq!(ids.len(), 6, "{warc}");
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(unique.len(), 6, "{ids:?}");
+    assert!(!warc.contains("WARC-Target-URI"), "{warc}");
+    assert!(!warc.contains("file://"), "{warc}");
+}
+
+/// A WARC record of the standard's own form.
+fn warc_record(version: &str, fields: &str, block: &[u8]) -> Vec<u8> {
+    let mut v = format!(
+        "{version}\r\n{fields}Content-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    v.extend_from_slice(block);
+    v.extend_from_slice(b"\r\n\r\n");
+    v
+}
+
+/// WARC output: a conversion record has a `WARC-Date` even when its
+/// response has none (the run's date), is of its input's WARC version
+/// (1.1 in, 1.1 out), and writes its URI percent-encoded; a resource
+/// record (JSON Lines in) writes its URL so too.
+#[test]
+fn warc_conversions_are_dated_versioned_and_their_uris_encoded() {
+    let dir = tempdir();
+    let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{PAGE}");
+    let input = dir.path().join("in.warc");
+    std::fs::write(
+        &input,
+        warc_record(
+            "WARC/1.1",
+            "WARC-Type: response\r\nWARC-Record-ID: <urn:uuid:0000-1>\r\n\
+             WARC-Target-URI: http://example.org/a page/café?q=\"x\"\r\n\
+             Content-Type: application/http; msgtype=response\r\n",
+            http.as_bytes(),
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out.warc");
+    let o = run_clean(&["-q", "-o", s(&out), s(&input)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warc = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    let conversion = &warc[warc.find("WARC-Type: conversion").expect("a conversion")..];
+    let head = &warc[..warc.find("WARC-Type: conversion").unwrap()];
+    assert!(head.ends_with("WARC/1.1\r\n"), "{warc}");
+    assert!(conversion.contains("\r\nWARC-Date: 2"), "{conversion}");
+    assert!(
+        conversion.contains("WARC-Target-URI: http://example.org/a%20page/caf%C3%A9?q=%22x%22\r\n"),
+        "{conversion}"
+    );
+    let jsonl = dir.path().join("in.jsonl");
+    let line = serde_json::json!({"id": "x", "url": "http://example.org/b c/ü", "html": PAGE});
+    std::fs::write(&jsonl, format!("{line}\n")).unwrap();
+    let out = dir.path().join("out2.warc");
+    let o = run_clean(&["-q", "-o", s(&out), s(&jsonl)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warc = String::from_utf8_lossy(&std::fs::read(&out).unwrap()).into_owned();
+    assert_eq!(
+        warc.matches("WARC-Target-URI: http://example.org/b%20c/%C3%BC\r\n")
+            .count(),
+        2,
+        "{warc}"
+    );
+}

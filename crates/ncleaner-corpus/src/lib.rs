@@ -255,6 +255,10 @@ pub struct Entry {
     pub id: String,
     /// Its URL, when known.
     pub url: Option<String>,
+    /// Where a record of a JSON Lines or Parquet input is in it
+    /// (`FILE:LINE`, `FILE#ROW`): its `id` is the data's own, which
+    /// several records may share, and this is not.
+    pub place: Option<String>,
     /// The WARC record it is (kept when the source is asked to keep records).
     pub record: Option<Box<warc::Record>>,
     /// The document to clean; `None` when the outcome is already known.

@@ -554,10 +554,11 @@ fn stream_or_warc(
     rename: Option<(PathBuf, PathBuf)>,
 ) -> Box<dyn Sink + Send> {
     if format == OutputFormat::Warc {
+        let date = warc::now();
         Box::new(WarcSink {
-            w: Some(warc::Writer::new(out, gzip)),
+            w: Some(warc::Writer::new(out, gzip).with_date(date.clone())),
             name,
-            date: warc::now(),
+            date,
             rename,
         })
     } else {
@@ -757,9 +758,31 @@ impl Sink for WarcSink {
                     Some(InputKind::Text) => "text/plain",
                     _ => "text/html",
                 };
-                let uri = entry.url.clone().unwrap_or_else(|| file_uri(&entry.id));
-                w.write_resource(&entry.id, &uri, content_type, &self.date, entry.bytes())
-                    .and_then(|res| w.write_conversion_with(&res, text, extra))
+                // A file is its own URI; a record of JSON Lines or Parquet
+                // without a URL has none (its id is no path to look up).
+                let uri = match (&entry.url, &entry.input.origin) {
+                    (Some(url), _) => Some(url.clone()),
+                    (None, super::Origin::File { path, .. })
+                        if entry.input.container == Container::Document =>
+                    {
+                        Some(file_uri(path))
+                    }
+                    _ => None,
+                };
+                // The id of a JSON line or Parquet row is the data's, which
+                // several may share: its place in its input tells them apart.
+                let seed = match &entry.place {
+                    Some(place) => format!("{place}\n{}", entry.id),
+                    None => entry.id.clone(),
+                };
+                w.write_resource(
+                    &seed,
+                    uri.as_deref(),
+                    content_type,
+                    &self.date,
+                    entry.bytes(),
+                )
+                .and_then(|res| w.write_conversion_with(&res, text, extra))
             }
             (None, None) => Ok(()),
         };
@@ -794,12 +817,12 @@ impl WarcSink {
     }
 }
 
-/// A `file:` URI for a document known only by its path.
-fn file_uri(id: &str) -> String {
-    let abs = std::fs::canonicalize(id).unwrap_or_else(|_| PathBuf::from(id));
-    let s = abs.to_string_lossy();
+/// A `file:` URI for a document known only by its path (its bytes as
+/// they are, a name that is not UTF-8 too, percent-encoded).
+fn file_uri(path: &Path) -> String {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = String::from("file://");
-    for b in s.bytes() {
+    for &b in abs.as_os_str().as_encoded_bytes() {
         if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
             out.push(b as char);
         } else {
@@ -1136,6 +1159,6 @@ mod tests {
 
     #[test]
     fn file_uris() {
-        assert!(file_uri("/no such/x.html").starts_with("file:///no%20such/x.html"));
+        assert!(file_uri(Path::new("/no such/x.html")).starts_with("file:///no%20such/x.html"));
     }
 }

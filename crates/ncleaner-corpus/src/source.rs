@@ -270,6 +270,7 @@ impl Source {
             input: input.clone(),
             id,
             url,
+            place: None,
             record: None,
             document: None,
             early: None,
@@ -529,6 +530,7 @@ impl Source {
             Ok(doc) => {
                 let id = doc.id.unwrap_or_else(|| format!("{name}:{}", doc.line));
                 let mut e = self.entry(input, id, doc.url);
+                e.place = Some(format!("{name}:{}", doc.line));
                 // Compressed bytes stored one character per byte are
                 // decompressed; a string of binary bytes is no document.
                 // JSON strings are Unicode: no `<meta>` may override that.
@@ -543,11 +545,13 @@ impl Source {
             }
             Err(err) => {
                 let id = err.id.unwrap_or_else(|| format!("{name}:{}", err.line));
-                self.failed(
+                let mut e = self.failed(
                     input,
                     id,
                     Error::document(format!("{name}:{}", err.line), err.reason),
-                )
+                );
+                e.place = Some(format!("{name}:{}", err.line));
+                e
             }
         }
     }

@@ -98,6 +98,7 @@ impl Source {
                 let id = doc.id.unwrap_or_else(|| format!("{name}#{}", doc.row));
                 let at = format!("{name}#{}", doc.row);
                 let mut e = self.entry(input, id, doc.url);
+                e.place = Some(at.clone());
                 // A cell's bytes are identified as a file's are. A string
                 // column is Unicode: no `<meta>` may override that.
                 let unicode = doc.utf8.then_some("utf-8");
@@ -110,7 +111,9 @@ impl Source {
             Err(err) => {
                 let at = err.row.map_or(name.clone(), |r| format!("{name}#{r}"));
                 let id = err.id.unwrap_or_else(|| at.clone());
-                self.failed(input, id, Error::document(at, err.reason))
+                let mut e = self.failed(input, id, Error::document(at.clone(), err.reason));
+                e.place = Some(at);
+                e
             }
         }
     }

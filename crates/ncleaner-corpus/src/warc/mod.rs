@@ -51,7 +51,7 @@ pub use crate::http::{
     Dechunked, HttpResponse, MAX_HEADER, charset_param, dechunk, media_type, parse_http,
 };
 pub use read::Reader;
-pub use write::{CONVERSION_CONTENT_TYPE, Writer, derived_id, now};
+pub use write::{CONVERSION_CONTENT_TYPE, Writer, derived_id, now, uri_field};
 
 /// The longest value of a metadata field in a conversion record, in bytes
 /// (cut at a character boundary).
@@ -155,6 +155,18 @@ impl Record {
     /// `WARC-Record-ID`, as written (with its angle brackets).
     pub fn id(&self) -> Option<&str> {
         self.get("WARC-Record-ID")
+    }
+
+    /// The WARC version of its first line (`WARC/1.0`, `WARC/1.1`); `None`
+    /// for a record made here rather than read (no header).
+    pub fn version(&self) -> Option<&str> {
+        let line = self.header.split(|&b| b == b'\n').next()?;
+        let line = std::str::from_utf8(line).ok()?.trim();
+        let number = line.strip_prefix("WARC/")?;
+        (!number.is_empty()
+            && number.len() <= 8
+            && number.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        .then_some(line)
     }
 
     /// `WARC-Target-URI`, without the angle brackets some writers put around it.
@@ -503,6 +515,24 @@ mod tests {
             conv.id(),
             Some(derived_id(b"<urn:uuid:7>", b"conversion").as_str())
         );
+    }
+
+    /// Issue 70: a record's version is its first line's; a URI is written
+    /// percent-encoded once, whatever it holds.
+    #[test]
+    fn versions_and_uri_fields() {
+        let rec = read(&record("1", "http://x/", "response", b"body"));
+        assert_eq!(rec[0].as_ref().unwrap().version(), Some("WARC/1.0"));
+        let mut v11 = record("2", "http://x/", "response", b"body");
+        v11[..8].copy_from_slice(b"WARC/1.1");
+        assert_eq!(read(&v11)[0].as_ref().unwrap().version(), Some("WARC/1.1"));
+        assert_eq!(
+            uri_field("http://x.org/a b/café?q=\"1\"&r=<2>"),
+            "http://x.org/a%20b/caf%C3%A9?q=%221%22&r=%3C2%3E"
+        );
+        let once = uri_field("http://x.org/a%20b|c");
+        assert_eq!(once, "http://x.org/a%20b%7Cc");
+        assert_eq!(uri_field(&once), once);
     }
 
     #[test]

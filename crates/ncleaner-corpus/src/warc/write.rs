@@ -10,6 +10,8 @@ pub struct Writer<W: Write> {
     w: W,
     gzip: bool,
     buf: Vec<u8>,
+    /// The date of a conversion record whose original has none.
+    date: Option<String>,
 }
 
 /// The media type of conversion records.
@@ -22,7 +24,15 @@ impl<W: Write> Writer<W> {
             w,
             gzip,
             buf: Vec::new(),
+            date: None,
         }
+    }
+
+    /// Gives `date` (the run's, [`now`]) to each conversion record whose
+    /// original has no `WARC-Date`: the field is mandatory in every record.
+    pub fn with_date(mut self, date: String) -> Self {
+        self.date = Some(date);
+        self
     }
 
     /// The underlying writer.
@@ -55,11 +65,22 @@ impl<W: Write> Writer<W> {
         self.emit(&record.header, &record.block)
     }
 
-    /// Writes a record from its fields (without `Content-Length`, which is
-    /// added) and block.
+    /// Writes a WARC/1.0 record from its fields (without `Content-Length`,
+    /// which is added) and block.
     pub fn write_new(&mut self, fields: &[(&str, &str)], block: &[u8]) -> io::Result<()> {
+        self.write_new_as("WARC/1.0", fields, block)
+    }
+
+    /// [`Writer::write_new`] in the WARC version `version` (`WARC/1.1`).
+    pub fn write_new_as(
+        &mut self,
+        version: &str,
+        fields: &[(&str, &str)],
+        block: &[u8],
+    ) -> io::Result<()> {
         let mut header = Vec::with_capacity(512);
-        header.extend_from_slice(b"WARC/1.0\r\n");
+        header.extend_from_slice(version.as_bytes());
+        header.extend_from_slice(b"\r\n");
         for (k, v) in fields {
             // Field values must not break the header.
             let v: String = v
@@ -81,7 +102,10 @@ impl<W: Write> Writer<W> {
     }
 
     /// [`Writer::write_conversion`] with more fields after the standard
-    /// ones (the page's metadata: [`super::metadata_fields`]).
+    /// ones (the page's metadata: [`super::metadata_fields`]). The record
+    /// is of the original's WARC version (a WARC/1.1 file's conversions are
+    /// WARC/1.1), its URI the original's written as a URI ([`uri_field`]),
+    /// its date the original's, else the writer's ([`Writer::with_date`]).
     pub fn write_conversion_with(
         &mut self,
         original: &Record,
@@ -90,11 +114,16 @@ impl<W: Write> Writer<W> {
     ) -> io::Result<()> {
         let refers = original.id().unwrap_or("").to_string();
         let id = derived_id(refers.as_bytes(), b"conversion");
+        let uri = original.target_uri().map(uri_field);
         let mut fields = vec![("WARC-Type", "conversion")];
-        if let Some(uri) = original.get("WARC-Target-URI") {
+        if let Some(uri) = &uri {
             fields.push(("WARC-Target-URI", uri));
         }
-        if let Some(date) = original.get("WARC-Date") {
+        let date = original
+            .get("WARC-Date")
+            .map(str::to_string)
+            .or_else(|| self.date.clone());
+        if let Some(date) = &date {
             fields.push(("WARC-Date", date));
         }
         fields.push(("WARC-Record-ID", &id));
@@ -103,27 +132,34 @@ impl<W: Write> Writer<W> {
         }
         fields.push(("Content-Type", CONVERSION_CONTENT_TYPE));
         fields.extend(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        self.write_new(&fields, text)
+        let version = original.version().unwrap_or("WARC/1.0").to_string();
+        self.write_new_as(&version, &fields, text)
     }
 
     /// Writes a document that did not come from a WARC file as a `resource`
     /// record and returns that record (to refer to from its conversion).
+    /// Its id is derived from `id_seed`, which must differ between records;
+    /// its `WARC-Target-URI` is `uri` written as a URI ([`uri_field`]), and
+    /// left out when there is none (a JSON line without a URL: no URI is
+    /// made up for it).
     pub fn write_resource(
         &mut self,
         id_seed: &str,
-        uri: &str,
+        uri: Option<&str>,
         content_type: &str,
         date: &str,
         bytes: &[u8],
     ) -> io::Result<Record> {
         let id = derived_id(id_seed.as_bytes(), b"resource");
-        let fields: Vec<(String, String)> = vec![
-            ("WARC-Type".into(), "resource".into()),
-            ("WARC-Target-URI".into(), uri.into()),
+        let mut fields: Vec<(String, String)> = vec![("WARC-Type".into(), "resource".into())];
+        if let Some(uri) = uri {
+            fields.push(("WARC-Target-URI".into(), uri_field(uri)));
+        }
+        fields.extend([
             ("WARC-Date".into(), date.into()),
             ("WARC-Record-ID".into(), id),
             ("Content-Type".into(), content_type.into()),
-        ];
+        ]);
         let borrowed: Vec<(&str, &str)> = fields
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -136,6 +172,29 @@ impl<W: Write> Writer<W> {
             offset: 0,
         })
     }
+}
+
+/// A URI as a WARC header writes it: the characters RFC 3986 does not
+/// allow in a URI (spaces and other controls, `"`, `<`, `>`, `\`, `^`, a
+/// backtick, `{`, `|`, `}`, and every byte of a character beyond ASCII,
+/// in UTF-8) percent-encoded, as the WARC standard asks of
+/// `WARC-Target-URI`; what is allowed, `%` of an escape already made
+/// among it, is kept, so a URI is never encoded twice.
+pub fn uri_field(uri: &str) -> String {
+    let mut out = String::with_capacity(uri.len());
+    for c in uri.chars() {
+        if c.is_ascii_graphic()
+            && !matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}')
+        {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// A record id (`<urn:uuid:…>`) derived from `seed` and `kind`: the same
