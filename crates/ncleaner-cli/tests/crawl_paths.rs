@@ -506,3 +506,108 @@ fn warc_conversions_are_dated_versioned_and_their_uris_encoded() {
         "{warc}"
     );
 }
+
+// ---- P8: -o onto special files, through links, onto folders ----
+
+/// P8: `-o` naming an existing FIFO is refused with a clear message, and
+/// the FIFO stays a FIFO.
+#[cfg(unix)]
+#[test]
+fn p8_an_output_onto_a_fifo_is_refused() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempdir();
+    let page_file = dir.path().join("a.html");
+    std::fs::write(&page_file, PAGE).unwrap();
+    let fifo = dir.path().join("out.jsonl");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = run_clean(&["-o", s(&fifo), s(&page_file)]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("FIFO") && e.contains("> "), "{e}");
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    // A device is no output file either.
+    let o = run_clean(&["-o", "/dev/null", s(&page_file)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+}
+
+/// P8: `-o` through a symbolic link writes the link's target, and the
+/// link stays a link; a link to a file not made yet makes it.
+#[cfg(unix)]
+#[test]
+fn p8_an_output_through_a_link_writes_its_target() {
+    let dir = tempdir();
+    let page_file = dir.path().join("a.html");
+    std::fs::write(&page_file, PAGE).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    for exists in [true, false] {
+        let target = data.join(format!("target-{exists}.jsonl"));
+        if exists {
+            std::fs::write(&target, "old\n").unwrap();
+        }
+        let link = dir.path().join(format!("link-{exists}.jsonl"));
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let o = run_clean(&["-q", "-o", s(&link), s(&page_file)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let records = json_lines(&target);
+        assert_eq!(records.len(), 1);
+        assert!(
+            records[0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("This is a page")
+        );
+    }
+}
+
+/// `-o X.jsonl` that is a folder is refused (the name says a file); `-o
+/// X.jsonl/` writes into the folder.
+#[test]
+fn an_output_file_name_that_is_a_folder_is_refused() {
+    let dir = tempdir();
+    let page_file = dir.path().join("a.html");
+    std::fs::write(&page_file, PAGE).unwrap();
+    let folder = dir.path().join("X.jsonl");
+    std::fs::create_dir(&folder).unwrap();
+    let o = run_clean(&["-q", "-o", s(&folder), s(&page_file)]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("a folder of that name exists") && e.contains("X.jsonl/"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+    let o = run_clean(&[
+        "-q",
+        "--format",
+        "jsonl",
+        "-o",
+        &format!("{}/", s(&folder)),
+        s(&page_file),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_lines(&folder.join("a.jsonl")).len(), 1);
+}

@@ -412,6 +412,23 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
     match dest {
         Destination::Stdout => Ok(OwnOutput::default()),
         Destination::File(out) => {
+            // What is there must be a file to replace (or nothing): a FIFO
+            // or a device would be replaced by the renamed output, and its
+            // reader never see it.
+            if let Ok(m) = std::fs::metadata(out)
+                && !m.is_file()
+            {
+                return Err(Error::document(
+                    format!("-o {}", out.display()),
+                    format!(
+                        "this is a {}, not a file: the output is written under a temporary name \
+                         and renamed over it, which would replace it; to write into it, write to \
+                         standard output and redirect it (ncleaner clean … > {})",
+                        file_type_name(&m.file_type()),
+                        out.display()
+                    ),
+                ));
+            }
             let partial = crate::sink::partial_path(out);
             for input in &inputs {
                 for o in [out, &partial] {
@@ -465,6 +482,14 @@ pub fn check_output(inputs: &[PathBuf], dest: &crate::Destination) -> Result<Own
                         input.display()
                     ));
                 }
+            }
+            if out.is_dir() && crate::sink::names_a_file(out) {
+                return refuse(format!(
+                    "a folder of that name exists, and the name says an output file (its \
+                     extension): give another file name, or {}/ to write into the folder (one \
+                     output file per input)",
+                    out.display()
+                ));
             }
             if out.exists() && !out.is_dir() {
                 return refuse(

@@ -55,9 +55,11 @@ const FILE_SUFFIXES: &[&str] = &[
 
 impl Destination {
     /// The destination `-o PATH` means: `-` is standard output; an existing
-    /// directory, or a name without one of the output suffixes (`.jsonl`,
-    /// `.txt`, `.md`, `.warc`, `.parquet`, `.gz`, `.zst`, …), is a directory;
-    /// otherwise one file.
+    /// directory, a name without one of the output suffixes (`.jsonl`,
+    /// `.txt`, `.md`, `.warc`, `.parquet`, `.gz`, `.zst`, …), or one that
+    /// ends in `/`, is a directory; otherwise one file. A file named through a symbolic link is the
+    /// link's target ([`through_links`]): the output is written there, and
+    /// the link stays a link.
     pub fn from_arg(path: Option<&Path>) -> Destination {
         let Some(p) = path else {
             return Destination::Stdout;
@@ -68,16 +70,44 @@ impl Destination {
         if p.is_dir() {
             return Destination::Dir(p.to_path_buf());
         }
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
-        if FILE_SUFFIXES.iter().any(|s| name.ends_with(s)) {
-            Destination::File(p.to_path_buf())
+        if names_a_file(p) {
+            Destination::File(through_links(p))
         } else {
             Destination::Dir(p.to_path_buf())
         }
     }
+}
+
+/// Whether `-o PATH` names a file by its extension (`.jsonl`, `.txt`, …,
+/// [`FILE_SUFFIXES`]), and no folder by a final `/`.
+pub fn names_a_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let slash = path
+        .as_os_str()
+        .as_encoded_bytes()
+        .last()
+        .is_some_and(|&b| std::path::is_separator(b as char));
+    !slash && FILE_SUFFIXES.iter().any(|s| name.ends_with(s))
+}
+
+/// `path` with the symbolic links of its last component followed, to a
+/// target that need not exist yet (at most 40 links, as the kernel
+/// follows): an output file is written under a temporary name and renamed
+/// over its final one, which would replace a link rather than write its
+/// target.
+pub fn through_links(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(target) if target.is_absolute() => p = target,
+            Ok(target) => p = p.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    p
 }
 
 impl Destination {

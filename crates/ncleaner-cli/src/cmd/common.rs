@@ -75,11 +75,16 @@ pub fn check_clean_options(
     use ncleaner_corpus::sink::{self, Destination};
     let dest = Destination::from_arg(output);
     if let (Some(p), Destination::Dir(_)) = (output, &dest) {
-        let has_ext = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.rfind('.'))
-            .is_some_and(|i| i > 0);
+        let slash = p
+            .as_os_str()
+            .as_encoded_bytes()
+            .last()
+            .is_some_and(|&b| std::path::is_separator(b as char));
+        let has_ext = !slash
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.rfind('.'))
+                .is_some_and(|i| i > 0);
         anyhow::ensure!(
             p.exists() || !has_ext,
             "-o {}: the extension names no output format, and the name would be made a \
