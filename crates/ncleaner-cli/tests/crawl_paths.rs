@@ -611,3 +611,122 @@ fn an_output_file_name_that_is_a_folder_is_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json_lines(&folder.join("a.jsonl")).len(), 1);
 }
+
+// ---- The smaller defects ----
+
+/// `--site-memory` is saved with the permissions of any file the user
+/// makes: 0666 less the umask, not 0600.
+#[cfg(unix)]
+#[test]
+fn the_site_memory_follows_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempdir();
+    let page_file = dir.path().join("a.html");
+    std::fs::write(&page_file, PAGE).unwrap();
+    for (umask, mode) in [(0o022, 0o644), (0o077, 0o600)] {
+        let memory = dir.path().join(format!("sites-{umask:o}.mem"));
+        let mut cmd = common::bin();
+        cmd.args(["clean", "-q", "--site-memory", s(&memory), s(&page_file)])
+            .stdout(Stdio::null());
+        // SAFETY: umask is async-signal-safe and takes plain data.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(umask);
+                Ok(())
+            });
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let got = std::fs::metadata(&memory).unwrap().permissions().mode() & 0o777;
+        assert_eq!(got, mode, "umask {umask:o}");
+    }
+}
+
+/// `clean /dev/zero`: a device past the limit is said to hold more than
+/// the limit, not to be "0 bytes".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_device_past_the_limit_says_more_than_the_limit() {
+    let o = run_clean(&["/dev/zero"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("more than 67108864 bytes"), "{e}");
+    assert!(!e.contains(" 0 bytes"), "{e}");
+}
+
+/// Two file names that are not UTF-8 and differ only in the byte that is
+/// not get two ids (`\xNN`), not one.
+#[cfg(target_os = "linux")]
+#[test]
+fn names_that_are_not_utf8_keep_distinct_ids() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for (b, marker) in [(0xe9u8, "E9"), (0xe8u8, "E8")] {
+        let name = [b"page-".as_slice(), &[b], b".html"].concat();
+        let path = input.join(std::ffi::OsStr::from_bytes(&name));
+        std::fs::write(path, page(marker)).unwrap();
+    }
+    let out = dir.path().join("out.jsonl");
+    let o = run_clean(&["-q", "-o", s(&out), s(&input)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ids: Vec<String> = json_lines(&out)
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[0], ids[1]);
+    assert!(
+        ids[0].ends_with("page-\\xE8.html") && ids[1].ends_with("page-\\xE9.html"),
+        "{ids:?}"
+    );
+}
+
+/// A symbolic link in a folder to a file that blocks on read (a FIFO no
+/// one writes) is skipped, named, and does not stall the walk.
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_fifo_does_not_stall_the_walk() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("a.html"), page("A")).unwrap();
+    std::fs::write(input.join("z.html"), page("Z")).unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink(&fifo, input.join("m.html")).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let mut child = common::bin()
+        .args(["clean", "-j", "2", "-o", s(&out), s(&input)])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break Some(st);
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    if status.is_none() {
+        // Unblock the reader so that the test ends, then fail.
+        let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+        let _ = child.kill();
+        panic!("the walk stalled on the link to a FIFO");
+    }
+    let o = child.wait_with_output().unwrap();
+    let e = stderr(&o);
+    assert!(e.contains("m.html") && e.contains("FIFO"), "{e}");
+    assert_eq!(json_lines(&out).len(), 2, "{e}");
+}

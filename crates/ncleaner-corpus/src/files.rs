@@ -32,7 +32,7 @@ impl Origin {
     /// A name for messages and JSON `id`s.
     pub fn name(&self) -> String {
         match self {
-            Origin::File { path, .. } => path.display().to_string(),
+            Origin::File { path, .. } => path_name(path),
             Origin::Stdin => "-".to_string(),
             Origin::Memory { name, .. } => name.clone(),
         }
@@ -46,27 +46,23 @@ impl Origin {
     /// Reads the document's bytes, failing (without reading them all) when
     /// there are more than `max` of them.
     pub fn read_limited(&self, max: u64) -> Result<Vec<u8>> {
-        let too_large = |n: u64| Error::TooLarge {
-            input: self.name(),
-            size: n,
-            max,
-        };
+        let too_large = |n: Option<u64>| over_limit(self.name(), n, max);
         match self {
             Origin::File { path, .. } => {
-                let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+                let file = open_input(path).map_err(|e| Error::io(path, e))?;
                 let len = file.metadata().map(|m| m.len()).unwrap_or(0);
                 if len > max {
-                    return Err(too_large(len));
+                    return Err(too_large(Some(len)));
                 }
                 read_to_limit(file, max, len as usize)
                     .map_err(|e| Error::io(path, e))?
-                    .ok_or_else(|| too_large(max.saturating_add(1)))
+                    .ok_or_else(|| too_large(None))
             }
             Origin::Stdin => read_to_limit(std::io::stdin().lock(), max, 0)
                 .map_err(|e| Error::io("-", e))?
-                .ok_or_else(|| too_large(max.saturating_add(1))),
+                .ok_or_else(|| too_large(None)),
             Origin::Memory { bytes, .. } if bytes.len() as u64 > max => {
-                Err(too_large(bytes.len() as u64))
+                Err(too_large(Some(bytes.len() as u64)))
             }
             Origin::Memory { bytes, .. } => Ok(bytes.to_vec()),
         }
@@ -100,6 +96,62 @@ impl Origin {
     }
 }
 
+/// Opens an input file to read it without ever waiting on it: a file
+/// whose reads would wait (a kernel file such as `/proc/kmsg`, which a
+/// link in a folder can lead to, looks like any other file) fails its
+/// first read at once (`WouldBlock`, [`would_block`]) rather than stall
+/// the whole run. A FIFO or a device named as an input (`<(cmd)`, which a
+/// folder's walk never opens) is opened again, to be read as its writer
+/// writes, as the user asked.
+pub fn open_input(path: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        let ft = f.metadata()?.file_type();
+        if ft.is_fifo() || ft.is_char_device() || ft.is_block_device() || ft.is_socket() {
+            drop(f);
+            return std::fs::File::open(path);
+        }
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    std::fs::File::open(path)
+}
+
+/// The words for an input whose read would wait ([`open_input`]).
+pub fn would_block(name: &str) -> Error {
+    Error::document(
+        name,
+        "its reads would wait (a kernel or device file that looks like a file, not a \
+         document); not read",
+    )
+}
+
+/// A path as the text of ids and messages: as it is when it is UTF-8;
+/// otherwise each byte that is not UTF-8 written `\xNN`, so that two
+/// names that differ only in such bytes keep two ids (`Path::display`
+/// makes both U+FFFD). A UTF-8 name that spells `\xNN` itself is not told
+/// from a byte so written: escaping every backslash would change every
+/// Windows path.
+pub fn path_name(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
 /// The bytes of one document file, decompressed when its own bytes say it
 /// is gzip or zstd (`page.html.gz` as WCXB ships its pages); other files
 /// are returned as they are. For the lab's training and test pools, which
@@ -111,6 +163,28 @@ pub fn read_document(path: &Path) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     r.read_to_end(&mut out).map_err(io)?;
     Ok(out)
+}
+
+/// The error of a document read past the limit of `max` bytes: its size
+/// when its file says it (`on_disk`), else that it holds more than the
+/// limit (a device such as `/dev/zero`, a pipe, standard input: a size
+/// of 0, or none, is no size).
+pub(crate) fn over_limit(name: String, on_disk: Option<u64>, max: u64) -> Error {
+    match on_disk.filter(|&n| n > max) {
+        Some(size) => Error::TooLarge {
+            input: name,
+            size,
+            max,
+        },
+        None => Error::document(
+            name,
+            format!(
+                "more than {max} bytes (read up to the limit of one document; its size is not \
+                 known beforehand: a pipe, a device, standard input); not cleaned (a web page is \
+                 far smaller: split a larger text into documents)"
+            ),
+        ),
+    }
 }
 
 /// Reads at most `max` bytes; `None` when the reader holds more.
@@ -569,6 +643,17 @@ mod tests {
 #[cfg(test)]
 mod read_tests {
     use super::*;
+
+    /// Issue 70: names that are not UTF-8 keep their bytes apart in ids.
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |b: &[u8]| path_name(Path::new(std::ffi::OsStr::from_bytes(b)));
+        assert_eq!(name(b"a/caf\xe9.html"), "a/caf\\xE9.html");
+        assert_ne!(name(b"x\xe9"), name(b"x\xe8"));
+        assert_eq!(name("日本.html".as_bytes()), "日本.html");
+    }
 
     #[test]
     fn read_document_decompresses_by_content() {

@@ -56,7 +56,7 @@ fn first_bytes(
     max: u64,
 ) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
     match origin {
-        Origin::File { path, .. } => std::fs::File::open(path).and_then(|f| {
+        Origin::File { path, .. } => crate::files::open_input(path).and_then(|f| {
             let len = f.metadata().map_or(0, |m| m.len());
             let cap = match named {
                 None => len.min(max + 1),
@@ -298,6 +298,10 @@ impl Source {
         };
         let (head, rest) = match first_bytes(&origin, named, self.opts.max_document as u64) {
             Ok(o) => o,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                let error = crate::files::would_block(&name);
+                return Some(self.failed(&Arc::new(input), name, error));
+            }
             Err(e) => {
                 let path = PathBuf::from(&name);
                 return Some(self.failed(&Arc::new(input), name, Error::io(path, e)));
@@ -403,11 +407,9 @@ impl Source {
                     ),
                 )))
             }
-            Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(Error::TooLarge {
-                input: name,
-                size: on_disk().unwrap_or(max + 1),
-                max,
-            })),
+            Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(
+                crate::files::over_limit(name, on_disk(), max),
+            )),
             Ok(_) => match self.document_of(bytes, name, path, truncated) {
                 Ok(document) => {
                     e.document = Some(document);
@@ -685,7 +687,7 @@ impl Source {
                     }
                     Next::InPlace(Found::Problem { path, reason }) => {
                         let input = Arc::new(Self::walk_input(&path));
-                        let name = path.display().to_string();
+                        let name = crate::files::path_name(&path);
                         return Some(self.failed(
                             &input,
                             name.clone(),
@@ -694,7 +696,7 @@ impl Source {
                     }
                     Next::InPlace(Found::Skipped { path, reason }) => {
                         let input = Arc::new(Self::walk_input(&path));
-                        let mut e = self.entry(&input, path.display().to_string(), None);
+                        let mut e = self.entry(&input, crate::files::path_name(&path), None);
                         e.early = Some(Outcome::Skipped(reason));
                         return Some(e);
                     }

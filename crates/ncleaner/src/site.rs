@@ -307,16 +307,23 @@ impl SiteMemory {
             }
         }
         // Written whole under a name of its own beside it (created, never
-        // opened over another file), then renamed over it.
+        // opened over another file), then renamed over it; with the
+        // permissions of any file the user makes (0666 less the umask), not
+        // a temporary file's 0600.
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
         let mut name = std::ffi::OsString::from(".");
         name.push(path.file_name().unwrap_or_default());
-        tempfile::Builder::new()
-            .prefix(&name)
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&name).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        builder
             .tempfile_in(dir)
             .and_then(|mut f| {
                 f.write_all(&out)?;

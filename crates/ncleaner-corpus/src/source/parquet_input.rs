@@ -36,7 +36,7 @@ impl Source {
         }
         let max = self.opts.max_document;
         let opened = match origin {
-            Origin::File { path, .. } => match std::fs::File::open(path) {
+            Origin::File { path, .. } => match crate::files::open_input(path) {
                 Ok(f) => crate::parquet::Reader::open(f, max),
                 Err(e) => {
                     let err = Error::io(PathBuf::from(&name), e);
