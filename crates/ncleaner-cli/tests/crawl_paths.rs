@@ -612,6 +612,102 @@ fn an_output_file_name_that_is_a_folder_is_refused() {
     assert_eq!(json_lines(&folder.join("a.jsonl")).len(), 1);
 }
 
+// ---- P9: Parquet in every codec, null-typed columns, binary URLs ----
+
+/// P9: a Parquet file in each codec the format has is read; a `text` or
+/// `id` column of the null type is read as absent; a binary `url` is read.
+#[cfg(feature = "parquet")]
+#[test]
+fn p9_parquet_in_every_codec_with_null_and_binary_columns() {
+    use arrow_array::{ArrayRef, BinaryArray, NullArray, RecordBatch, StringArray};
+    use arrow_schema::{Field, Schema};
+    use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    use std::sync::Arc;
+    let dir = tempdir();
+    let write = |path: &Path, codec: Compression, columns: Vec<(&str, ArrayRef)>| {
+        let schema = Arc::new(Schema::new(
+            columns
+                .iter()
+                .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
+                .collect::<Vec<_>>(),
+        ));
+        let batch =
+            RecordBatch::try_new(schema.clone(), columns.into_iter().map(|c| c.1).collect())
+                .unwrap();
+        let props = parquet::file::properties::WriterProperties::builder()
+            .set_compression(codec)
+            .build();
+        let f = std::fs::File::create(path).unwrap();
+        let mut w = parquet::arrow::ArrowWriter::try_new(f, schema, Some(props)).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+    };
+    let codecs = [
+        ("snappy", Compression::SNAPPY),
+        ("gzip", Compression::GZIP(GzipLevel::default())),
+        ("brotli", Compression::BROTLI(BrotliLevel::default())),
+        ("lz4", Compression::LZ4),
+        ("lz4_raw", Compression::LZ4_RAW),
+        ("zstd", Compression::ZSTD(ZstdLevel::default())),
+    ];
+    for (name, codec) in codecs {
+        let path = dir.path().join(format!("{name}.parquet"));
+        write(
+            &path,
+            codec,
+            vec![
+                (
+                    "id",
+                    Arc::new(StringArray::from(vec![format!("{name}-1")])) as ArrayRef,
+                ),
+                ("html", Arc::new(StringArray::from(vec![page(name)]))),
+            ],
+        );
+        let out = dir.path().join(format!("{name}.jsonl"));
+        let o = run_clean(&["-q", "-o", s(&out), s(&path)]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let records = json_lines(&out);
+        assert_eq!(records[0]["id"], format!("{name}-1"));
+        assert!(
+            records[0]["text"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{name} is a page"))
+        );
+    }
+    // `text` and `id` of the null type, a binary `url`.
+    let path = dir.path().join("nulls.parquet");
+    write(
+        &path,
+        Compression::SNAPPY,
+        vec![
+            ("id", Arc::new(NullArray::new(2)) as ArrayRef),
+            (
+                "html",
+                Arc::new(StringArray::from(vec![page("N0"), page("N1")])),
+            ),
+            ("text", Arc::new(NullArray::new(2))),
+            (
+                "url",
+                Arc::new(BinaryArray::from_vec(vec![b"http://x/0", b"http://x/1"])),
+            ),
+        ],
+    );
+    let out = dir.path().join("nulls.jsonl");
+    let o = run_clean(&["-q", "-o", s(&out), s(&path)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[1]["id"], format!("{}#1", s(&path)));
+    assert_eq!(records[1]["url"], "http://x/1");
+    assert!(
+        records[1]["text"]
+            .as_str()
+            .unwrap()
+            .contains("N1 is a page")
+    );
+}
+
 // ---- The smaller defects ----
 
 /// `--site-memory` is saved with the permissions of any file the user

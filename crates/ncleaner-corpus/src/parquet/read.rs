@@ -3,7 +3,11 @@
 //! The columns are found by name (exact, else in any case): the page in
 //! `html` (read as HTML) or `text` (read as a text dump), a row whose
 //! `html` is null taking its `text`; `id` (a string or an integer) and
-//! `url` when present. A string column is UTF-8 (no `<meta>` overrides it);
+//! `url` (a string, or bytes read as UTF-8) when present. A column of the
+//! null type (all its values null: what pandas and pyarrow write for a
+//! column that never held a value) is read as absent. Pages may be
+//! compressed in any codec the format has (snappy, gzip, brotli, LZ4,
+//! LZ4_RAW, zstd). A string column is UTF-8 (no `<meta>` overrides it);
 //! a binary column holds the page's bytes as crawled, decoded as a file is
 //! (byte-order mark, `<meta>` charset, detection). A row without an `id` is
 //! named `FILE#ROW`, its row index from 0 as pandas and pyarrow count.
@@ -296,6 +300,9 @@ impl Reader {
         let fields = meta.schema().fields().clone();
         let column = |name: &str, ok: fn(&DataType) -> bool, what: &str| match find(&fields, name) {
             None => Ok(None),
+            // A column of nulls alone (a writer that never saw a value
+            // gives it no other type) holds nothing: as if absent.
+            Some(i) if *fields[i].data_type() == DataType::Null => Ok(None),
             Some(i) if ok(fields[i].data_type()) => Ok(Some(i)),
             Some(i) => Err(format!(
                 "column {:?} is {}, not {what}",
@@ -310,7 +317,7 @@ impl Reader {
             |t| is_string(t) || is_integer(t),
             "strings or integers",
         )?;
-        let url = column("url", is_string, "strings")?;
+        let url = column("url", is_bytes, "strings or bytes")?;
         if html.is_none() && text.is_none() {
             let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
             return Err(format!(
