@@ -23,8 +23,12 @@
 //! [`BATCH_BYTES`] by the row group's own account of its columns' size,
 //! and a batch found larger than twice that (rows of very unequal sizes,
 //! or a file whose sizes are wrong) makes the rest of its row group read
-//! a row at a time. So a file of any size is read in memory bounded by a
-//! batch, whatever its row groups and rows.
+//! a row at a time. A column chunk whose data pages are larger than
+//! [`large::LARGE_PAGE`] (a writer that cut no page: 64 rows of 14 MB in
+//! one page of 900 MB) is read a value at a time from the file
+//! ([`large`]), its row group a row at a time: a page is never held
+//! whole. So a file of any size is read in memory bounded by a batch, or
+//! by a row, whatever its row groups, pages and rows.
 
 use std::sync::Arc;
 
@@ -42,6 +46,8 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::file::reader::ChunkReader;
 
+use super::large::{self, Value};
+
 /// The most rows decoded at a time. Pages run to tens or hundreds of KB
 /// each, so a batch of ordinary pages holds a few MB.
 pub const BATCH_ROWS: usize = 64;
@@ -55,11 +61,21 @@ pub const BATCH_BYTES: usize = 8 << 20;
 pub trait Chunks: ChunkReader + Sized + 'static {
     /// Another reader of the same file.
     fn again(&self) -> std::io::Result<Self>;
+    /// A reader of the file's bytes from `pos` on, independent of every
+    /// other reader of it ([`large`] reads several places at once).
+    fn read_at(&self, pos: u64) -> std::io::Result<Box<dyn std::io::Read + Send>>;
 }
 
 impl Chunks for std::fs::File {
     fn again(&self) -> std::io::Result<Self> {
         self.try_clone()
+    }
+    fn read_at(&self, pos: u64) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+        let at = At {
+            file: self.try_clone()?,
+            pos,
+        };
+        Ok(Box::new(std::io::BufReader::with_capacity(64 << 10, at)))
     }
 }
 
@@ -67,17 +83,69 @@ impl Chunks for bytes::Bytes {
     fn again(&self) -> std::io::Result<Self> {
         Ok(self.clone())
     }
+    fn read_at(&self, pos: u64) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+        let from = usize::try_from(pos).unwrap_or(usize::MAX).min(self.len());
+        Ok(Box::new(std::io::Cursor::new(self.slice(from..))))
+    }
+}
+
+/// A file read from a place of its own with positioned reads: its handle's
+/// shared offset, which the Arrow reader moves, is never used.
+struct At {
+    file: std::fs::File,
+    pos: u64,
+}
+
+impl std::io::Read for At {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(&self.file, buf, self.pos)?;
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(&self.file, buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
 }
 
 /// Builds the reader of one row group: (row group, rows per batch, rows
-/// to skip at its start).
-type OpenGroup =
-    Box<dyn FnMut(usize, usize, usize) -> Result<ParquetRecordBatchReader, String> + Send>;
+/// to skip at its start, the chosen columns it reads: by their place among
+/// them, `None` for all).
+type OpenGroup = Box<
+    dyn FnMut(usize, usize, usize, Option<&[usize]>) -> Result<ParquetRecordBatchReader, String>
+        + Send,
+>;
+
+/// Builds the readers of the chosen columns of a row group that are read
+/// a value at a time ([`large`]): their places among the chosen columns,
+/// with their values; none when the row group is read as usual.
+type StreamGroup = Box<dyn FnMut(usize) -> Result<Vec<(usize, large::Values)>, String> + Send>;
+
+/// A row group read a row at a time: some of its columns a value at a
+/// time from the file ([`large`]), the others by the Arrow reader.
+struct Streamed {
+    /// The other chosen columns (places among the chosen), their reader and
+    /// the batch being taken a row at a time.
+    small: Vec<usize>,
+    reader: Option<ParquetRecordBatchReader>,
+    batch: Option<(RecordBatch, usize)>,
+    /// The columns read a value at a time.
+    big: Vec<(usize, large::Values)>,
+    /// Rows left in the row group.
+    left: usize,
+}
 
 /// The record batches of a file's chosen columns, row group by row group,
 /// bounded by rows and bytes (see the module documentation).
 pub struct Batches {
     open: OpenGroup,
+    stream: StreamGroup,
+    /// The chosen columns' fields, in order (a streamed row's schema).
+    schema: arrow_schema::SchemaRef,
+    /// The row group read a row at a time, if it is.
+    streamed: Option<Streamed>,
+    /// The whole lengths of the values of the last batch (one row) that
+    /// were over the limit and left unread: (column, length).
+    over: Vec<(usize, usize)>,
     /// Each row group's rows and rows per batch.
     groups: Vec<(usize, usize)>,
     /// The row group being read, and its reader.
@@ -92,10 +160,20 @@ pub struct Batches {
 impl Batches {
     /// The batches of the columns `columns` (root indices, in file order)
     /// of the file `r`, whose metadata is `meta`.
-    fn new<R: Chunks>(r: R, meta: ArrowReaderMetadata, columns: &[usize]) -> Batches {
+    fn new<R: Chunks>(
+        r: R,
+        meta: ArrowReaderMetadata,
+        columns: &[usize],
+        max_value: usize,
+    ) -> Batches {
         let parquet = meta.metadata().clone();
         let schema = meta.parquet_schema();
         let mask = ProjectionMask::roots(schema, columns.iter().copied());
+        let fields: Vec<arrow_schema::FieldRef> = columns
+            .iter()
+            .map(|&c| meta.schema().fields()[c].clone())
+            .collect();
+        let out_schema = Arc::new(arrow_schema::Schema::new(fields));
         let leaves: Vec<usize> = (0..schema.num_columns())
             .filter(|&l| columns.contains(&schema.get_column_root_idx(l)))
             .collect();
@@ -111,10 +189,48 @@ impl Batches {
                 (rows, rows_per_batch(rows, bytes))
             })
             .collect();
-        let open: OpenGroup = Box::new(move |group, rows, skip| {
+        // Each chosen column that is one leaf of a type read a value at a
+        // time: (its place among the chosen, its leaf).
+        let streamable: Vec<(usize, usize)> = columns
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| is_bytes(out_schema.field(*i).data_type()))
+            .filter_map(|(i, &root)| {
+                let leaves: Vec<usize> = (0..schema.num_columns())
+                    .filter(|&l| schema.get_column_root_idx(l) == root)
+                    .collect();
+                (leaves.len() == 1).then(|| (i, leaves[0]))
+            })
+            .collect();
+        let r = Arc::new(r);
+        let at = r.clone();
+        let open_at: Arc<large::OpenAt> = Arc::new(Box::new(move |pos| at.read_at(pos)));
+        let stream_meta = parquet.clone();
+        let stream_schema = parquet.file_metadata().schema_descr_ptr();
+        let stream: StreamGroup = Box::new(move |group| {
+            let g = stream_meta.row_group(group);
+            let mut big = Vec::new();
+            for &(i, leaf) in &streamable {
+                let descr = stream_schema.column(leaf);
+                if large::plan(g.column(leaf), &descr, &open_at)? {
+                    let values =
+                        large::Values::new(g.column(leaf), &descr, open_at.clone(), max_value);
+                    big.push((i, values));
+                }
+            }
+            Ok(big)
+        });
+        let chosen = columns.to_vec();
+        let open: OpenGroup = Box::new(move |group, rows, skip, only| {
             let again = r.again().map_err(|e| e.to_string())?;
+            let mask = match only {
+                None => mask.clone(),
+                Some(places) => {
+                    ProjectionMask::roots(meta.parquet_schema(), places.iter().map(|&p| chosen[p]))
+                }
+            };
             let mut b = ParquetRecordBatchReaderBuilder::new_with_metadata(again, meta.clone())
-                .with_projection(mask.clone())
+                .with_projection(mask)
                 .with_row_groups(vec![group])
                 .with_batch_size(rows);
             if skip > 0 {
@@ -128,12 +244,143 @@ impl Batches {
         });
         Batches {
             open,
+            stream,
+            schema: out_schema,
+            streamed: None,
+            over: Vec::new(),
             groups,
             group: 0,
             current: None,
             read: 0,
             rows: 1,
         }
+    }
+
+    /// The whole lengths of the values of the last batch that were over
+    /// the limit and left unread: (column, length).
+    pub fn over_limit(&self) -> &[(usize, usize)] {
+        &self.over
+    }
+
+    /// The next row of a streamed row group, as a batch of one row.
+    fn streamed_row(&mut self) -> Option<Result<RecordBatch, String>> {
+        let s = self.streamed.as_mut()?;
+        if s.left == 0 {
+            self.streamed = None;
+            self.group += 1;
+            return None;
+        }
+        s.left -= 1;
+        // The other columns' row.
+        let small = match &mut s.reader {
+            None => None,
+            Some(reader) => loop {
+                if let Some((b, at)) = &mut s.batch
+                    && *at < b.num_rows()
+                {
+                    *at += 1;
+                    break Some(b.slice(*at - 1, 1));
+                }
+                match reader.next() {
+                    Some(Ok(b)) => s.batch = Some((b, 0)),
+                    Some(Err(e)) => return Some(Err(e.to_string())),
+                    None => {
+                        return Some(Err("a column holds fewer rows than its row group".into()));
+                    }
+                }
+            },
+        };
+        self.over.clear();
+        let mut columns: Vec<Option<ArrayRef>> = vec![None; self.schema.fields().len()];
+        if let Some(row) = &small {
+            for (k, &p) in s.small.iter().enumerate() {
+                columns[p] = Some(row.column(k).clone());
+            }
+        }
+        for (p, values) in &mut s.big {
+            let value = match values.next() {
+                Some(Ok(v)) => v,
+                Some(Err(e)) => return Some(Err(e.to_string())),
+                None => return Some(Err("a column holds fewer values than its row group".into())),
+            };
+            if let Value::Bytes(v, len) = &value
+                && *len > v.len()
+            {
+                self.over.push((*p, *len));
+            }
+            columns[*p] = Some(one_value(self.schema.field(*p).data_type(), value));
+        }
+        let columns: Vec<ArrayRef> = columns
+            .into_iter()
+            .map(|c| c.expect("every column"))
+            .collect();
+        Some(RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| e.to_string()))
+    }
+
+    /// Reads row group `group` a row at a time when some of its columns'
+    /// pages are too large to hold ([`large`]); false when it is read as usual.
+    fn start_streamed(&mut self, group: usize) -> Result<bool, String> {
+        let big = (self.stream)(group)?;
+        if big.is_empty() {
+            return Ok(false);
+        }
+        let small: Vec<usize> = (0..self.schema.fields().len())
+            .filter(|p| !big.iter().any(|(b, _)| b == p))
+            .collect();
+        let reader = match small.is_empty() {
+            true => None,
+            false => Some((self.open)(group, BATCH_ROWS, 0, Some(&small))?),
+        };
+        self.streamed = Some(Streamed {
+            small,
+            reader,
+            batch: None,
+            big,
+            left: self.groups[group].0,
+        });
+        Ok(true)
+    }
+}
+
+/// An array of one value (or null) of type `t` (strings or bytes). A
+/// string or binary column takes the value's buffer as it is: a large
+/// value is not copied into the array.
+fn one_value(t: &DataType, value: Value) -> ArrayRef {
+    use arrow_array::{
+        BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, StringArray,
+        StringViewArray,
+    };
+    use arrow_buffer::{Buffer, OffsetBuffer};
+    let bytes = match value {
+        Value::Null => return arrow_array::new_null_array(t, 1),
+        Value::Bytes(v, _) => v,
+    };
+    let offsets = |len: usize| {
+        i32::try_from(len)
+            .ok()
+            .map(|n| OffsetBuffer::new(vec![0, n].into()))
+    };
+    // A string column's bytes are UTF-8 by the format; those that are not
+    // are read with U+FFFD, as a JSON line's are.
+    let text = |b: Vec<u8>| {
+        String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    };
+    match t {
+        DataType::Utf8 => {
+            let s = text(bytes);
+            match offsets(s.len()) {
+                Some(o) => Arc::new(StringArray::new(o, Buffer::from_vec(s.into_bytes()), None)),
+                None => Arc::new(LargeStringArray::from(vec![s])),
+            }
+        }
+        DataType::Binary => match offsets(bytes.len()) {
+            Some(o) => Arc::new(BinaryArray::new(o, Buffer::from_vec(bytes), None)),
+            None => Arc::new(LargeBinaryArray::from(vec![bytes.as_slice()])),
+        },
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(vec![text(bytes)])),
+        DataType::Utf8View => Arc::new(StringViewArray::from(vec![text(bytes)])),
+        DataType::LargeBinary => Arc::new(LargeBinaryArray::from(vec![bytes.as_slice()])),
+        _ => Arc::new(BinaryViewArray::from(vec![bytes.as_slice()])),
     }
 }
 
@@ -149,12 +396,32 @@ impl Iterator for Batches {
     type Item = Result<RecordBatch, String>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.over.clear();
         loop {
+            if self.streamed.is_some() {
+                match self.streamed_row() {
+                    Some(Err(e)) => {
+                        self.streamed = None;
+                        self.group = self.groups.len();
+                        return Some(Err(e));
+                    }
+                    Some(ok) => return Some(ok),
+                    None => continue,
+                }
+            }
             if self.current.is_none() {
                 let &(_, rows) = self.groups.get(self.group)?;
                 self.rows = rows;
                 self.read = 0;
-                match (self.open)(self.group, rows, 0) {
+                match self.start_streamed(self.group) {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(e) => {
+                        self.group = self.groups.len();
+                        return Some(Err(e));
+                    }
+                }
+                match (self.open)(self.group, rows, 0, None) {
                     Ok(r) => self.current = Some(r),
                     Err(e) => {
                         self.group = self.groups.len();
@@ -181,7 +448,7 @@ impl Iterator for Batches {
                         // The row group's account of its size was wrong
                         // for these rows: the rest a row at a time.
                         self.rows = 1;
-                        match (self.open)(self.group, 1, self.read) {
+                        match (self.open)(self.group, 1, self.read, None) {
                             Ok(r) => self.current = Some(r),
                             Err(e) => {
                                 self.current = None;
@@ -253,6 +520,8 @@ pub struct Reader {
     /// The index in the file of `batch`'s first row.
     first_row: u64,
     max_document: usize,
+    /// The whole lengths of `batch`'s values over the limit, unread.
+    over: Vec<(usize, usize)>,
     done: bool,
 }
 
@@ -336,7 +605,8 @@ impl Reader {
             id: at(id),
             url: at(url),
         };
-        let batches = Batches::new(r, meta, &chosen);
+        // A value over the limit is read no further than that.
+        let batches = Batches::new(r, meta, &chosen, max_document.saturating_add(1));
         Ok(Reader {
             batches,
             columns,
@@ -344,6 +614,7 @@ impl Reader {
             at: 0,
             first_row: 0,
             max_document,
+            over: Vec::new(),
             done: false,
         })
     }
@@ -363,15 +634,21 @@ impl Reader {
         };
         let html = col(self.columns.html).and_then(|a| bytes_at(a, i).map(|b| (a, b)));
         let text = col(self.columns.text).and_then(|a| bytes_at(a, i).map(|b| (a, b)));
-        let (kind, (array, body)) = match (html, text) {
-            (Some(h), _) => (InputKind::Html, h),
-            (None, Some(t)) => (InputKind::Text, t),
+        let (kind, column, (array, body)) = match (html, text) {
+            (Some(h), _) => (InputKind::Html, self.columns.html, h),
+            (None, Some(t)) => (InputKind::Text, self.columns.text, t),
             (None, None) => return Err(err("no \"html\" or \"text\" value (null)".into())),
         };
         if body.len() > self.max_document {
+            // A value read a value at a time stops at the limit: its whole
+            // length is known apart.
+            let whole = self
+                .over
+                .iter()
+                .find(|(c, _)| Some(*c) == column)
+                .map_or(body.len(), |&(_, n)| n);
             return Err(err(format!(
-                "document of {} bytes is larger than the limit of {} bytes; skipped",
-                body.len(),
+                "document of {whole} bytes is larger than the limit of {} bytes; skipped",
                 self.max_document
             )));
         }
@@ -437,7 +714,12 @@ impl Iterator for Reader {
                 if self.at < batch.num_rows() {
                     let doc = self.row(&batch, self.at);
                     self.at += 1;
-                    self.batch = Some(batch);
+                    // A batch whose rows are all out is let go at once: its
+                    // values are copies of what the documents now hold.
+                    match self.at < batch.num_rows() {
+                        true => self.batch = Some(batch),
+                        false => self.first_row += batch.num_rows() as u64,
+                    }
                     return Some(doc);
                 }
                 self.first_row += batch.num_rows() as u64;
@@ -450,6 +732,7 @@ impl Iterator for Reader {
                     return None;
                 }
                 Some(Ok(batch)) => {
+                    self.over = self.batches.over_limit().to_vec();
                     self.batch = Some(batch);
                     self.at = 0;
                 }
@@ -490,7 +773,7 @@ pub fn all_batches<R: Chunks>(r: R) -> Result<(arrow_schema::SchemaRef, Batches)
         let meta = metadata(&r, true)?;
         let schema = meta.schema().clone();
         let all: Vec<usize> = (0..schema.fields().len()).collect();
-        Ok((schema, Batches::new(r, meta, &all)))
+        Ok((schema, Batches::new(r, meta, &all, usize::MAX)))
     })
     .and_then(|r| r)
 }

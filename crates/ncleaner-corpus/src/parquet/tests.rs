@@ -523,3 +523,104 @@ fn batches_are_bounded_by_bytes() {
         assert!(String::from_utf8_lossy(&d.body).contains(&format!(" page {i}<")));
     }
 }
+
+/// Issue 70: a column whose rows are all in one data page larger than
+/// [`large::LARGE_PAGE`] (a writer that cut no page) is read a value at a
+/// time, in every codec it streams, a dictionary page before it or not,
+/// nulls and the other columns in their rows; a value over the limit is
+/// left unread and named by its whole length.
+#[test]
+fn one_large_page_is_read_a_value_at_a_time() {
+    use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    use parquet::file::properties::WriterProperties;
+    let dir = tempfile::tempdir().unwrap();
+    let value = |i: usize| match i {
+        3 => None,
+        _ => Some(format!(
+            "Row {i}: {}",
+            "a few words of a long page, ".repeat(110_000 + i)
+        )),
+    };
+    let rows = 8;
+    let texts: Vec<Option<String>> = (0..rows).map(value).collect();
+    let ids: Vec<String> = (0..rows).map(|i| format!("id{i}")).collect();
+    let codecs = [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::BROTLI(BrotliLevel::try_new(1).unwrap()),
+        Compression::LZ4_RAW,
+        Compression::ZSTD(ZstdLevel::default()),
+    ];
+    for (k, codec) in codecs.into_iter().enumerate() {
+        for dictionary in [false, true] {
+            let path = dir.path().join(format!("{k}-{dictionary}.parquet"));
+            let schema = Arc::new(Schema::new(vec![
+                Field::new("id", DataType::Utf8, false),
+                Field::new("text", DataType::Utf8, true),
+            ]));
+            // One page: its size is never checked; with a dictionary, the
+            // first value goes into it and the writer falls back to PLAIN.
+            let props = WriterProperties::builder()
+                .set_compression(codec)
+                .set_dictionary_enabled(dictionary)
+                .set_dictionary_page_size_limit(1 << 10)
+                .set_data_page_size_limit(usize::MAX)
+                .set_data_page_row_count_limit(usize::MAX)
+                .set_write_batch_size(1)
+                .build();
+            let f = std::fs::File::create(&path).unwrap();
+            let mut w = ArrowWriter::try_new(f, schema.clone(), Some(props)).unwrap();
+            let batch = RecordBatch::try_new(
+                schema,
+                vec![
+                    Arc::new(StringArray::from(ids.clone())) as ArrayRef,
+                    Arc::new(StringArray::from(texts.clone())),
+                ],
+            )
+            .unwrap();
+            w.write(&batch).unwrap();
+            w.close().unwrap();
+            // The streaming path is the one taken.
+            let f = std::fs::File::open(&path).unwrap();
+            let meta = parquet::file::metadata::ParquetMetaDataReader::new()
+                .parse_and_finish(&f)
+                .unwrap();
+            let descr = meta.file_metadata().schema_descr().column(1);
+            let file = std::fs::File::open(&path).unwrap();
+            let open: large::OpenAt = Box::new(move |pos| read::Chunks::read_at(&file, pos));
+            let what = format!("{codec} dictionary {dictionary}");
+            assert!(
+                large::plan(meta.row_group(0).column(1), &descr, &open).unwrap(),
+                "{what}"
+            );
+            let docs: Vec<_> = Reader::open(std::fs::File::open(&path).unwrap(), 64 << 20)
+                .unwrap()
+                .collect();
+            assert_eq!(docs.len(), rows, "{what}");
+            for (i, d) in docs.iter().enumerate() {
+                match (i, d) {
+                    (3, Err(e)) => assert!(e.reason.contains("null"), "{what}: {e:?}"),
+                    (_, Ok(d)) => {
+                        assert_eq!(d.id.as_deref(), Some(ids[i].as_str()), "{what}");
+                        assert_eq!(
+                            d.body,
+                            texts[i].as_ref().unwrap().as_bytes(),
+                            "{what} row {i}"
+                        );
+                    }
+                    other => panic!("{what}: {other:?}"),
+                }
+            }
+            // Over a limit of 1 MB, each value fails by its whole length.
+            let mut over = Reader::open(std::fs::File::open(&path).unwrap(), 1 << 20).unwrap();
+            let first = over.next().unwrap().unwrap_err();
+            let whole = texts[0].as_ref().unwrap().len();
+            assert!(
+                first.reason.contains(&format!("document of {whole} bytes")),
+                "{what}: {first:?}"
+            );
+            assert_eq!(over.count(), rows - 1);
+        }
+    }
+}
