@@ -407,9 +407,11 @@ impl Source {
                     ),
                 )))
             }
-            Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(
-                crate::files::over_limit(name, on_disk(), max),
-            )),
+            Ok(_) if bytes.len() as u64 > max => Some(Outcome::Failed(crate::files::over_limit(
+                name,
+                on_disk(),
+                max,
+            ))),
             Ok(_) => match self.document_of(bytes, name, path, truncated) {
                 Ok(document) => {
                     e.document = Some(document);
