@@ -147,10 +147,10 @@ fn p1_an_output_that_cannot_be_made_fails_its_document_alone() {
         assert!(e.contains("1 failed"), "{e}");
         assert!(e.contains("complete in"), "{e}");
         match resume {
-            false => assert!(e.contains("1 of 20 document(s) failed"), "{e}"),
+            false => assert!(e.contains("1 of 20 documents failed"), "{e}"),
             // The 19 written are left out; the one that failed is tried again.
             true => assert!(
-                e.contains("1 of 1 document(s) failed") && e.contains("resumed: 19"),
+                e.contains("1 of 1 document failed") && e.contains("resumed: 19"),
                 "{e}"
             ),
         }
@@ -371,7 +371,7 @@ fn p3_records_judged_not_documents_get_skipped_records() {
     let o = run_clean(&["--resume", "-o", s(&out), s(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("4 document(s) already in the output"),
+        stderr(&o).contains("4 documents already in the output"),
         "{}",
         stderr(&o)
     );
