@@ -10,21 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-use common::{json_lines, run_clean, tempdir};
-
-const PAGE: &str = "<html><head><title>A page</title></head><body>\
-    <p>This is a page with a paragraph of ordinary prose that a reader would \
-    want to keep, long enough to be kept by every cleaning method.</p>\
-    <p>A second paragraph follows with more words about nothing at all, \
-    written only to be read back by the test.</p></body></html>";
-
-fn page(marker: &str) -> String {
-    PAGE.replace("This is a page", &format!("{marker} is a page"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{PAGE, json_lines, page, run_clean, stderr, tempdir};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -507,6 +493,13 @@ fn warc_conversions_are_dated_versioned_and_their_uris_encoded() {
     );
 }
 
+/// Makes a FIFO at `path` (the system's `mkfifo`).
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success(), "mkfifo {}", path.display());
+}
+
 // ---- P8: -o onto special files, through links, onto folders ----
 
 /// P8: `-o` naming an existing FIFO is refused with a clear message, and
@@ -519,13 +512,7 @@ fn p8_an_output_onto_a_fifo_is_refused() {
     let page_file = dir.path().join("a.html");
     std::fs::write(&page_file, PAGE).unwrap();
     let fifo = dir.path().join("out.jsonl");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     let o = run_clean(&["-o", s(&fifo), s(&page_file)]);
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{e}");
@@ -791,13 +778,7 @@ fn a_link_to_a_fifo_does_not_stall_the_walk() {
     std::fs::write(input.join("a.html"), page("A")).unwrap();
     std::fs::write(input.join("z.html"), page("Z")).unwrap();
     let fifo = dir.path().join("pipe");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     std::os::unix::fs::symlink(&fifo, input.join("m.html")).unwrap();
     let out = dir.path().join("out.jsonl");
     let mut child = common::bin()

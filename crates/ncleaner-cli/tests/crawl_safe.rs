@@ -10,22 +10,8 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 
-use common::{json_lines, run_clean, tempdir};
+use common::{PAGE, json_lines, page, run_clean, stderr, tempdir};
 use ncleaner_corpus::torture::warc_response;
-
-const PAGE: &str = "<html><head><title>A page</title></head><body>\
-    <p>This is a page with a paragraph of ordinary prose that a reader would \
-    want to keep, long enough to be kept by every cleaning method.</p>\
-    <p>A second paragraph follows with more words about nothing at all, \
-    written only to be read back by the test.</p></body></html>";
-
-fn page(marker: &str) -> String {
-    PAGE.replace("This is a page", &format!("{marker} is a page"))
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn ids(path: &Path) -> Vec<String> {
     json_lines(path)

@@ -12,21 +12,7 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{json_lines, run_clean, tempdir};
-
-const PAGE: &str = "<html><head><title>A page</title></head><body>\
-    <p>This is a page with a paragraph of ordinary prose that a reader would \
-    want to keep, long enough to be kept by every cleaning method.</p>\
-    <p>A second paragraph follows with more words about nothing at all, \
-    written only to be read back by the test.</p></body></html>";
-
-fn page(marker: &str) -> String {
-    PAGE.replace("This is a page", &format!("{marker} is a page"))
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{PAGE, json_lines, page, run_clean, stderr, tempdir};
 
 /// `n` JSON lines `{"id": "dI", "html": …}`.
 fn jsonl_docs(n: usize) -> String {

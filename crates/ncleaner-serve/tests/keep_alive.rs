@@ -40,11 +40,7 @@ fn content_length(head: &str) -> usize {
 /// cut off: its writes succeed, it reads the answer, then the close.
 #[test]
 fn an_early_refusal_announces_its_close_and_breaks_no_pipe() {
-    let mut cfg = default_config();
-    cfg.max_body = 4 << 20;
-    cfg.max_pending_bytes = 4 << 20;
-    cfg.timeout = Duration::from_secs(20);
-    let s = start(cfg);
+    let s = start(four_mib_budget());
     // A client announces 3 MB and sends a few bytes: it holds 3 MB of the budget.
     let mut first = TcpStream::connect(s.addr).unwrap();
     let head = |len: usize| {

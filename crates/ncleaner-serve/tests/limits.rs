@@ -53,11 +53,7 @@ fn closed_within(c: &mut TcpStream, within: Duration) -> bool {
 /// Item 11: places and body bytes are taken before the body is read.
 #[test]
 fn pending_places_and_bytes_are_checked_before_reading() {
-    let mut cfg = default_config();
-    cfg.max_body = 4 << 20;
-    cfg.max_pending_bytes = 4 << 20;
-    cfg.timeout = Duration::from_secs(20);
-    let s = start(cfg);
+    let s = start(four_mib_budget());
     // A client announces 3 MB and sends a few bytes: it holds 3 MB of the budget.
     let mut first = TcpStream::connect(s.addr).unwrap();
     first

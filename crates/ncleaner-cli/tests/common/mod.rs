@@ -109,3 +109,21 @@ pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
         .collect()
 }
+
+/// A page of two paragraphs that every cleaning method keeps.
+pub const PAGE: &str = "<html><head><title>A page</title></head><body>\
+    <p>This is a page with a paragraph of ordinary prose that a reader would \
+    want to keep, long enough to be kept by every cleaning method.</p>\
+    <p>A second paragraph follows with more words about nothing at all, \
+    written only to be read back by the test.</p></body></html>";
+
+/// [`PAGE`] with `marker` in place of its first word ("MARKER is a page"),
+/// to find the page in an output.
+pub fn page(marker: &str) -> String {
+    PAGE.replace("This is a page", &format!("{marker} is a page"))
+}
+
+/// A process's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

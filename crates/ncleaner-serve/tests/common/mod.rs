@@ -51,6 +51,17 @@ pub fn default_config() -> Config {
     c
 }
 
+/// [`default_config`] with a body limit and a budget of pending body bytes
+/// of 4 MiB each, and 20 s to answer: a client that announces 3 MB holds
+/// most of the budget.
+pub fn four_mib_budget() -> Config {
+    let mut cfg = default_config();
+    cfg.max_body = 4 << 20;
+    cfg.max_pending_bytes = 4 << 20;
+    cfg.timeout = std::time::Duration::from_secs(20);
+    cfg
+}
+
 /// Starts a server with `config` on 127.0.0.1:0 in its own runtime.
 pub fn start(config: Config) -> TestServer {
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
