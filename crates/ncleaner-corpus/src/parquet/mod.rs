@@ -5,7 +5,7 @@
 //! ([`write`]). Built on the Arrow project's `parquet` and `arrow-array`
 //! crates, behind the crate feature `parquet` (on by default).
 
-pub mod large;
+pub(crate) mod large;
 pub mod read;
 pub mod write;
 
