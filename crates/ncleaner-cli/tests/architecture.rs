@@ -16,6 +16,16 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The workspace's crates, whose sources the tests below read.
+const CRATES: [&str; 6] = [
+    "ncleaner",
+    "ncleaner-corpus",
+    "ncleaner-lab",
+    "ncleaner-cli",
+    "ncleaner-serve",
+    "ncleaner-py",
+];
+
 /// The stages of the product library, each allowed to use only those
 /// before it (ARCHITECTURE.md, "Modules of the product").
 const PRODUCT_ORDER: &[&str] = &[
@@ -330,14 +340,7 @@ fn the_product_modules_follow_the_pipeline_order() {
 
 #[test]
 fn no_crate_has_a_module_cycle() {
-    for krate in [
-        "ncleaner",
-        "ncleaner-corpus",
-        "ncleaner-lab",
-        "ncleaner-cli",
-        "ncleaner-serve",
-        "ncleaner-py",
-    ] {
+    for krate in CRATES {
         let graph = module_graph(&workspace().join("crates").join(krate).join("src"));
         assert!(!graph.is_empty(), "{krate}: no modules found");
         if let Some(c) = find_cycle(&graph) {
@@ -993,14 +996,7 @@ fn long_functions(krate: &Path) -> (Vec<LongFn>, BTreeSet<PathBuf>) {
 #[test]
 fn no_function_is_longer_than_its_limit() {
     let mut long = Vec::new();
-    for krate in [
-        "ncleaner",
-        "ncleaner-corpus",
-        "ncleaner-lab",
-        "ncleaner-cli",
-        "ncleaner-serve",
-        "ncleaner-py",
-    ] {
+    for krate in CRATES {
         let dir = workspace().join("crates").join(krate);
         let (found, read) = long_functions(&dir);
         // Every source file under src is part of the module tree, so the
