@@ -462,3 +462,26 @@ def test_routes_by_language_as_the_cli():
     assert named.text == r.text
     one = ncleaner.Cleaner(model="en", route=False).clean(GERMAN)
     assert (one.language, one.model) == (None, None)
+
+
+def test_bytes_are_read_as_they_say_whatever_their_label():
+    # Issue 70: UTF-8 under a stale GB2312 label is UTF-8; GBK under a UTF-8
+    # label is GBK; GBK under its own label stays GBK; a str stays itself.
+    body = "新华社北京十二月十五日电，记者从国家气象局获悉，受强冷空气影响，未来三天我国北方大部分地区将出现大风降温天气。"
+
+    def page(meta):
+        declared = f'<meta charset="{meta}">' if meta else ""
+        return f"<html><head>{declared}</head><body><p>{body}</p></body></html>"
+
+    keep_all = ncleaner.Cleaner(method="keep-all")
+    for what, document, charset, encoding in [
+        ("UTF-8 under a GB2312 <meta>", page("gb2312").encode(), None, "UTF-8"),
+        ("UTF-8 under a GB2312 charset", page(None).encode(), "gb2312", "UTF-8"),
+        ("GBK under a UTF-8 <meta>", page("utf-8").encode("gbk"), None, "GBK"),
+        ("GBK under a UTF-8 charset", page(None).encode("gbk"), "utf-8", "GBK"),
+        ("GBK under a GBK <meta>", page("gbk").encode("gbk"), None, "GBK"),
+        ("a str under a GB2312 <meta>", page("gb2312"), None, "UTF-8"),
+    ]:
+        r = keep_all.clean(document, charset=charset)
+        assert body in r.text, what
+        assert r.encoding == encoding, what

@@ -14,6 +14,19 @@
 //!   byte, a character cut by a truncated download: [`mostly_utf8`]), which
 //!   become U+FFFD, where reading them in windows-1252 would garble every
 //!   other character of the page;
+//! - under a legacy multi-byte label (GBK, Big5, Shift_JIS, EUC-JP, EUC-KR
+//!   and kin), valid UTF-8 is read as UTF-8 when it holds too many distinct
+//!   characters to be valid by chance ([`UTF8_DISTINCT_CHARACTERS`]) or
+//!   when the labelled encoding cannot read the bytes at all: a page saved
+//!   again as UTF-8 that keeps its old `<meta>` (common in crawls and
+//!   archives) is read as written, and a page truly in the label's encoding
+//!   stays so;
+//! - under a UTF-8 label, bytes far from UTF-8 (more invalid sequences than
+//!   characters of two or more bytes: [`far_from_utf8`]) are detected as
+//!   unlabelled bytes are: a GBK or windows-1252 page behind a server or
+//!   template that says UTF-8 is read in its own encoding, not as a page of
+//!   U+FFFD (a single-byte guess needs three invalid sequences per valid
+//!   character: [`Utf8Counts::SINGLE_BYTE_RATIO`]);
 //! - bytes laid out as UTF-16 (a NUL byte beside most ASCII characters,
 //!   [`utf16_by_bytes`]) are read as UTF-16 without a byte-order mark,
 //!   whatever the labels say (a UTF-16 label in a `<meta>` the prescan can
@@ -160,24 +173,167 @@ fn sniff<'b>(
         .map(|e| (e, EncodingSource::Transport))
         .or_else(|| meta_charset(bytes).map(|e| (e, EncodingSource::Meta)));
     let valid = std::str::from_utf8(bytes).ok();
-    // A multi-byte declaration wins whatever the bytes: no need to look closer.
-    let declared_multibyte = declared.is_some_and(|(e, _)| !e.is_single_byte());
-    let utf8 = match valid {
-        Some(_) => Some(EncodingSource::Utf8Valid),
-        None if !declared_multibyte && mostly_utf8(bytes) => Some(EncodingSource::Utf8Mostly),
-        None => None,
+    let detected = || {
+        let tld = url.and_then(tld_of);
+        let enc = detect(bytes, tld.as_deref().map(str::as_bytes));
+        (enc, EncodingSource::Detected)
     };
-    let (enc, src) = match (declared, utf8) {
-        (Some((enc, src)), None) => (enc, src),
-        (Some((enc, src)), Some(_)) if !enc.is_single_byte() || bytes.is_ascii() => (enc, src),
-        (_, Some(how)) => (UTF_8, how),
-        (None, None) => {
-            let tld = url.and_then(tld_of);
-            let enc = detect(bytes, tld.as_deref().map(str::as_bytes));
-            (enc, EncodingSource::Detected)
+    let (enc, src) = match declared {
+        Some((enc, src)) if enc == UTF_8 => match valid {
+            Some(_) => (UTF_8, src),
+            None => match far_from_utf8(bytes) {
+                Some(counts) => match detected() {
+                    (enc, how) if counts.explained_by(enc) => (enc, how),
+                    _ => (UTF_8, src),
+                },
+                None => (UTF_8, src),
+            },
+        },
+        // A legacy multi-byte label: UTF-8 only on evidence that rules out
+        // chance (see `utf8_despite_multibyte_label`).
+        Some((enc, src)) if !enc.is_single_byte() => {
+            utf8_despite_multibyte_label(bytes, valid, enc).map_or((enc, src), |how| (UTF_8, how))
         }
+        Some((enc, src)) if bytes.is_ascii() => (enc, src),
+        _ if valid.is_some() => (UTF_8, EncodingSource::Utf8Valid),
+        _ if mostly_utf8(bytes) => (UTF_8, EncodingSource::Utf8Mostly),
+        Some((enc, src)) => (enc, src),
+        None => detected(),
     };
     (enc, src, 0, valid)
+}
+
+/// How many distinct characters of two or more bytes valid UTF-8 must hold
+/// to be read as UTF-8 under a legacy multi-byte label (GBK and GB18030,
+/// Big5, Shift_JIS, EUC-JP, EUC-KR, ISO-2022-JP) when the labelled encoding
+/// can read the bytes too.
+///
+/// The rule is set by how often text truly in those encodings is valid
+/// UTF-8 by chance. A legacy character is two bytes, a lead of 0x81 or
+/// more and a trail; it forms a UTF-8 character by itself only when its
+/// lead is 0xC2–0xDF and its trail 0x80–0xBF, and two in a row form three-
+/// or four-byte characters only with continuation bytes where their leads
+/// stand. Measured on the Chinese, Japanese and Korean pages of the shared
+/// data encoded in each (the test `legacy_text_is_rarely_valid_utf8_by_chance`:
+/// 254 Chinese pages in GBK and Big5, 15 Japanese ones in Shift_JIS and
+/// EUC-JP, 3 Korean ones in EUC-KR), a character alone is valid UTF-8 15.2%
+/// of the time in GBK (the worst: its common leads are 0xC2–0xDF), 9.5% in
+/// EUC-JP, 5.4% in EUC-KR, 0.6% in Big5 and never in Shift_JIS (kana and
+/// most kanji leads, 0x82–0x9F, are continuation bytes); two neighbours are
+/// valid together as often as two independent characters are (2.4% in GBK
+/// against 15.2%² = 2.3%; 0.2% in Shift_JIS). So `k` distinct legacy
+/// characters are all valid by chance with a probability of about 0.152^k
+/// at worst: 8 give 3·10⁻⁷, while a page truly in UTF-8 holds that many
+/// distinct characters in any line of Chinese, Japanese, Korean, Russian
+/// or Greek.
+///
+/// Distinct, because repetition defeats a plain count: `投票` ("vote") in
+/// GBK is the valid UTF-8 `ͶƱ`, and a short page may repeat it a dozen
+/// times. A page with fewer distinct characters is read as labelled unless
+/// the label's decoder rejects its bytes (a UTF-8 `’` is no Big5 or EUC-KR
+/// character): a few such characters may be UTF-8 by chance, and the label
+/// is then the better evidence.
+pub const UTF8_DISTINCT_CHARACTERS: usize = 8;
+
+/// Under the legacy multi-byte label `label`, how the bytes are UTF-8 if
+/// they are ([`UTF8_DISTINCT_CHARACTERS`] says when): valid, or valid but
+/// for a character cut by the end of the bytes (a truncated download).
+/// Bytes that are ASCII are the label's (its encodings read ASCII alike;
+/// ISO-2022-JP's text is ASCII bytes).
+fn utf8_despite_multibyte_label(
+    bytes: &[u8],
+    valid: Option<&str>,
+    label: &'static Encoding,
+) -> Option<EncodingSource> {
+    let (text, how) = match valid {
+        Some(text) => (text, EncodingSource::Utf8Valid),
+        None => {
+            let e = std::str::from_utf8(bytes).err()?;
+            if e.error_len().is_some() {
+                return None;
+            }
+            let text = std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?;
+            (text, EncodingSource::Utf8Mostly)
+        }
+    };
+    if text.is_ascii() {
+        return None;
+    }
+    let evident = distinct_multibyte_at_least(text, UTF8_DISTINCT_CHARACTERS)
+        || label
+            .decode_without_bom_handling_and_without_replacement(text.as_bytes())
+            .is_none();
+    evident.then_some(how)
+}
+
+/// Whether `text` holds at least `n` distinct characters of two or more
+/// bytes (stops at the `n`th).
+fn distinct_multibyte_at_least(text: &str, n: usize) -> bool {
+    let mut seen: Vec<char> = Vec::with_capacity(n);
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        if !seen.contains(&c) {
+            seen.push(c);
+            if seen.len() >= n {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether bytes that are not valid UTF-8 are far from it: more invalid
+/// sequences than characters of two or more bytes; if so, their counts.
+/// Under a UTF-8 label such bytes are detected as unlabelled ones are,
+/// and the detection taken when [`Utf8Counts::explained_by`] says it
+/// explains them: the label is wrong about most of the page's non-ASCII
+/// text (a page in windows-1252 or GBK behind a template or server that
+/// says UTF-8). Bytes nearer UTF-8 keep the label, with U+FFFD for their
+/// invalid sequences: a label is evidence, so they need less than
+/// unlabelled bytes, which [`mostly_utf8`] reads as UTF-8 only with twice
+/// as many characters as invalid sequences.
+pub fn far_from_utf8(bytes: &[u8]) -> Option<Utf8Counts> {
+    let (multibyte, invalid) = utf8_counts(bytes);
+    (multibyte < invalid).then_some(Utf8Counts { multibyte, invalid })
+}
+
+/// Bytes read as UTF-8: their characters of two or more bytes and their
+/// invalid sequences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Utf8Counts {
+    /// Valid characters of two or more bytes.
+    pub multibyte: usize,
+    /// Invalid sequences, as `Utf8Chunks` cuts them.
+    pub invalid: usize,
+}
+
+impl Utf8Counts {
+    /// How many invalid sequences per valid character a single-byte
+    /// encoding needs before it replaces a UTF-8 label.
+    ///
+    /// The choice: a legacy multi-byte encoding (GBK, Big5, EUC-KR …)
+    /// that the detector names explains bytes with more invalid sequences
+    /// than characters, since its own characters are valid UTF-8 by chance
+    /// (a GBK character 15.2% of the time: `UTF8_DISTINCT_CHARACTERS`), so
+    /// the ratio of a GBK page runs from 2.1 to 6 (the shared data's
+    /// Chinese gold text encoded in GBK: median 3.9). Text in a single-byte
+    /// encoding is almost never valid UTF-8 by chance (an accented letter
+    /// followed by a letter never is), so valid characters beside it are
+    /// UTF-8 truly written: a page that mixes both (a CMS pasting UTF-8
+    /// into Latin-1 templates, or the other way round) keeps its label
+    /// unless its invalid sequences outnumber its characters three to one.
+    pub const SINGLE_BYTE_RATIO: usize = 3;
+
+    /// Whether `detected` explains these bytes better than their UTF-8
+    /// label ([`Utf8Counts::SINGLE_BYTE_RATIO`] says when).
+    pub fn explained_by(self, detected: &'static Encoding) -> bool {
+        if detected == UTF_8 {
+            return false;
+        }
+        match detected.is_single_byte() {
+            true => self.invalid > Self::SINGLE_BYTE_RATIO * self.multibyte,
+            false => true,
+        }
+    }
 }
 
 /// Whether bytes that are not valid UTF-8 are UTF-8 but for a few invalid
@@ -194,6 +350,13 @@ fn sniff<'b>(
 /// its lead bytes counted in a loop that vectorises too, where
 /// `Utf8Chunks` goes byte by byte.
 pub fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (multibyte, invalid) = utf8_counts(bytes);
+    multibyte > 0 && multibyte >= 2 * invalid
+}
+
+/// The characters of two or more bytes and the invalid sequences of
+/// `bytes` read as UTF-8 ([`mostly_utf8`] says how they are counted).
+fn utf8_counts(bytes: &[u8]) -> (usize, usize) {
     let (mut multibyte, mut invalid) = (0usize, 0usize);
     let mut rest = bytes;
     loop {
@@ -213,7 +376,7 @@ pub fn mostly_utf8(bytes: &[u8]) -> bool {
             }
         }
     }
-    multibyte > 0 && multibyte >= 2 * invalid
+    (multibyte, invalid)
 }
 
 /// How many leading bytes [`utf16_by_bytes`] looks at.
@@ -623,7 +786,9 @@ mod tests {
 
     #[test]
     fn invalid_bytes_become_replacement_characters() {
-        let page = b"<meta charset=utf-8>ok \xFF\xFE\xFD bad";
+        // UTF-8 but for its bad bytes (one character of two bytes, one
+        // invalid sequence): bytes further from UTF-8 would be detected.
+        let page = b"<meta charset=utf-8>ok caf\xC3\xA9 \xFF bad";
         let d = decode(page, None, None);
         assert!(d.text.contains('\u{FFFD}'));
         assert!(d.had_errors);
@@ -657,6 +822,107 @@ mod tests {
         let latin = b"<p>Gr\xfc\xdfe aus M\xfcnchen, sch\xf6ne Tage</p>";
         assert!(!mostly_utf8(latin));
         assert!(decode(latin, None, None).text.contains("Grüße"));
+    }
+
+    /// Issue 70: under a multi-byte label the rule counts distinct
+    /// characters. UTF-8 Russian is valid GBK too (its two-byte characters
+    /// are GBK pairs); "Привет" holds six distinct letters, fewer than
+    /// [`UTF8_DISTINCT_CHARACTERS`], and stays GBK (the label is the better
+    /// evidence for so few), "Здравствуйте" holds ten and is UTF-8; a word
+    /// repeated is no more evidence than the word once.
+    #[test]
+    fn a_multibyte_label_yields_to_enough_distinct_utf8_characters() {
+        let gbk = encoding_rs::GBK;
+        for (word, utf8) in [("Привет", false), ("Здравствуйте", true)] {
+            assert!(
+                gbk.decode_without_bom_handling_and_without_replacement(word.as_bytes())
+                    .is_some()
+            );
+            for page in [
+                format!("<meta charset=gbk><p>{word}</p>"),
+                format!("<meta charset=gbk><p>{}</p>", [word; 20].join(" ")),
+            ] {
+                let d = decode(page.as_bytes(), None, None);
+                let want = if utf8 { UTF_8 } else { gbk };
+                assert_eq!(d.encoding, want, "{page}");
+                assert_eq!(d.text.contains(word), utf8, "{page}");
+            }
+        }
+        assert!(distinct_multibyte_at_least("Здравствуйте", 10));
+        assert!(!distinct_multibyte_at_least("Здравствуйте", 11));
+        assert!(!distinct_multibyte_at_least("ascii only", 1));
+    }
+
+    /// Issue 70: a few UTF-8 characters the label's decoder rejects are
+    /// UTF-8 whatever their number (a `’` and a `–` under a Big5 label, as a
+    /// 2008 news page in the shared data has them), and so is a UTF-8 page
+    /// cut in the middle of its last character; ASCII keeps the label.
+    #[test]
+    fn a_multibyte_label_yields_to_utf8_it_cannot_read() {
+        let page = "<meta charset=big5><p>Musharraf’s grip on power, 1999 – 2008.</p>";
+        let d = decode(page.as_bytes(), None, None);
+        assert_eq!(
+            (d.encoding, d.encoding_source),
+            (UTF_8, EncodingSource::Utf8Valid)
+        );
+        assert!(d.text.contains("Musharraf’s grip"));
+        let d = decode(page.as_bytes(), None, Some("euc-kr"));
+        assert_eq!(d.encoding, UTF_8);
+        let zh = "<meta charset=gb2312><p>新华社北京十二月十五日电，记者从国家气象局获悉。</p>";
+        let cut = &zh.as_bytes()[..zh.find("局").unwrap() + 2];
+        let d = decode(cut, None, None);
+        assert_eq!(
+            (d.encoding, d.encoding_source),
+            (UTF_8, EncodingSource::Utf8Mostly)
+        );
+        assert!(d.text.contains("记者从国家气象"), "{}", d.text);
+        let ascii = b"<meta charset=shift_jis><p>plain</p>";
+        assert_eq!(decode(ascii, None, None).encoding, encoding_rs::SHIFT_JIS);
+        // ISO-2022-JP is ASCII bytes: its text keeps its label.
+        let (jis, _, _) = encoding_rs::ISO_2022_JP.encode("日本語のページです");
+        let jis = [&b"<meta charset=iso-2022-jp><p>"[..], &jis].concat();
+        let d = decode(&jis, None, None);
+        assert_eq!(d.encoding, encoding_rs::ISO_2022_JP);
+        assert!(d.text.contains("日本語のページです"));
+    }
+
+    /// Issue 70: under a UTF-8 label, bytes with more invalid sequences than
+    /// UTF-8 characters are detected as unlabelled bytes are; bytes nearer
+    /// UTF-8 keep the label, with U+FFFD where they are not.
+    #[test]
+    fn a_utf8_label_yields_to_bytes_far_from_utf8() {
+        let latin = b"<p>Le caf\xE9 est tr\xE8s bon, et la cr\xE8me br\xFBl\xE9e aussi.</p>";
+        for (meta, transport) in [(true, None), (false, Some("utf-8"))] {
+            let page = match meta {
+                true => [&b"<meta charset=utf-8>"[..], latin].concat(),
+                false => latin.to_vec(),
+            };
+            let d = decode(&page, Some("http://exemple.fr/"), transport);
+            assert_eq!(d.encoding_source, EncodingSource::Detected);
+            assert!(d.text.contains("caf\u{e9}") && !d.had_errors, "{}", d.text);
+        }
+        assert!(far_from_utf8(latin).is_some());
+        // Three UTF-8 characters and one bad byte: UTF-8 as labelled.
+        let mut near = "<meta charset=utf-8><p>Grüße, schöne Tage</p>"
+            .as_bytes()
+            .to_vec();
+        near.insert(near.len() - 8, 0xff);
+        assert!(far_from_utf8(&near).is_none());
+        // UTF-8 and Latin-1 in one page under a UTF-8 label: 3 characters,
+        // 7 invalid sequences, a single-byte guess: the label stands.
+        let mut mixed = "<meta charset=utf-8><p>Café naïve — ".as_bytes().to_vec();
+        mixed.extend_from_slice(b"caf\xe9 \xff\xfe\xc3 \xed\xa0\x80 end.</p>");
+        let counts = far_from_utf8(&mixed).unwrap();
+        assert_eq!((counts.multibyte, counts.invalid), (3, 7));
+        let d = decode(&mixed, None, None);
+        assert_eq!(d.encoding, UTF_8);
+        assert!(d.text.contains("Café naïve"), "{}", d.text);
+        let d = decode(&near, None, None);
+        assert_eq!(
+            (d.encoding, d.encoding_source),
+            (UTF_8, EncodingSource::Meta)
+        );
+        assert!(d.text.contains("Grüße") && d.had_errors);
     }
 
     /// The fast count of [`mostly_utf8`] is the one `Utf8Chunks` gives.

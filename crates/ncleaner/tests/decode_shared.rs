@@ -102,3 +102,102 @@ fn windowed_detection_agrees_with_whole_pages() {
         }
     }
 }
+
+/// Issue 70: the premise of `decode::UTF8_DISTINCT_CHARACTERS` on real
+/// text, and its promise. Every page of the shared data that holds Chinese,
+/// Japanese or Korean text, encoded in its script's legacy encodings
+/// (Chinese in GBK and Big5, Japanese in Shift_JIS and EUC-JP, Korean in
+/// EUC-KR) and labelled so, is read in the label's encoding; and the share
+/// of its characters that are valid UTF-8 by themselves in that encoding
+/// (the chance the rule rests on), raised to the rule's count, is below one
+/// in a million. Prints the shares.
+#[cfg_attr(
+    not(feature = "shared-data"),
+    ignore = "needs ../shared/data, Python, Java or Chromium: scripts/test runs it"
+)]
+#[test]
+fn legacy_text_is_rarely_valid_utf8_by_chance() {
+    use encoding_rs::{BIG5, EUC_JP, EUC_KR, GBK, SHIFT_JIS};
+    use std::collections::HashMap;
+    let data = common::shared_dir().join("data");
+    // Per encoding: pages; characters seen, and of them valid UTF-8 alone;
+    // pairs of neighbouring characters, and of them valid UTF-8.
+    let mut chance: HashMap<&str, (usize, usize, usize, usize, usize)> = HashMap::new();
+    let mut failures = Vec::new();
+    for path in common::pages(&data) {
+        let Some(bytes) = common::read_page(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let count =
+            |r: std::ops::RangeInclusive<char>| text.chars().filter(|c| r.contains(c)).count();
+        let encodings = if count('\u{3040}'..='\u{30FF}') >= 50 {
+            vec![SHIFT_JIS, EUC_JP]
+        } else if count('\u{AC00}'..='\u{D7A3}') >= 50 {
+            vec![EUC_KR]
+        } else if count('\u{4E00}'..='\u{9FFF}') >= 200 {
+            vec![GBK, BIG5]
+        } else {
+            continue;
+        };
+        let mut freq: HashMap<char, usize> = HashMap::new();
+        let mut pairs: HashMap<[char; 2], usize> = HashMap::new();
+        let mut last = None;
+        for c in text.chars() {
+            if c.is_ascii() {
+                last = None;
+                continue;
+            }
+            *freq.entry(c).or_default() += 1;
+            if let Some(b) = last.replace(c) {
+                *pairs.entry([b, c]).or_default() += 1;
+            }
+        }
+        for enc in encodings {
+            let (legacy, _, _) = enc.encode(&text);
+            let doc = ncleaner::decode::decode(&legacy, None, Some(enc.name()));
+            if doc.encoding != enc {
+                failures.push(format!(
+                    "{} in {}: read as {}",
+                    path.display(),
+                    enc.name(),
+                    doc.encoding.name()
+                ));
+            }
+            let e = chance.entry(enc.name()).or_default();
+            e.0 += 1;
+            for (c, n) in &freq {
+                let mut buf = [0; 4];
+                let (b, _, unmappable) = enc.encode(c.encode_utf8(&mut buf));
+                if !unmappable {
+                    e.1 += n;
+                    e.2 += n * usize::from(std::str::from_utf8(&b).is_ok());
+                }
+            }
+            for ([a, b], n) in &pairs {
+                let two = format!("{a}{b}");
+                let (bytes, _, unmappable) = enc.encode(&two);
+                if !unmappable {
+                    e.3 += n;
+                    e.4 += n * usize::from(std::str::from_utf8(&bytes).is_ok());
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(chance.len() == 5, "pages in each script: {chance:?}");
+    let n = ncleaner::decode::UTF8_DISTINCT_CHARACTERS as i32;
+    for (name, (pages, seen, valid, pairs, pairs_valid)) in &chance {
+        let p = *valid as f64 / *seen as f64;
+        let p2 = *pairs_valid as f64 / *pairs as f64;
+        println!(
+            "{name}: {pages} pages, {seen} characters, valid UTF-8 alone {:.1}%, \
+             two in a row {:.2}% (p² = {:.2}%), p^{n} = {:.1e}",
+            100.0 * p,
+            100.0 * p2,
+            100.0 * p * p,
+            p.powi(n)
+        );
+        assert!(p.powi(n) < 1e-6, "{name}: {p}");
+    }
+}

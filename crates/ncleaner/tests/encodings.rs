@@ -133,3 +133,123 @@ fn koi8_r() {
 fn windows_1251() {
     reads_right("windows-1251", &RU);
 }
+
+/// The legacy multi-byte labels of issue 70, as pages declare them.
+const MULTIBYTE_LABELS: [&str; 8] = [
+    "gb2312",
+    "gbk",
+    "gb18030",
+    "big5",
+    "shift_jis",
+    "euc-jp",
+    "euc-kr",
+    "iso-2022-jp",
+];
+
+/// Whether the cleaned `bytes` (labelled by the transport's `charset`)
+/// have a segment that reads each paragraph of `body`.
+fn segments_read(bytes: &[u8], charset: Option<&str>, body: &[&str]) -> Result<(), String> {
+    let routes = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).expect("embedded models");
+    let cleaned = Cleaner::routed(routes).clean_with_charset(bytes, InputKind::Html, None, charset);
+    match body
+        .iter()
+        .find(|p| !cleaned.segments.iter().any(|s| s.text() == **p))
+    {
+        Some(p) => Err(format!("no segment reads {p:?}")),
+        None => Ok(()),
+    }
+}
+
+/// Issue 70: a page saved again as UTF-8 that keeps the label of its
+/// legacy origin, in a `<meta>` or in the transport's header, is read as
+/// UTF-8 under each multi-byte label, whatever its script.
+#[test]
+fn utf8_under_a_multibyte_label_is_read_as_utf8() {
+    for label in MULTIBYTE_LABELS {
+        for body in [&ZH_HANS, &ZH_HANT, &JA, &KO, &RU] {
+            for (how, meta, transport) in [
+                ("a <meta>", Some(label), None),
+                ("the transport", None, Some(label)),
+            ] {
+                let html = page(meta, body);
+                let doc = ncleaner::decode::decode(html.as_bytes(), None, transport);
+                assert_eq!(
+                    (doc.encoding, doc.encoding_source),
+                    (
+                        encoding_rs::UTF_8,
+                        ncleaner::decode::EncodingSource::Utf8Valid
+                    ),
+                    "{label} in {how}: {:.40}",
+                    body[0]
+                );
+                assert_eq!(doc.text, html);
+                if let Err(e) = segments_read(html.as_bytes(), transport, body) {
+                    panic!("{label} in {how}: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// Issue 70 (P2): GBK, Big5, EUC-KR and Shift_JIS pages, and Russian in
+/// windows-1251, that a `<meta>` or the transport says are UTF-8 are read
+/// in their own encoding, as unlabelled pages are, not as pages of U+FFFD.
+#[test]
+fn legacy_bytes_under_a_utf8_label_are_detected() {
+    for (label, body) in [
+        ("gbk", &ZH_HANS),
+        ("big5", &ZH_HANT),
+        ("shift_jis", &JA),
+        ("euc-jp", &JA),
+        ("euc-kr", &KO),
+        ("windows-1251", &RU),
+    ] {
+        let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).expect("a known label");
+        for (how, meta, transport) in [
+            ("a <meta>", Some("utf-8"), None),
+            ("the transport", None, Some("utf-8")),
+        ] {
+            let html = page(meta, body);
+            let (bytes, _, unmappable) = encoding.encode(&html);
+            assert!(!unmappable, "{label} encodes the sample");
+            let doc = ncleaner::decode::decode(&bytes, None, transport);
+            assert_eq!(
+                doc.encoding_source,
+                ncleaner::decode::EncodingSource::Detected,
+                "{label} under a UTF-8 label in {how}"
+            );
+            for p in body.iter() {
+                assert!(
+                    doc.text.contains(p),
+                    "{label} in {how}: {p:?} not in {:?}",
+                    doc.text
+                );
+            }
+            if let Err(e) = segments_read(&bytes, transport, body) {
+                panic!("{label} under a UTF-8 label in {how}: {e}");
+            }
+        }
+    }
+}
+
+/// Issue 70: short legacy pages whose bytes happen to be valid UTF-8 keep
+/// their label. `图片`, `投票` and `通讯` in GBK are the valid UTF-8 `ͼƬ`,
+/// `ͶƱ` and `ͨѶ`; a menu of them, however often repeated, holds six
+/// distinct characters, fewer than the rule asks.
+#[test]
+fn short_legacy_pages_valid_as_utf8_by_chance_keep_their_label() {
+    let menu =
+        "<li><a href=/p>图片</a></li><li><a href=/v>投票</a></li><li><a href=/t>通讯</a></li>";
+    for html in [
+        format!("<meta charset=\"gbk\"><ul>{menu}</ul>"),
+        format!("<meta charset=\"gbk\"><ul>{}</ul>", menu.repeat(30)),
+        format!("<ul>{menu}</ul>"),
+    ] {
+        let (bytes, _, _) = encoding_rs::GBK.encode(&html);
+        assert!(std::str::from_utf8(&bytes).is_ok(), "valid UTF-8 by chance");
+        let transport = (!html.starts_with("<meta")).then_some("gbk");
+        let doc = ncleaner::decode::decode(&bytes, None, transport);
+        assert_eq!(doc.encoding, encoding_rs::GBK, "{html:.60}");
+        assert!(doc.text.contains("图片") && doc.text.contains("通讯"));
+    }
+}

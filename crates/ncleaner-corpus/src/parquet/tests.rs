@@ -695,3 +695,83 @@ fn corrupt_large_pages_fail_without_panic() {
     // The corruptions reach what is read: many cases lose rows.
     assert!(failed >= 10, "{failed} of 40 cases failed");
 }
+
+/// Issue 70: a binary column's bytes are read as their bytes say, whatever
+/// their label: UTF-8 under a stale GB2312 `<meta>` as UTF-8, GBK under a
+/// UTF-8 `<meta>` as GBK, GBK under its own label as GBK; and a string
+/// column's text (Unicode) stays itself under a GB2312 `<meta>`.
+#[test]
+fn binary_cells_are_read_as_their_bytes_say_whatever_their_label() {
+    let body = "新华社北京十二月十五日电，记者从国家气象局获悉，受强冷空气影响，未来三天我国北方大部分地区将出现大风降温天气。";
+    let page = |c: &str| {
+        format!("<html><head><meta charset=\"{c}\"></head><body><p>{body}</p></body></html>")
+    };
+    let gbk = |s: String| encoding_rs::GBK.encode(&s).0.into_owned();
+    let cells = [
+        page("gb2312").into_bytes(),
+        gbk(page("utf-8")),
+        gbk(page("gbk")),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages.parquet");
+    let html = page("gb2312");
+    write_parquet(
+        &path,
+        vec![
+            (
+                "html",
+                Arc::new(BinaryArray::from(
+                    cells
+                        .iter()
+                        .map(|c| Some(c.as_slice()))
+                        .chain([None])
+                        .collect::<Vec<_>>(),
+                )) as ArrayRef,
+            ),
+            (
+                "text",
+                Arc::new(StringArray::from(vec![
+                    None,
+                    None,
+                    None,
+                    Some(html.as_str()),
+                ])),
+            ),
+        ],
+    );
+    let out = dir.path().join("out.jsonl");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    struct Quiet;
+    impl crate::Observer for Quiet {
+        fn failed(&mut self, _: &crate::Entry, _: &ncleaner::Error) {}
+        fn progress(&mut self, _: &crate::Stats) {}
+    }
+    let stats = crate::clean(
+        vec![Origin::File {
+            path: path.clone(),
+            rel: "pages.parquet".into(),
+        }],
+        &Destination::File(out.clone()),
+        &cleaner().with_method(ncleaner::Method::KeepAll),
+        CorpusOptions {
+            format: OutputFormat::Jsonl,
+            ..CorpusOptions::default()
+        },
+        &pool,
+        &mut Quiet,
+    )
+    .unwrap();
+    assert_eq!(stats.cleaned, 4);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        let text = line["text"].as_str().unwrap();
+        assert!(text.contains(body), "row {i}: {text:?}");
+    }
+}
