@@ -78,3 +78,27 @@ fn text_dumps_have_the_same_limit() {
     let (segments, truncated) = segment::from_text_limited(&"a line\n\n".repeat(100));
     assert_eq!((segments.len(), truncated), (100, false));
 }
+
+#[test]
+fn a_page_of_attributes_keeps_a_bounded_number() {
+    // Issue 70, P5: one `<div a a a …>` of 60 MiB took 1.3 GB (its
+    // attributes held at once); past `html::tokenizer::MAX_ATTRIBUTES`
+    // they are read past. A `hidden` past it is not read, the text after
+    // the tag is.
+    let html = format!(
+        "<div {}hidden><p>The paragraph after the tag.</p></div><p>And one more.</p>",
+        "a ".repeat(4 << 20)
+    );
+    let page = html::parse(&html);
+    assert_eq!(page.truncated, None);
+    let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["The paragraph after the tag.", "And one more."]);
+    assert!(
+        page.blocks
+            .iter()
+            .all(|b| !b.context.has(html::Context::HIDDEN)),
+        "the `hidden` past the bound is read past"
+    );
+    let c = cleaner().clean(html.as_bytes(), InputKind::Html, None);
+    assert_eq!(c.segments.len(), 2);
+}

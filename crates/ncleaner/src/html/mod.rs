@@ -48,9 +48,13 @@
 //!   In `pre`, a blank line is a block boundary.
 //! - The tokenizer does not build a tree; a stack of open elements with the
 //!   common implied end tags (`p`, `li`, `dt`/`dd`, table cells and rows,
-//!   `option`, headings) stands in for one. An end tag with no open element of
-//!   its name is ignored. Counting open elements by name keeps every step
-//!   O(1) amortised, so 100 000 nested elements cost no more than 100 000 flat ones.
+//!   `option`, headings) stands in for one. An end tag closes what the tree
+//!   builder's would (`walk::end`: scopes, special elements, the adoption
+//!   agency as far as a stack goes; a table's parts outside a table are
+//!   ignored); one with no open element of its name is ignored. Counting
+//!   open elements by name, and keeping positions per open element, keeps
+//!   every step O(1) amortised, so 100 000 nested elements cost no more than
+//!   100 000 flat ones.
 //! - The page's own statement of what its article is, [`Meta`], is read on
 //!   the way: the first HTML `<title>`, `og:title`/`twitter:title`, the
 //!   `description`, `og:description` and `twitter:description` meta tags,

@@ -58,6 +58,36 @@ pub(in crate::html) struct Open {
     comment: bool,
     /// [`Tree::word_mask`] of its attribute words, once hashed.
     mask: u32,
+    /// Special elements (HTML § 13.2.4.2, [`Tag::is_special`]) on the
+    /// stack at or below it, itself included.
+    specials: u32,
+    /// The position ([`Tree::innermost`]) of the innermost special element
+    /// at or below it.
+    special_at: u32,
+    /// The position of the innermost element at or below it that ends the
+    /// default scope of HTML § 13.2.4.2 ([`Tag::ends_scope`]).
+    scope_at: u32,
+    /// The position of the next open HTML element of its name below it.
+    prev_same: u32,
+    /// Taken off the tree builder's stack ([`Tree::detach`]).
+    detached: bool,
+    /// Of the special category ([`Open::special`]).
+    special: bool,
+}
+
+impl Open {
+    /// Whether the tree builder has taken the element off its stack
+    /// ([`Tree::detach`]).
+    pub(in crate::html) fn detached(&self) -> bool {
+        self.detached
+    }
+
+    /// Whether the element is of the special category (`Tag::is_special`,
+    /// and foreign content's integration points), and on the tree
+    /// builder's stack.
+    pub(in crate::html) fn special(&self) -> bool {
+        self.special && !self.detached
+    }
 }
 
 /// Context flags that elements set by their tag: every bit below this
@@ -70,8 +100,13 @@ pub(in crate::html) struct Tree {
     stack: Vec<Open>,
     /// Open elements per tag (index `Tag as usize`).
     open: Vec<u32>,
-    /// Open `Other` elements per name hash.
-    open_other: FxHashMap<u32, u32>,
+    /// Open HTML elements per tag: the position of the innermost
+    /// ([`Tree::innermost`]; each open element links to the next one of
+    /// its name below it, `Open::prev_same`).
+    innermost: Vec<u32>,
+    /// Open `Other` elements per name hash: how many (of any namespace),
+    /// and the position of the innermost HTML one.
+    open_other: FxHashMap<u32, (u32, u32)>,
     /// Open elements that hide their content.
     hiding: u32,
     /// Open foreign elements (SVG, MathML).
@@ -138,6 +173,8 @@ impl Tree {
         self.stack.clear();
         self.open.clear();
         self.open.resize(TAG_COUNT, 0);
+        self.innermost.clear();
+        self.innermost.resize(TAG_COUNT, 0);
         self.open_other.clear();
         self.hiding = 0;
         self.foreign = 0;
@@ -183,7 +220,45 @@ impl Tree {
 
     /// How many `Other` elements of this name hash are open.
     pub(in crate::html) fn count_other(&self, name_hash: u32) -> u32 {
-        self.open_other.get(&name_hash).copied().unwrap_or(0)
+        self.open_other.get(&name_hash).map_or(0, |c| c.0)
+    }
+
+    /// The position of the innermost open HTML element of `tag` (named
+    /// `name_hash` if `Other`): its index on the stack plus one, 0 if none
+    /// is open. Positions let the walker answer the tree builder's
+    /// questions about scopes and special elements ([`Tree::special_at`],
+    /// [`Tree::scope_at`]) in constant time, however deep the stack.
+    #[inline]
+    pub(in crate::html) fn innermost(&self, tag: Tag, name_hash: u32) -> u32 {
+        if tag == Tag::Other {
+            self.open_other.get(&name_hash).map_or(0, |c| c.1)
+        } else {
+            self.innermost[tag as usize]
+        }
+    }
+
+    /// The position of the innermost open special element (0: none).
+    #[inline]
+    pub(in crate::html) fn special_at(&self) -> u32 {
+        self.stack.last().map_or(0, |o| o.special_at)
+    }
+
+    /// How many special elements are open above position `at`.
+    #[inline]
+    pub(in crate::html) fn specials_above(&self, at: u32) -> u32 {
+        let below = if at == 0 {
+            0
+        } else {
+            self.stack[at as usize - 1].specials
+        };
+        self.stack.last().map_or(0, |o| o.specials) - below
+    }
+
+    /// The position of the innermost open element that ends the default
+    /// scope (0: none).
+    #[inline]
+    pub(in crate::html) fn scope_at(&self) -> u32 {
+        self.stack.last().map_or(0, |o| o.scope_at)
     }
 
     /// Hides everything from here to the page's end: one more hiding
@@ -343,7 +418,15 @@ impl Tree {
                 );
             }
         }
-        let open = Open {
+        let html = space == Space::Html;
+        let (special, ends_scope) = if html {
+            (tag.is_special(start.name), tag.ends_scope(start.name))
+        } else {
+            (space.ends_scope(), space.ends_scope())
+        };
+        let at = self.stack.len() as u32 + 1;
+        let below = self.stack.last();
+        let mut open = Open {
             tag,
             name_hash,
             space,
@@ -354,10 +437,30 @@ impl Tree {
             words_start: 0,
             comment: false,
             mask: 0,
+            specials: below.map_or(0, |o| o.specials) + u32::from(special),
+            special_at: if special {
+                at
+            } else {
+                below.map_or(0, |o| o.special_at)
+            },
+            scope_at: if ends_scope {
+                at
+            } else {
+                below.map_or(0, |o| o.scope_at)
+            },
+            prev_same: 0,
+            detached: false,
+            special,
         };
         self.open[tag as usize] += 1;
         if tag == Tag::Other {
-            *self.open_other.entry(name_hash).or_insert(0) += 1;
+            let c = self.open_other.entry(name_hash).or_insert((0, 0));
+            c.0 += 1;
+            if html {
+                open.prev_same = std::mem::replace(&mut c.1, at);
+            }
+        } else if html {
+            open.prev_same = std::mem::replace(&mut self.innermost[tag as usize], at);
         }
         self.hiding += u32::from(hidden);
         self.foreign += u32::from(space.is_foreign());
@@ -368,6 +471,45 @@ impl Tree {
             self.context_counts[flag.trailing_zeros() as usize] += 1;
         }
         self.stack.push(open);
+    }
+
+    /// Takes the element at position `at` ([`Tree::innermost`]), the
+    /// innermost open HTML element of its name, off the tree builder's
+    /// stack, where elements are open above it: a `form` that `</form>`
+    /// closes. It stays on this stack, and counts as open for what reads
+    /// the elements around a block (its content is inside it in the tree),
+    /// but no end tag finds it and it is no special element to those
+    /// above it; the walker pops it when it is on top again. Each element
+    /// is looked at once per `form` below it that is taken off while it is
+    /// open, and a `form` is opened only while no other is pointed to
+    /// (the walker's form element pointer), so the work stays linear.
+    pub(in crate::html) fn detach(&mut self, at: u32) {
+        let i = at as usize - 1;
+        let open = self.stack[i];
+        if self.innermost(open.tag, open.name_hash) == at {
+            if open.tag == Tag::Other {
+                if let Some(c) = self.open_other.get_mut(&open.name_hash) {
+                    c.1 = open.prev_same;
+                }
+            } else {
+                self.innermost[open.tag as usize] = open.prev_same;
+            }
+        }
+        self.stack[i].detached = true;
+        // It counted as a special element to those above it.
+        let below = if i == 0 {
+            0
+        } else {
+            self.stack[i - 1].special_at
+        };
+        if open.special_at == at {
+            for o in &mut self.stack[i + 1..] {
+                o.specials -= 1;
+                if o.special_at == at {
+                    o.special_at = below;
+                }
+            }
+        }
     }
 
     /// Marks the element just pushed as a hidden block read all the same:
@@ -396,13 +538,19 @@ impl Tree {
         }
         self.names.truncate(open.names.0 as usize);
         self.open[open.tag as usize] -= 1;
-        if open.tag == Tag::Other
-            && let Some(c) = self.open_other.get_mut(&open.name_hash)
-        {
-            *c -= 1;
-            if *c == 0 {
-                self.open_other.remove(&open.name_hash);
+        let html = open.space == Space::Html;
+        if open.tag == Tag::Other {
+            if let Some(c) = self.open_other.get_mut(&open.name_hash) {
+                c.0 -= 1;
+                if html {
+                    c.1 = open.prev_same;
+                }
+                if c.0 == 0 {
+                    self.open_other.remove(&open.name_hash);
+                }
             }
+        } else if html {
+            self.innermost[open.tag as usize] = open.prev_same;
         }
         self.hiding -= u32::from(open.hidden);
         self.foreign -= u32::from(open.space.is_foreign());

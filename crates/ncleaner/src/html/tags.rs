@@ -258,33 +258,58 @@ impl Tag {
         )
     }
 
-    /// Whether the element is of HTML § 13.2.4.2's special category, among
-    /// the tags the walker names: an "any other end tag" of the tree
+    /// Whether the HTML element (named `name` if `Other`) is of HTML
+    /// § 13.2.4.2's special category: an "any other end tag" of the tree
     /// builder's "in body" mode that meets one walking down the stack is
-    /// ignored (`<x><h1>a</x>b` leaves `b` in the heading). Void elements
-    /// never stay open, so `Void` is not asked; the special elements named
-    /// by hash only (`applet`, `marquee`, `object`, `search`, `frame`) are
-    /// not counted, and neither are the foreign ones (SVG `foreignObject`,
-    /// `desc`, `title`; MathML's text integration points and
-    /// `annotation-xml`), which end every scope of HTML anyway.
-    pub(super) fn is_special(self) -> bool {
+    /// ignored (`<x><h1>a</x>b` leaves `b` in the heading), and a
+    /// formatting element's end tag (the adoption agency) moves the
+    /// special elements it crosses out of it. Void elements never stay
+    /// open, so `Void` is not asked. `html`, `body`, `head` and `frameset`
+    /// do not count: the real ones are at the stack's bottom, where no
+    /// element an end tag closes is below them, and the walker pushes the
+    /// second `body` or `head` that the tree builder ignores in the body.
+    /// The foreign special elements (SVG `foreignObject`, `desc`, `title`;
+    /// MathML's text integration points and `annotation-xml`) are those
+    /// that end a scope (`Space::ends_scope`).
+    pub(super) fn is_special(self, name: &[u8]) -> bool {
         use Tag::*;
-        !matches!(
-            self,
-            A | B
-                | Big
-                | Strong
-                | Datalist
-                | Dialog
-                | Label
-                | Legend
-                | Math
-                | Optgroup
-                | Option
-                | Svg
-                | Void
-                | Other
-        )
+        match self {
+            Html | Body | Head | Frameset => false,
+            A | B | Big | Strong | Datalist | Dialog | Label | Legend | Math | Optgroup
+            | Option | Svg | Void => false,
+            Other => matches!(
+                name,
+                b"applet" | b"colgroup" | b"marquee" | b"object" | b"search"
+            ),
+            _ => true,
+        }
+    }
+
+    /// Whether the HTML element (named `name` if `Other`) ends the default
+    /// scope of HTML § 13.2.4.2 ("has an element in scope"): the end tag
+    /// of a `div`, a `p`, an `li`, a heading or a formatting element open
+    /// outside it is ignored inside it (`<div><table><tr><td></div>` closes
+    /// nothing). `html` does not, as for [`Tag::is_special`].
+    pub(super) fn ends_scope(self, name: &[u8]) -> bool {
+        use Tag::*;
+        match self {
+            Caption | Table | Td | Th | Template => true,
+            Other => matches!(name, b"applet" | b"marquee" | b"object"),
+            _ => false,
+        }
+    }
+
+    /// Whether the element's start and end tags are those of a table's
+    /// part, which the tree builder ignores outside a table (HTML
+    /// § 13.2.6.4.7, "in body": `caption`, `colgroup`, `tbody`, `td`,
+    /// `tfoot`, `th`, `thead`, `tr`; `col` and `frame` are void).
+    pub(super) fn is_table_part(self, name: &[u8]) -> bool {
+        use Tag::*;
+        match self {
+            Caption | Tbody | Td | Tfoot | Th | Thead | Tr => true,
+            Other => name == b"colgroup",
+            _ => false,
+        }
     }
 
     pub(super) fn is_bold(self) -> bool {

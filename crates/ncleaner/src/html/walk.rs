@@ -12,6 +12,7 @@
 //! the consumers that want it. It knows foreign content (SVG and MathML:
 //! [`foreign`]), and tells the tokenizer where it is.
 
+mod end;
 mod foreign;
 mod noscript;
 mod text;
@@ -43,6 +44,13 @@ pub(super) struct Walker<C: Consumer> {
     replay_tokenizer: Tokenizer,
     /// Elements opened so far ([`MAX_ELEMENTS`]).
     elements: usize,
+    /// The tree builder's form element pointer (`walk::end`).
+    form: FormPointer,
+    /// The elements at this position ([`Tree::innermost`]) and below are
+    /// outside the markup being read: a `<noscript>`'s content is read
+    /// as a fragment of its own ([`Walker::replay`]), whose end tags and
+    /// implied end tags close nothing outside it.
+    floor: u32,
     /// The limit that stopped the pass ([`Page::truncated`]); from then
     /// on no element is opened and no text read ([`Walker::stop`]).
     truncated: Option<Limit>,
@@ -62,6 +70,8 @@ impl<C: Consumer> Walker<C> {
             replaying: false,
             replay_tokenizer: Tokenizer::default(),
             elements: 0,
+            form: FormPointer::None,
+            floor: 0,
             truncated: None,
         }
     }
@@ -69,12 +79,28 @@ impl<C: Consumer> Walker<C> {
     /// Pops the innermost element, ending the block first if it is a
     /// block-level element (while it still counts as open, so that the
     /// block gets its kind and context).
+    ///
+    /// An element left on top that the tree builder has taken off its
+    /// stack (a `form` that `</form>` closed while elements were open
+    /// inside it: [`Tree::detach`]) is popped with it: its content ends
+    /// with the last of them.
     fn pop(&mut self) -> Option<Open> {
+        let open = self.pop_one()?;
+        while self.tree.top().is_some_and(Open::detached) {
+            self.pop_one();
+        }
+        Some(open)
+    }
+
+    fn pop_one(&mut self) -> Option<Open> {
         let open = *self.tree.top()?;
         if open.tag.is_block() {
             self.flush();
         }
         self.consumers.close(&open, &mut self.tree);
+        if open.tag == Tag::Form && self.form == FormPointer::Open(self.tree.depth() as u32) {
+            self.form = FormPointer::Gone;
+        }
         self.tree.pop();
         if open.tag.is_block() {
             self.tree.block.tag = self.tree.innermost_block();
@@ -103,22 +129,29 @@ impl<C: Consumer> Walker<C> {
                 Td | Th | Tr | Tbody | Thead | Tfoot | Caption | Option | Optgroup | Body | Html
             );
         if closes_p && self.tree.count(P) > 0 {
-            self.close_within(
-                |t| t == P,
-                |t| matches!(t, Table | Td | Th | Caption | Button | Html),
-            );
+            self.close_p();
         }
         match tag {
-            Li if self.tree.count(Li) > 0 => {
-                self.close_within(|t| t == Li, |t| matches!(t, Ul | Ol | Menu | Dir | Table))
-            }
-            Dt | Dd => self.close_within(|t| matches!(t, Dt | Dd), |t| matches!(t, Dl | Table)),
+            // An item closes the open item it follows, unless a special
+            // element but `address`, `div` or `p` is open inside that one
+            // (HTML § 13.2.6.4.7: `<li><section><li>` nests the second).
+            Li if self.tree.count(Li) > 0 => self.close_within(
+                |t| t == Li,
+                |o| o.special() && !matches!(o.tag, Address | Div | P | Li),
+            ),
+            Dt | Dd => self.close_within(
+                |t| matches!(t, Dt | Dd),
+                |o| o.special() && !matches!(o.tag, Address | Div | P | Dt | Dd),
+            ),
             Td | Th | Tr | Tbody | Thead | Tfoot => self.clear_table_context(tag),
             Option => self.close_within(
                 |t| t == Option,
-                |t| matches!(t, Select | Datalist | Optgroup),
+                |o| matches!(o.tag, Select | Datalist | Optgroup),
             ),
-            t if t.is_heading() && self.tree.top().is_some_and(|o| o.tag.is_heading()) => {
+            t if t.is_heading()
+                && self.tree.depth() > self.floor as usize
+                && self.tree.top().is_some_and(|o| o.tag.is_heading()) =>
+            {
                 self.pop();
             }
             _ => {}
@@ -128,10 +161,10 @@ impl<C: Consumer> Walker<C> {
     /// Closes the innermost element matching `target` if no element matching
     /// `barrier` is open inside it. Looks at most a few levels deep, where
     /// implied end tags live; deeper mismatches are left to end tags.
-    fn close_within(&mut self, target: impl Fn(Tag) -> bool, barrier: impl Fn(Tag) -> bool) {
+    fn close_within(&mut self, target: impl Fn(Tag) -> bool, barrier: impl Fn(&Open) -> bool) {
         let found = self.find(
             IMPLIED_LOOK,
-            |o| ends_scopes(o) || barrier(o.tag),
+            |o| ends_scopes(o) || barrier(o),
             |o| target(o.tag),
         );
         if let Found::At(i) = found {
@@ -150,15 +183,16 @@ impl<C: Consumer> Walker<C> {
         wanted: impl Fn(&Open) -> bool,
     ) -> Found {
         let stack = self.tree.stack();
+        let floor = self.floor as usize;
         for (i, o) in stack.iter().enumerate().rev().take(look) {
-            if barrier(o) {
+            if barrier(o) || i < floor {
                 return Found::No;
             }
             if wanted(o) {
                 return Found::At(i);
             }
         }
-        if stack.len() > look {
+        if stack.len() > look + floor {
             Found::Deeper
         } else {
             Found::No
@@ -175,9 +209,10 @@ impl<C: Consumer> Walker<C> {
     /// foreign content opened after it, and showed SVG text (the
     /// browser-text fuzz target). Looks as far as [`Walker::close_within`]
     /// does, and stops at foreign content and at a template as it does.
-    /// Only inside a table: outside one a browser ignores these tags (HTML
-    /// § 13.2.6.4.7, "in body"), so a stray `<tr>` closes nothing, though
-    /// the walker keeps the stray `<tbody>` it saw before as an element.
+    /// Only inside a table: outside one the walker ignores these tags, as
+    /// a browser does (HTML § 13.2.6.4.7, "in body"; `Walker::start_tag`),
+    /// but inside a `template`, whose content takes them, they close
+    /// nothing outside it.
     fn clear_table_context(&mut self, tag: Tag) {
         use Tag::*;
         // The context element: a cell, row or section of the new tag's kind,
@@ -311,21 +346,10 @@ impl<C: Consumer> Walker<C> {
     }
 }
 
-impl<C: Consumer> TokenSink for Walker<C> {
-    fn start_tag(&mut self, start: &StartTag<'_>) {
-        let mut tag = Tag::from_name(start.name);
-        let mut space = Space::of_html(tag);
-        if let Some(top) = self.tree.top()
-            && top.space.is_foreign()
-        {
-            match foreign::dispatch(top.space, start) {
-                foreign::Dispatch::Html => {}
-                foreign::Dispatch::BreakOut => self.break_out(),
-                foreign::Dispatch::Foreign(s) => (tag, space) = (Tag::Other, s),
-            }
-        }
-        // The attributes the walker itself reads (the last of repeated ones,
-        // as written, counts).
+impl<C: Consumer> Walker<C> {
+    /// What the walker itself reads of a start tag's attributes (the last
+    /// of repeated ones, as written, counts).
+    fn own_attrs(&mut self, tag: Tag, start: &StartTag<'_>) -> OwnAttrs {
         let (mut style_hidden, mut hidden_attr, mut streamed, mut has_href) =
             (false, false, false, false);
         let (mut json_ld, mut dialog, mut open_attr) = (false, false, false);
@@ -368,7 +392,60 @@ impl<C: Consumer> TokenSink for Walker<C> {
         // cookie notice, a quick view): not the page's flow, so it is
         // flagged as hidden blocks are.
         dialog |= tag == Tag::Dialog && !open_attr;
-        let hides = style_hidden || (hidden_attr && !streamed) || dialog;
+        OwnAttrs {
+            hides: style_hidden || (hidden_attr && !streamed) || dialog,
+            has_href,
+            json_ld,
+        }
+    }
+}
+
+/// What [`Walker::own_attrs`] reads.
+struct OwnAttrs {
+    /// The element hides itself (a `style`, `hidden` or a dialog).
+    hides: bool,
+    /// An `a` with an `href`.
+    has_href: bool,
+    /// A `script` of `application/ld+json`.
+    json_ld: bool,
+}
+
+impl<C: Consumer> TokenSink for Walker<C> {
+    fn start_tag(&mut self, start: &StartTag<'_>) {
+        let mut tag = Tag::from_name(start.name);
+        let mut space = Space::of_html(tag);
+        if let Some(top) = self.tree.top()
+            && top.space.is_foreign()
+        {
+            match foreign::dispatch(top.space, start) {
+                foreign::Dispatch::Html => {}
+                foreign::Dispatch::BreakOut => self.break_out(),
+                foreign::Dispatch::Foreign(s) => (tag, space) = (Tag::Other, s),
+            }
+        }
+        // A table's part outside a table is ignored by the tree builder, as
+        // if it were not written (HTML § 13.2.6.4.7); inside a `template`
+        // its content's own rules take it.
+        if space == Space::Html
+            && tag.is_table_part(start.name)
+            && self.tree.innermost(Tag::Table, 0) <= self.floor
+            && self.tree.innermost(Tag::Template, 0) <= self.floor
+        {
+            return;
+        }
+        // A `form` while the form element pointer is set is ignored too
+        // (but inside a `template`, which has no pointer).
+        let points = space == Space::Html
+            && tag == Tag::Form
+            && self.tree.innermost(Tag::Template, 0) <= self.floor;
+        if points && self.form != FormPointer::None {
+            return;
+        }
+        let OwnAttrs {
+            hides,
+            has_href,
+            json_ld,
+        } = self.own_attrs(tag, start);
         let revealed = hides && tag.is_block() && !tag.is_skipped();
         let hides_itself = hides && !revealed;
         let el = Element {
@@ -410,6 +487,9 @@ impl<C: Consumer> TokenSink for Walker<C> {
         if revealed {
             self.tree.reveal_top();
         }
+        if points {
+            self.form = FormPointer::Open(self.tree.depth() as u32);
+        }
         self.consumers.open(&el, &mut self.tree);
         // A foreign element's `/>` closes it (in HTML it is ignored).
         if start.self_closing && space.is_foreign() {
@@ -427,40 +507,9 @@ impl<C: Consumer> TokenSink for Walker<C> {
         if self.tree.foreign() > 0 && self.foreign_end_tag(tag, name) {
             return;
         }
-        match tag {
-            // `</br>` is a `<br>` to the HTML parser.
-            Tag::Br => return self.br(),
-            // `</p>` without `<p>` is an empty paragraph: a boundary.
-            Tag::P if self.tree.count(Tag::P) == 0 || !self.closes(|o| o.tag == Tag::P) => {
-                return self.boundary(None);
-            }
-            Tag::Void | Tag::Hr => return,
-            _ => {}
-        }
-        if tag == Tag::Other {
-            let h = name_hash(name);
-            if self.tree.count_other(h) == 0
-                || !self.closes(|o| o.tag == Tag::Other && o.name_hash == h)
-            {
-                return;
-            }
-            self.pop_until(|o| o.tag == Tag::Other && o.name_hash == h);
-        } else if tag.is_heading() {
-            // Any heading's end tag closes the innermost open heading
-            // (HTML § 13.2.6.4.7): `<h2>a</h1>b` leaves `b` outside it.
-            let open = |o: &Open| o.tag.is_heading();
-            if !self.tree.heading_open() || !self.closes(open) {
-                return;
-            }
-            self.pop_until(open);
-        } else {
-            if self.tree.count(tag) == 0 || !self.closes(|o| o.tag == tag) {
-                // A stray end tag is a parse error that the tree builder ignores.
-                return;
-            }
-            self.pop_until(|o| o.tag == tag);
-        }
+        self.html_end_tag(tag, name);
         if tag == Tag::Noscript
+            && self.tree.innermost(Tag::Noscript, 0) == 0
             && let Some(content) = self.noscript.take()
         {
             self.replay(&content);
@@ -496,27 +545,6 @@ impl<C: Consumer> TokenSink for Walker<C> {
 }
 
 impl<C: Consumer> Walker<C> {
-    /// Whether an end tag whose element is open (the caller counted it)
-    /// may close it: when no `template` is open, or when an element that
-    /// `is` picks is open above the innermost one. Every scope of HTML
-    /// § 13.2.4.2 stops at a template, so inside its content the end tag
-    /// of an element outside it is ignored: `<li><template><div></li>`
-    /// leaves the template, and its hidden content, open.
-    fn closes(&self, is: impl Fn(&Open) -> bool) -> bool {
-        if self.tree.count(Tag::Template) == 0 {
-            return true;
-        }
-        for o in self.tree.stack().iter().rev() {
-            if is(o) {
-                return true;
-            }
-            if o.tag == Tag::Template {
-                return false;
-            }
-        }
-        false
-    }
-
     /// Parses a JSON-LD script for the consumers that read it.
     fn parse_json_ld(&mut self, json: &str) {
         match serde_json::from_str::<serde_json::Value>(json) {
@@ -552,6 +580,19 @@ const IMPLIED_LOOK: usize = 16;
 /// would pop the template and show its content.
 fn ends_scopes(open: &Open) -> bool {
     open.space.is_foreign() || open.tag == Tag::Template
+}
+
+/// The tree builder's form element pointer (HTML § 13.2.4.4): the `form`
+/// opened last, until `</form>`. While it is set, a `<form>` is ignored;
+/// it stays set when its element is closed by another end tag.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FormPointer {
+    /// Not set.
+    None,
+    /// The open `form` at this position ([`Tree::innermost`]).
+    Open(u32),
+    /// Set, to a `form` closed since.
+    Gone,
 }
 
 /// What a look down the stack found.

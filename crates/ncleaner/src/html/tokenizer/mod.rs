@@ -61,6 +61,23 @@ use memchr::{memchr, memchr2};
 
 pub use charref::Decode;
 
+/// Most attributes one start tag hands on ([`StartTag::attrs`]): those
+/// past it are read past, as an end tag's are. What bounds the
+/// tokenizer's memory, which holds a start tag's attributes until its
+/// sink has read them (40 bytes an attribute): one 60 MiB
+/// `<div a a a …>` held 30 million, 1.3 GB. Real pages have a few on each
+/// element (at most 205 on one element of the 4,046 shared pages, and
+/// 39,076 on one page).
+pub const MAX_ATTRIBUTES: usize = 1024;
+
+/// Most attributes the start tags of one page hand on, all together
+/// (each tag's count bounded by [`MAX_ATTRIBUTES`]); past it start tags
+/// are read with none. Every attribute handed on is read by the walker
+/// and by each consumer that looks for its own, so this bounds the time a
+/// page of attributes alone takes, as `html::MAX_ELEMENTS` bounds a page
+/// of elements.
+pub const MAX_PAGE_ATTRIBUTES: usize = 1_000_000;
+
 /// What reads the tokens.
 pub trait TokenSink {
     /// A start tag, with its attributes.
@@ -271,6 +288,9 @@ const TAG_BYTES: [u8; 256] = {
 #[derive(Default)]
 pub struct Tokenizer {
     attrs: Vec<RawAttr>,
+    /// Attributes handed on so far in the page being read
+    /// ([`MAX_PAGE_ATTRIBUTES`]).
+    page_attrs: usize,
     /// Lower-cased tag and attribute names.
     names: Vec<u8>,
     /// The current tag's name, when it had to be lower-cased.
@@ -298,6 +318,7 @@ impl Tokenizer {
         // came before a dropped `</>`).
         let mut text = 0;
         self.joined.clear();
+        self.page_attrs = 0;
         while let Some(off) = memchr(b'<', &b[pos..]) {
             let lt = pos + off;
             match b.get(lt + 1) {
@@ -534,7 +555,8 @@ impl Tokenizer {
                     }
                 }
             }
-            if start {
+            if start && self.attrs.len() < MAX_ATTRIBUTES && self.page_attrs < MAX_PAGE_ATTRIBUTES {
+                self.page_attrs += 1;
                 self.add_attr(b, name, odd, value);
             }
         }
@@ -775,5 +797,54 @@ fn double_lt(b: &[u8], lt: usize) -> Step {
             Step::Go(s, after + 1)
         }
         _ => Step::Go(Script::Double, after),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attributes each start tag hands on, and the text.
+    #[derive(Default)]
+    struct Counts(Vec<usize>, String);
+
+    impl TokenSink for Counts {
+        fn start_tag(&mut self, tag: &StartTag<'_>) {
+            self.0.push(tag.attrs().count());
+        }
+        fn end_tag(&mut self, _: &[u8]) {}
+        fn text(&mut self, text: Text<'_>) {
+            self.1.push_str(text.raw());
+        }
+    }
+
+    #[test]
+    fn attributes_past_a_tags_bound_are_read_past() {
+        // Issue 70, P5: every attribute of one `<div a a a …>` was held.
+        let html = format!(
+            "<div {}id=last>text</div><p class=x>after",
+            "a ".repeat(MAX_ATTRIBUTES + 10)
+        );
+        let mut counts = Counts::default();
+        Tokenizer::default().run(&html, &mut counts);
+        assert_eq!(counts.0, [MAX_ATTRIBUTES, 1]);
+        assert_eq!(counts.1, "textafter");
+    }
+
+    #[test]
+    fn attributes_past_a_pages_bound_are_read_past() {
+        let tags = MAX_PAGE_ATTRIBUTES / MAX_ATTRIBUTES + 2;
+        let html = format!("<i {}>", "a ".repeat(MAX_ATTRIBUTES)).repeat(tags) + "<b c>end";
+        let mut tokenizer = Tokenizer::default();
+        let mut counts = Counts::default();
+        tokenizer.run(&html, &mut counts);
+        assert_eq!(counts.0.len(), tags + 1);
+        assert_eq!(counts.0.iter().sum::<usize>(), MAX_PAGE_ATTRIBUTES);
+        assert_eq!(counts.0.last(), Some(&0));
+        assert_eq!(counts.1, "end");
+        // The next page starts its count again.
+        let mut next = Counts::default();
+        tokenizer.run("<b c d>x", &mut next);
+        assert_eq!(next.0, [2]);
     }
 }

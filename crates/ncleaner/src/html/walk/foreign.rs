@@ -24,8 +24,8 @@
 //!   `malignmark`); an `svg` inside `annotation-xml` starts SVG. HTML
 //!   elements opened there are HTML again (an HTML `<title>` in a
 //!   `foreignObject` is raw text), and an HTML end tag there closes only
-//!   what is open inside the integration point (its "scope"), as implied
-//!   end tags do ([`Walker::close_within`]).
+//!   what is open inside the integration point, which ends every scope and
+//!   is a special element (`walk::end`).
 //! - **Breakout**: a start tag of `b`, `big`, `blockquote`, `body`, `br`,
 //!   `center`, `code`, `dd`, `div`, `dl`, `dt`, `em`, `embed`, `h1`–`h6`,
 //!   `head`, `hr`, `i`, `img`, `li`, `listing`, `menu`, `meta`, `nobr`,
@@ -38,9 +38,9 @@
 //! - **End tags** in foreign content close the innermost open foreign
 //!   element of their name, looking down through foreign elements only
 //!   (at most [`LOOK`] of them, so that hostile nesting stays linear);
-//!   past an HTML element they are read as HTML. Past [`LOOK`] elements
-//!   an end tag closes the innermost open element of its name wherever it
-//!   is, as the walker's HTML rules do.
+//!   past an HTML element they are read by the HTML rules (`walk::end`).
+//!   Past [`LOOK`] elements an end tag closes the innermost open element
+//!   of its name wherever it is (a deliberate difference, ARCHITECTURE.md).
 //!
 //! The walker hides everything inside `svg` and `math` (their text is
 //! drawn, not read: labels, formulas), HTML in their integration points
@@ -74,8 +74,9 @@ impl Space {
     }
 
     /// Where the scopes of HTML elements end (§ 13.2.4.2: the integration
-    /// points and any `annotation-xml`).
-    fn ends_scope(self) -> bool {
+    /// points and any `annotation-xml`); these are the foreign elements
+    /// of the special category too.
+    pub(in crate::html) fn ends_scope(self) -> bool {
         self.is_integration_point() || self == Space::MathAnnotation
     }
 
@@ -173,28 +174,6 @@ fn is_named(o: &Open, tag: Tag, hash: u32) -> bool {
     }
 }
 
-/// Whether an end tag of `tag` (named `name`) is a formatting element's,
-/// whose end tag runs the adoption agency (HTML § 13.2.4.3's list: `a`,
-/// `b`, `big` and `strong` by their tags, the others by name).
-fn is_formatting(tag: Tag, name: &[u8]) -> bool {
-    matches!(tag, Tag::A | Tag::B | Tag::Big | Tag::Strong)
-        || (tag == Tag::Other
-            && [
-                &b"code"[..],
-                b"em",
-                b"font",
-                b"i",
-                b"nobr",
-                b"s",
-                b"small",
-                b"strike",
-                b"tt",
-                b"u",
-            ]
-            .iter()
-            .any(|f| name.eq_ignore_ascii_case(f)))
-}
-
 impl<C: Consumer> Walker<C> {
     /// Closes the foreign elements above the nearest HTML element or
     /// integration point (a breakout).
@@ -204,13 +183,6 @@ impl<C: Consumer> Walker<C> {
             .top()
             .is_some_and(|o| o.space.is_foreign() && !o.space.is_integration_point())
         {
-            self.pop();
-        }
-    }
-
-    /// Pops every element above stack index `i`, and the element there.
-    fn pop_to(&mut self, i: usize) {
-        while self.tree.depth() > i {
             self.pop();
         }
     }
@@ -228,7 +200,7 @@ impl<C: Consumer> Walker<C> {
                 // nearest HTML element.
                 match self.find(LOOK, |o| !o.space.is_foreign(), |o| is_named(o, tag, hash)) {
                     Found::At(i) => {
-                        self.pop_to(i);
+                        self.pop_to(i as u32 + 1);
                         return true;
                     }
                     Found::Deeper if self.is_open(tag, hash) => {
@@ -239,74 +211,10 @@ impl<C: Consumer> Walker<C> {
                 }
             }
         }
-        if self.tree.foreign() == 0 || matches!(tag, Tag::Br | Tag::Hr | Tag::Void) {
-            return false;
-        }
-        // The HTML rules where foreign content is still open: the element
-        // closed is an HTML one open inside the integration point (in its
-        // scope), if any; an `svg` or `math` is not HTML's to close. A
-        // `template` ends every scope too (but its own).
-        //
-        // Special HTML elements (HTML § 13.2.4.2) keep what they hold open
-        // against two rules of the tree builder's "in body" mode:
-        // - "any other end tag" (an element that is neither special nor
-        //   formatting: one HTML does not know, a `span`, a `label`) walks
-        //   down from the current node and is ignored at the first special
-        //   element: `<x><h1><svg>a</x>b` leaves `b` in the `svg`;
-        // - a formatting element's end tag (the adoption agency) moves each
-        //   special element above the formatting element out of it, then
-        //   pops what is above the last of them: `<em><h1><svg>a</em>b`
-        //   closes the `svg` but not the `h1`. The walker, a stack, pops to
-        //   just above that special element. Choice: the non-special
-        //   elements between the formatting element and the special ones,
-        //   which the adoption agency takes off the stack, stay on it, and
-        //   its limit of eight rounds is not kept.
-        // (`dialog` is not special but closes by scope.) The walker pushes
-        // start tags that the tree builder ignores in the body: a table's
-        // parts outside a table, a second `html`, `body` or `head`. So a
-        // table's part counts as special only where a table is open, and
-        // those four never (the real ones are at the stack's bottom, where
-        // no element an end tag closes is below them).
-        let formatting = is_formatting(tag, name);
-        let any_other = !formatting && !tag.is_special() && tag != Tag::Dialog;
-        let tables = self.tree.count(Tag::Table) > 0;
-        let special = |o: &Open| {
-            !o.space.is_foreign()
-                && o.tag.is_special()
-                && match o.tag {
-                    Tag::Html | Tag::Body | Tag::Head | Tag::Frameset => false,
-                    Tag::Caption
-                    | Tag::Tbody
-                    | Tag::Td
-                    | Tag::Tfoot
-                    | Tag::Th
-                    | Tag::Thead
-                    | Tag::Tr => tables,
-                    _ => true,
-                }
-        };
-        match self.find(
-            LOOK,
-            |o| {
-                o.space.ends_scope()
-                    || (o.tag == Tag::Template && tag != Tag::Template)
-                    || (any_other && special(o))
-            },
-            |o| !o.space.is_foreign() && is_named(o, tag, hash),
-        ) {
-            Found::At(i) if formatting => {
-                match self.tree.stack()[i + 1..].iter().rposition(special) {
-                    Some(k) => self.pop_to(i + k + 2),
-                    None => self.pop_to(i),
-                }
-            }
-            Found::At(i) => self.pop_to(i),
-            Found::Deeper => return false,
-            // `</p>` without a `p` is an empty paragraph.
-            Found::No if tag == Tag::P => self.boundary(None),
-            Found::No => {}
-        }
-        true
+        // Past the foreign elements, the HTML rules (`walk::end`): their
+        // scopes and special elements take foreign content's integration
+        // points in.
+        false
     }
 
     /// Whether an element that an end tag of `tag` (name hashed: `hash`)

@@ -8,7 +8,7 @@
 
 use super::super::consumer::Consumer;
 use super::super::tokenizer::Text;
-use super::Walker;
+use super::{FormPointer, Walker};
 
 /// Most bytes of one `<noscript>` read as markup: a bound on what a hostile
 /// page can make the pass hold (the page itself is already in memory).
@@ -25,15 +25,23 @@ pub(super) fn hold(buf: &mut String, text: Text<'_>) {
 
 impl<C: Consumer> Walker<C> {
     /// Reads a `<noscript>`'s content as markup (see the module documentation).
+    ///
+    /// As a fragment of its own, in the `body` (as the tests' reading of a
+    /// browser parses it): no end tag or implied end tag closes an element
+    /// outside it ([`Walker::floor`]), and its forms have a form element
+    /// pointer of their own.
     pub(super) fn replay(&mut self, html: &str) {
         self.replaying = true;
         let depth = self.tree.depth();
+        let (floor, form) = (self.floor, self.form);
+        (self.floor, self.form) = (depth as u32, FormPointer::None);
         let mut tokenizer = std::mem::take(&mut self.replay_tokenizer);
         tokenizer.run(html, self);
         self.replay_tokenizer = tokenizer;
         while self.tree.depth() > depth {
             self.pop();
         }
+        (self.floor, self.form) = (floor, form);
         self.replaying = false;
     }
 }
