@@ -198,7 +198,8 @@ fn words_u32(text: &str) -> u32 {
 }
 
 /// The number of words of `text`: runs of characters between ASCII
-/// whitespace, each Han, kana or full-width character a word by itself
+/// whitespace, each Han, kana or full-width character a word by itself, a
+/// run of Thai, Lao, Khmer or Myanmar cut into its dictionary words
 /// ([`crate::words`], the one rule every stage counts by).
 pub fn count_words(text: &str) -> usize {
     crate::words::count(text)

@@ -2,11 +2,13 @@
 //! (segments, blocks, features, page features, the short-segment rules, the
 //! record's `words_in`/`words_out`).
 //!
-//! A word is a run of characters between ASCII whitespace, except that each
-//! character of the scripts written without spaces between words, Han,
-//! Hiragana and Katakana, with the CJK symbols and punctuation and the
-//! full-width forms, is a word by itself. `在北京举行` is five words,
-//! `東京で3時間前` six, `Hello, world` two, `e-mail` one.
+//! A word is a run of characters between ASCII whitespace, except in the
+//! scripts written without spaces between words ([`is_unspaced`]): each
+//! character of Han, Hiragana and Katakana, with the CJK symbols and
+//! punctuation and the full-width forms, is a word by itself, and a run of
+//! Thai, Lao, Khmer or Myanmar is cut into its words by a dictionary.
+//! `在北京举行` is five words, `東京で3時間前` six, `ภาษาไทย` two
+//! (`ภาษา`, `ไทย`), `Hello, world` two, `e-mail` one.
 //!
 //! Why this rule and not UAX #29 word boundaries throughout: it is the unit
 //! the gold is scored in (`cleaneval_score.py --words-only --cjk-chars` makes
@@ -20,10 +22,35 @@
 //! Katakana whole and split `e-mail` and `U.S.` in two, which the scorer
 //! does not.
 //!
-//! Thai, Lao, Khmer and Myanmar, also written without spaces between words,
-//! are counted by the whitespace rule (a run between spaces is a phrase):
-//! their words need a dictionary to find, which UAX #29 does not have either.
+//! Thai, Lao, Khmer and Myanmar (issue 70): a paragraph between two spaces
+//! is a phrase or a sentence there, so the whitespace rule made a Thai
+//! paragraph a handful of "words" to every stage, as Chinese was before its
+//! characters were words, and its paragraphs looked like menu items. Their
+//! characters are letters (a Thai word is about four of them, with its vowel
+//! and tone marks), so a character is not a word as a Han character is:
+//! ICU4X's dictionary segmenter (`icu_segmenter`, the dictionaries ICU
+//! itself ships for these four scripts) finds the words, so that a Thai
+//! paragraph counts about as many words as its English translation (the
+//! test `tests/unspaced_scripts.rs`: the same page in Thai, Lao, Khmer,
+//! Burmese and English gets the same decisions). Chosen over a per-cluster
+//! rule (grapheme clusters divided by a mean word length) because it costs
+//! no more where it matters and gives the words themselves, not a count:
+//! text without these scripts never reaches it (the vectorised scan sends
+//! it past), and on a page in Thai it costs about what the rest of the
+//! pipeline does per character (BENCHMARKS.md, "Unspaced scripts"); the
+//! four dictionaries add about 1 MB to the binary; a per-cluster rule
+//! would need a mean word length per script measured on text we do not
+//! have, and its "words" (chunks of clusters) would be no one's words.
 //! U+3000, the ideographic space, is a separator, as other whitespace is.
+
+/// Whether `c` is of a script written without spaces between words: a
+/// word by itself (Han, kana, full-width forms: [`is_word_by_itself`]) or a
+/// letter of Thai, Lao, Khmer or Myanmar, whose words a dictionary finds
+/// ([`is_dictionary_script`]).
+#[inline]
+pub fn is_unspaced(c: char) -> bool {
+    is_word_by_itself(c) || is_dictionary_script(c)
+}
 
 /// Whether `c` is a word by itself: a character of the CJK ranges the
 /// scorer's `--cjk-chars` splits (CJK symbols and punctuation U+3001–U+303F,
@@ -33,7 +60,7 @@
 /// extensions beyond the Basic Multilingual Plane, which the scorer's ranges
 /// leave out only because they are rare.
 #[inline]
-pub fn is_unspaced(c: char) -> bool {
+fn is_word_by_itself(c: char) -> bool {
     matches!(c,
         '\u{3001}'..='\u{303F}'
         | '\u{3040}'..='\u{30FF}'
@@ -43,6 +70,104 @@ pub fn is_unspaced(c: char) -> bool {
         | '\u{F900}'..='\u{FAFF}'
         | '\u{FF00}'..='\u{FFEF}'
         | '\u{20000}'..='\u{3134F}')
+}
+
+/// Whether `c` is of Thai (U+0E00–U+0E7F), Lao (U+0E80–U+0EFF), Myanmar
+/// (U+1000–U+109F and its extensions U+A9E0–U+A9FF, U+AA60–U+AA7F) or
+/// Khmer (U+1780–U+17FF, the Khmer symbols U+19E0–U+19FF): scripts whose
+/// runs of characters the dictionary segmenter cuts into words.
+#[inline]
+fn is_dictionary_script(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}'
+        | '\u{1000}'..='\u{109F}'
+        | '\u{1780}'..='\u{17FF}'
+        | '\u{19E0}'..='\u{19FF}'
+        | '\u{A9E0}'..='\u{A9FF}'
+        | '\u{AA60}'..='\u{AA7F}')
+}
+
+/// The zero-width space, non-joiner and joiner, which Khmer, Myanmar and
+/// Thai text holds between or inside its words: part of a run of those
+/// scripts (the segmenter reads them), never a word alone.
+#[inline]
+fn is_zero_width(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}')
+}
+
+/// ICU4X's word segmenter with the dictionaries of Thai, Lao, Khmer and
+/// Myanmar, without the Chinese and Japanese one (those characters are
+/// words by themselves here, and its data would add about 2 MB). Made once
+/// and kept for the process's life: the segmenter itself holds
+/// reference-counted data that may not be shared between threads, its
+/// borrowed form may.
+static SEGMENTER: std::sync::LazyLock<icu_segmenter::WordSegmenterBorrowed<'static>> =
+    std::sync::LazyLock::new(|| {
+        let segmenter = icu_segmenter::WordSegmenter::try_new_dictionary_unstable(
+            &dictionaries::SoutheastAsian,
+            icu_segmenter::options::WordBreakOptions::default(),
+        )
+        .expect("the segmenter's data is compiled in");
+        Box::leak(Box::new(segmenter)).as_borrowed()
+    });
+
+/// The data provider of [`SEGMENTER`].
+mod dictionaries {
+    use icu_provider::prelude::*;
+    use icu_segmenter::provider::{
+        Baked, SegmenterBreakGraphemeClusterV1, SegmenterBreakWordOverrideV1, SegmenterBreakWordV1,
+        SegmenterDictionaryAutoV2, SegmenterDictionaryExtendedV2,
+    };
+
+    /// ICU4X's compiled data but for the Chinese and Japanese dictionary,
+    /// which it says it does not have (the segmenter then leaves those
+    /// scripts to its rules, and this module never asks it about them).
+    pub(super) struct SoutheastAsian;
+
+    impl DataProvider<SegmenterDictionaryAutoV2> for SoutheastAsian {
+        fn load(
+            &self,
+            req: DataRequest<'_>,
+        ) -> Result<DataResponse<SegmenterDictionaryAutoV2>, DataError> {
+            Err(DataErrorKind::IdentifierNotFound.with_req(SegmenterDictionaryAutoV2::INFO, req))
+        }
+    }
+
+    macro_rules! baked {
+        ($($marker:ty),*) => {$(
+            impl DataProvider<$marker> for SoutheastAsian {
+                fn load(&self, req: DataRequest<'_>) -> Result<DataResponse<$marker>, DataError> {
+                    Baked.load(req)
+                }
+            }
+        )*};
+    }
+    baked!(
+        SegmenterDictionaryExtendedV2,
+        SegmenterBreakWordV1,
+        SegmenterBreakWordOverrideV1,
+        SegmenterBreakGraphemeClusterV1
+    );
+}
+
+/// The length in bytes of the run of dictionary-script characters (and
+/// zero-width ones among them) that `s` starts with.
+fn run_len(s: &str) -> usize {
+    s.find(|c: char| !is_dictionary_script(c) && !is_zero_width(c))
+        .unwrap_or(s.len())
+}
+
+/// The words of a run of dictionary-script characters, in order: the
+/// segmenter's segments that hold such a character (a zero-width space
+/// between words is none).
+fn run_words(run: &str) -> impl Iterator<Item = &str> {
+    let mut cuts = SEGMENTER.segment_str(run);
+    let mut from = cuts.next().unwrap_or(0);
+    std::iter::from_fn(move || {
+        let to = cuts.next()?;
+        Some(&run[std::mem::replace(&mut from, to)..to])
+    })
+    .filter(|w| w.chars().any(is_dictionary_script))
 }
 
 /// Whether `c` separates words: ASCII whitespace and the ideographic space.
@@ -56,20 +181,25 @@ fn is_separator(c: char) -> bool {
 /// by a vectorised loop; with one, character by character.
 ///
 /// Every stage that counts words asks this of every text first. Every such
-/// character is encoded with a lead byte of 0xE3 or above, so the text is
-/// looked at in 64-byte blocks, each block's largest byte found by a loop
+/// character is encoded with a lead byte of 0xE0 (Thai, Lao), 0xE1
+/// (Myanmar, Khmer) or 0xE3 and above, never 0xE2 (general punctuation,
+/// the curly quotes and dashes of English text), so the text is looked at
+/// in 64-byte blocks, each block's largest byte XOR 0x02 found by a loop
 /// the compiler vectorises (a test per byte with an early exit does not
-/// vectorise). Only a block with such a byte is decoded, and its characters
+/// vectorise): XOR 0x02 swaps 0xE0 with 0xE2 and 0xE1 with 0xE3, so the
+/// largest is 0xE1 or more exactly when a byte is 0xE0 or above but not
+/// 0xE2. Only a block with such a byte is decoded, and its characters
 /// tested: the emoji, the icon fonts' private-use characters and the byte
 /// order marks that many English texts hold also have such lead bytes, and
-/// would send them to the slower path for nothing.
+/// so do Devanagari and Vietnamese, and would send them to the slower path
+/// for nothing.
 #[inline]
 pub fn holds_unspaced(text: &str) -> bool {
     let b = text.as_bytes();
     let mut at = 0;
     while at < b.len() {
         let end = (at + 64).min(b.len());
-        if b[at..end].iter().fold(0, |max, &c| max.max(c)) >= 0xE3 {
+        if b[at..end].iter().fold(0, |max, &c| max.max(c ^ 0x02)) >= 0xE1 {
             // Decode from the block's first character boundary, through
             // the last character that starts in the block.
             let mut start = at;
@@ -99,16 +229,23 @@ pub fn count(text: &str) -> usize {
     }
     let mut n = 0;
     let mut in_word = false;
-    for c in text.chars() {
+    let mut i = 0;
+    while let Some(c) = text[i..].chars().next() {
+        let mut len = c.len_utf8();
         if is_separator(c) {
             in_word = false;
-        } else if is_unspaced(c) {
+        } else if is_word_by_itself(c) {
             n += 1;
+            in_word = false;
+        } else if is_dictionary_script(c) {
+            len = run_len(&text[i..]);
+            n += run_words(&text[i..i + len]).count();
             in_word = false;
         } else if !in_word {
             n += 1;
             in_word = true;
         }
+        i += len;
     }
     n
 }
@@ -124,6 +261,7 @@ pub fn iter(text: &str) -> Words<'_> {
     Words {
         rest: text,
         spaced: !holds_unspaced(text),
+        run: Vec::new(),
     }
 }
 
@@ -134,12 +272,18 @@ pub struct Words<'a> {
     /// The text holds no character of [`is_unspaced`] and no U+3000: its
     /// words are its runs between ASCII whitespace, found byte by byte.
     spaced: bool,
+    /// The words of the run of a dictionary script last met, not yet
+    /// given, last first.
+    run: Vec<&'a str>,
 }
 
 impl<'a> Iterator for Words<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
+        if let Some(word) = self.run.pop() {
+            return Some(word);
+        }
         if self.spaced {
             let b = self.rest.as_bytes();
             let start = b.iter().position(|&c| !is_ascii_space(c))?;
@@ -155,7 +299,15 @@ impl<'a> Iterator for Words<'a> {
         let start = self.rest.find(|c: char| !is_separator(c))?;
         let s = &self.rest[start..];
         let first = s.chars().next()?;
-        let end = if is_unspaced(first) {
+        if is_dictionary_script(first) {
+            let (run, rest) = s.split_at(run_len(s));
+            self.rest = rest;
+            self.run.extend(run_words(run));
+            self.run.reverse();
+            // A run starts with a character of the script: a word at least.
+            return self.run.pop();
+        }
+        let end = if is_word_by_itself(first) {
             first.len_utf8()
         } else {
             s.find(|c: char| is_separator(c) || is_unspaced(c))
@@ -261,15 +413,51 @@ mod tests {
         );
         // Hangul is written with spaces: whitespace words.
         assert_eq!(count("서울 특별시"), 2);
-        // Thai: a run between spaces (the module's documented choice).
-        assert_eq!(count("ภาษาไทย ง่าย"), 2);
+        // Thai: the dictionary's words, not the run between spaces.
+        assert_eq!(
+            iter("ภาษาไทย ง่าย").collect::<Vec<_>>(),
+            ["ภาษา", "ไทย", "ง่าย"]
+        );
         // Beyond the BMP: a Han extension B character.
         assert_eq!(count("\u{20000}\u{20001}"), 2);
     }
 
+    /// Issue 70: a run of Thai, Lao, Khmer or Myanmar is cut into its
+    /// words; Latin letters and digits beside it are words of their own, a
+    /// zero-width space between its words is none, and a paragraph counts
+    /// about as many words as its English translation.
+    #[test]
+    fn runs_of_thai_lao_khmer_and_myanmar_are_cut_into_words() {
+        assert_eq!(iter("สวัสดีครับ").collect::<Vec<_>>(), ["สวัสดี", "ครับ"]);
+        assert_eq!(
+            iter("ขายiPhoneรุ่นใหม่ 2024").collect::<Vec<_>>(),
+            ["ขาย", "iPhone", "รุ่น", "ใหม่", "2024"]
+        );
+        assert_eq!(iter("ភាសា\u{200B}ខ្មែរ").collect::<Vec<_>>(), ["ភាសា", "ខ្មែរ"]);
+        for (text, english) in [
+            (
+                "กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย",
+                "Bangkok is the capital of Thailand",
+            ),
+            ("ຂອບໃຈຫຼາຍໆ", "Thank you very much"),
+            (
+                "ភ្នំពេញគឺជារាជធានីនៃប្រទេសកម្ពុជា",
+                "Phnom Penh is the capital of Cambodia",
+            ),
+            ("ကျေးဇူးတင်ပါတယ်", "Thank you"),
+        ] {
+            let (n, m) = (count(text), count(english));
+            assert!(
+                n * 2 >= m && n <= m * 2,
+                "{text}: {n} words ({:?}) against {m}",
+                iter(text).collect::<Vec<_>>()
+            );
+        }
+    }
+
     proptest! {
         #[test]
-        fn count_is_the_iterators_length(t in "\\PC{0,40}|[a 中文、。\u{3000}xy\t]{0,40}") {
+        fn count_is_the_iterators_length(t in "\\PC{0,40}|[a 中文、。\u{3000}xy\t]{0,40}|[a ภาษาไทยລາວខ្មែរမြန်\u{200B}1.]{0,60}") {
             prop_assert_eq!(count(&t), iter(&t).count());
             for w in iter(&t) {
                 prop_assert!(!w.is_empty());
@@ -279,22 +467,22 @@ mod tests {
         }
 
         #[test]
-        fn the_block_scan_finds_an_unspaced_character(t in "[a-z \u{e9}\u{2014}\u{1f600}\u{e000}\u{feff}]{0,200}[\u{4e2d}\u{3000}\u{ff01}]?[a-z \u{1f600}]{0,100}") {
+        fn the_block_scan_finds_an_unspaced_character(t in "[a-z \u{e9}\u{2014}\u{1f600}\u{e000}\u{feff}\u{915}\u{1ea1}\u{10d0}]{0,200}[\u{4e2d}\u{3000}\u{ff01}\u{e01}\u{e81}\u{1000}\u{1780}\u{19e0}]?[a-z \u{1f600}]{0,100}") {
             prop_assert_eq!(holds_unspaced(&t), t.chars().any(|c| c == '\u{3000}' || is_unspaced(c)));
         }
 
         #[test]
-        fn the_iterators_byte_path_is_the_rule(t in "[ -~\u{a0}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
+        fn the_iterators_byte_path_is_the_rule(t in "[ -~\u{a0}-\u{dff}\u{f00}-\u{fff}\u{10a0}-\u{177f}\u{1800}-\u{19df}\u{1a00}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
             // No character of the rule's: the byte path gives the words the
             // character path gives, emoji and private-use characters
             // (lead bytes of 0xE3 or above) included.
-            let general: Vec<&str> = Words { rest: &t, spaced: false }.collect();
+            let general: Vec<&str> = Words { rest: &t, spaced: false, run: Vec::new() }.collect();
             prop_assert!(iter(&t).spaced);
             prop_assert_eq!(iter(&t).collect::<Vec<_>>(), general);
         }
 
         #[test]
-        fn the_fast_path_agrees_with_the_rule(t in "[ -~\u{a0}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
+        fn the_fast_path_agrees_with_the_rule(t in "[ -~\u{a0}-\u{dff}\u{f00}-\u{fff}\u{10a0}-\u{177f}\u{1800}-\u{19df}\u{1a00}-\u{2fff}\t\n\u{e000}\u{feff}\u{1f600}]{0,200}") {
             // No character of the rule's: the vectorised count is the rule's.
             let mut n = 0;
             let mut in_word = false;

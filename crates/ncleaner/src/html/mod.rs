@@ -414,7 +414,8 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
 /// The words of a block's text, whose words the pass joins with single
 /// spaces: its spaces plus one (as `split(' ').count()`, but a byte count
 /// vectorises, and this runs on every block), or, in a text that holds
-/// Han, kana or full-width characters, the count of [`crate::words`].
+/// Han, kana or full-width characters or Thai, Lao, Khmer or Myanmar, the
+/// count of [`crate::words`].
 fn words(text: &str) -> usize {
     if crate::words::holds_unspaced(text) {
         crate::words::count(text)
