@@ -33,14 +33,16 @@
 //! paragraph counts about as many words as its English translation (the
 //! test `tests/unspaced_scripts.rs`: the same page in Thai, Lao, Khmer,
 //! Burmese and English gets the same decisions). Chosen over a per-cluster
-//! rule (grapheme clusters divided by a mean word length) because it costs
-//! no more where it matters and gives the words themselves, not a count:
-//! text without these scripts never reaches it (the vectorised scan sends
-//! it past), and on a page in Thai it costs about what the rest of the
-//! pipeline does per character (BENCHMARKS.md, "Unspaced scripts"); the
-//! four dictionaries add about 1 MB to the binary; a per-cluster rule
-//! would need a mean word length per script measured on text we do not
-//! have, and its "words" (chunks of clusters) would be no one's words.
+//! rule (grapheme clusters divided by a mean word length) because it gives
+//! the words themselves, not a count, at a cost of the same order: text
+//! without these scripts never reaches it (the vectorised scan sends it
+//! past); a pass over Thai text costs about 670 instructions a character
+//! against the rule's 320 (`examples/unspaced_words.rs` under callgrind),
+//! and each run is cut once however often the stages count it
+//! ([`REMEMBERED_RUNS`]); the four dictionaries add about 1 MB to the
+//! binary; a per-cluster rule would need a mean word length per script
+//! measured on text we do not have, and its "words" (chunks of clusters)
+//! would be no one's words (docs/decisions/text.md).
 //! U+3000, the ideographic space, is a separator, as other whitespace is.
 
 /// Whether `c` is of a script written without spaces between words: a
@@ -157,17 +159,70 @@ fn run_len(s: &str) -> usize {
         .unwrap_or(s.len())
 }
 
+/// The words of a run, each as the byte range of the run it spans.
+type Cuts = Vec<(u32, u32)>;
+
 /// The words of a run of dictionary-script characters, in order: the
 /// segmenter's segments that hold such a character (a zero-width space
 /// between words is none).
-fn run_words(run: &str) -> impl Iterator<Item = &str> {
+fn cut_run(run: &str) -> Cuts {
     let mut cuts = SEGMENTER.segment_str(run);
     let mut from = cuts.next().unwrap_or(0);
     std::iter::from_fn(move || {
         let to = cuts.next()?;
-        Some(&run[std::mem::replace(&mut from, to)..to])
+        Some((std::mem::replace(&mut from, to), to))
     })
-    .filter(|w| w.chars().any(is_dictionary_script))
+    .filter(|&(a, b)| run[a..b].chars().any(is_dictionary_script))
+    .map(|(a, b)| (a as u32, b as u32))
+    .collect()
+}
+
+/// How many runs' cuts [`with_run_words`] remembers, per thread.
+///
+/// The choice: the stages each count a segment's words again (the word
+/// counts, the n-grams, the features, the rules), and the dictionary costs
+/// about 670 instructions a Thai character a pass (`examples/
+/// unspaced_words.rs` under callgrind), where the rest of the pipeline
+/// costs about 380 an English character: a Thai page cost 29 times an
+/// English one per character of text. Remembering the last 32 runs cuts a
+/// segment's runs once however many stages ask (a page's segments are
+/// read stage by stage, and a stage reads one segment at a time); a run is
+/// found again by its bytes, compared in full, so a remembered cut is
+/// always the run's own.
+const REMEMBERED_RUNS: usize = 32;
+
+/// The cuts of the runs met last on this thread ([`REMEMBERED_RUNS`]),
+/// and where the next one goes.
+#[derive(Default)]
+struct RememberedRuns {
+    runs: Vec<(Box<str>, Cuts)>,
+    next: usize,
+}
+
+thread_local! {
+    static RUNS: std::cell::RefCell<RememberedRuns> = std::cell::RefCell::default();
+}
+
+/// `f` of the words of a run of dictionary-script characters (as
+/// [`cut_run`] gives them), cut once for the last [`REMEMBERED_RUNS`] runs.
+fn with_run_words<T>(run: &str, f: impl FnOnce(&[(u32, u32)]) -> T) -> T {
+    RUNS.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        if let Some((_, cuts)) = memo.runs.iter().find(|(r, _)| **r == *run) {
+            return f(cuts);
+        }
+        let cuts = cut_run(run);
+        let out = f(&cuts);
+        let entry = (Box::from(run), cuts);
+        if memo.runs.len() < REMEMBERED_RUNS {
+            memo.runs.push(entry);
+        } else {
+            let at = memo.next;
+            memo.runs[at] = entry;
+            memo.next = (at + 1) % REMEMBERED_RUNS;
+        }
+        out
+    })
 }
 
 /// Whether `c` separates words: ASCII whitespace and the ideographic space.
@@ -239,7 +294,7 @@ pub fn count(text: &str) -> usize {
             in_word = false;
         } else if is_dictionary_script(c) {
             len = run_len(&text[i..]);
-            n += run_words(&text[i..i + len]).count();
+            n += with_run_words(&text[i..i + len], <[_]>::len);
             in_word = false;
         } else if !in_word {
             n += 1;
@@ -302,7 +357,10 @@ impl<'a> Iterator for Words<'a> {
         if is_dictionary_script(first) {
             let (run, rest) = s.split_at(run_len(s));
             self.rest = rest;
-            self.run.extend(run_words(run));
+            with_run_words(run, |cuts| {
+                let words = cuts.iter().map(|&(a, b)| &run[a as usize..b as usize]);
+                self.run.extend(words);
+            });
             self.run.reverse();
             // A run starts with a character of the script: a word at least.
             return self.run.pop();
@@ -420,6 +478,25 @@ mod tests {
         );
         // Beyond the BMP: a Han extension B character.
         assert_eq!(count("\u{20000}\u{20001}"), 2);
+    }
+
+    /// A remembered run's cut is the run's own: the same words as a fresh
+    /// cut, for runs met again, runs that differ by one character and
+    /// runs met after the memory has turned over.
+    #[test]
+    fn remembered_runs_give_the_runs_own_words() {
+        let runs: Vec<String> = (0..REMEMBERED_RUNS * 2 + 3)
+            .map(|i| format!("กรุงเทพมหานคร{}ประเทศไทย", "ครับ".repeat(i % 7)))
+            .chain(["ภาษาไทย".into(), "ภาษาไท".into(), "ภาษาไทย".into()])
+            .collect();
+        for round in 0..3 {
+            for run in &runs {
+                let fresh = cut_run(run);
+                let remembered = with_run_words(run, <[_]>::to_vec);
+                assert_eq!(remembered, fresh, "round {round}: {run}");
+                assert_eq!(count(run), fresh.len());
+            }
+        }
     }
 
     /// Issue 70: a run of Thai, Lao, Khmer or Myanmar is cut into its
