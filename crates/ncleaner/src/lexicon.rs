@@ -206,6 +206,37 @@ impl Fnv64 {
     }
 }
 
+/// The words of a set looked for anywhere in a text, in any ASCII case
+/// (bytes outside ASCII compared as they are), in one pass over the text
+/// (an Aho-Corasick automaton): where a set's words are tested on every
+/// element or every segment. One scan of the text for each word's first
+/// byte (`memchr2`) took twice the instructions on `href`s and as many on
+/// `class` values; a byte-by-byte table walk took more on both
+/// (docs/benchmarks-log.md, 2026-12-07).
+#[derive(Debug, Clone)]
+pub(crate) struct AsciiSearch(aho_corasick::AhoCorasick);
+
+impl AsciiSearch {
+    /// The search for the words of `set`, every language's.
+    pub(crate) fn new(set: &WordSet) -> AsciiSearch {
+        AsciiSearch::of(set.words())
+    }
+
+    /// The search for `words`.
+    pub(crate) fn of<W: AsRef<[u8]>>(words: impl IntoIterator<Item = W>) -> AsciiSearch {
+        let automaton = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .expect("a lexicon's words make an automaton");
+        AsciiSearch(automaton)
+    }
+
+    /// Whether `text` holds one of the words.
+    pub(crate) fn holds(&self, text: &[u8]) -> bool {
+        self.0.is_match(text)
+    }
+}
+
 /// Whether two strings are equal, in a constant context.
 const fn const_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());

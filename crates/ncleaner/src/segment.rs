@@ -213,7 +213,7 @@ pub fn from_blocks(blocks: Vec<Block>) -> Vec<Segment> {
             let heuristic = heuristic(&b.text);
             Segment {
                 kind: b.kind,
-                words: words_u32(&b.text),
+                words: b.words,
                 text: b.text,
                 link_chars: b.link_chars,
                 tag: Some(b.tag),
@@ -705,6 +705,21 @@ mod tests {
             let mut got = Vec::new();
             pairs_of(&text, |pair, h| got.push((pair, h)));
             proptest::prop_assert_eq!(got, pairs_by_chars(&text));
+        }
+
+        /// The walker counts a block's words once, and its count is the
+        /// rule's on the block's text whatever whitespace, invisible
+        /// characters, `pre` lines and scripts the markup holds.
+        #[test]
+        fn a_blocks_words_are_counted_once_by_the_rule(
+            html in "(<p>|</p>|<pre>|</pre>|<br>|<b>|</b>|<td>|a|bc|中文|ภาษาไทย|か| |\n|\t|\r|\u{b}|\u{c}|\u{a0}|\u{3000}|\u{200b}|\u{ad}|\u{1}|&nbsp;|&#12288;|[|]){0,40}"
+        ) {
+            for b in crate::html::parse(&html).blocks {
+                proptest::prop_assert_eq!(b.words as usize, count_words(&b.text), "{:?}", b.text);
+            }
+            for s in from_page(crate::html::parse(&html)) {
+                proptest::prop_assert_eq!(s.words(), count_words(s.text()));
+            }
         }
     }
 

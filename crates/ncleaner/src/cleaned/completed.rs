@@ -5,8 +5,8 @@ use crate::classify::Reason;
 use crate::cleaned::ScoredSegment;
 use crate::html;
 use crate::lexicon::{
-    AUTHOR_LINE_LEADS, COPYRIGHT_LINE, COPYRIGHT_SIGNS, NAME_PARTICLES, PUBLICATION_WORDS,
-    UPDATE_WORDS,
+    AUTHOR_LINE_LEADS, AsciiSearch, COPYRIGHT_LINE, COPYRIGHT_SIGNS, NAME_PARTICLES,
+    PUBLICATION_WORDS, UPDATE_WORDS,
 };
 
 /// Completes `md` from the decided `segments` of a page of `language`
@@ -213,7 +213,7 @@ fn published_line(segments: &[ScoredSegment]) -> Option<String> {
         // Most segments say neither word: a scan for their first letter
         // passes them over before anything else is read or built.
         let text = s.segment.text();
-        if !PUBLICATION_WORDS.words().any(|w| holds_ascii_ci(text, w)) {
+        if !publication_words().holds(text.as_bytes()) {
             return None;
         }
         let (t, lower) = short_line(text)?;
@@ -252,13 +252,10 @@ fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
     }
 }
 
-/// Whether `t` holds `word` (lower-case ASCII) in any ASCII case.
-fn holds_ascii_ci(t: &str, word: &str) -> bool {
-    let (b, w) = (t.as_bytes(), word.as_bytes());
-    memchr::memchr2_iter(w[0], w[0].to_ascii_uppercase(), b).any(|i| {
-        b.get(i..i + w.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(w))
-    })
+/// [`PUBLICATION_WORDS`], looked for in any ASCII case.
+fn publication_words() -> &'static AsciiSearch {
+    static SEARCH: std::sync::OnceLock<AsciiSearch> = std::sync::OnceLock::new();
+    SEARCH.get_or_init(|| AsciiSearch::new(&PUBLICATION_WORDS))
 }
 
 /// Where `word` starts in `lower` as a word of its own (no letter before it).

@@ -128,6 +128,9 @@ pub struct Block {
     pub kind: Kind,
     /// The text, whitespace collapsed, trimmed, never empty.
     pub text: String,
+    /// The words of `text` by [`crate::words`]' rule, counted once, by
+    /// the walker that wrote it (the segments and the containers read it).
+    pub words: u32,
     /// Characters of `text` that were inside a link (`<a href>`).
     pub link_chars: u32,
     /// The block-level element that opened the block (`p`, `div`, `td`, …).
@@ -415,7 +418,10 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
 /// spaces: its spaces plus one (as `split(' ').count()`, but a byte count
 /// vectorises, and this runs on every block), or, in a text that holds
 /// Han, kana or full-width characters or Thai, Lao, Khmer or Myanmar, the
-/// count of [`crate::words`].
+/// count of [`crate::words`]. The walker writes no other ASCII whitespace
+/// and none at the ends, so the first is [`crate::words::count`] too: the
+/// one count of a block's words, which [`Block::words`] keeps (a test of
+/// the segments checks the two agree on the shared pages).
 fn words(text: &str) -> usize {
     if crate::words::holds_unspaced(text) {
         crate::words::count(text)

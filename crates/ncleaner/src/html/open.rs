@@ -579,6 +579,7 @@ impl Tree {
             // A copy of exactly its length: the walker's buffer keeps its
             // capacity for the next block.
             text: self.block.text.as_str().to_owned(),
+            words: 0,
             link_chars: self.block.link_chars,
             tag: self.block.tag.unwrap_or(Tag::Body),
             context: Context::default(),

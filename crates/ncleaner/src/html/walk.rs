@@ -284,10 +284,19 @@ impl<C: Consumer> Walker<C> {
             // leave hidden blocks' words out) whatever the consumers' order.
             block.context = self.tree.context();
             let b = &self.tree.block;
+            block.words = u32::try_from(words(&b.text)).unwrap_or(u32::MAX);
+            // The shortcut of `words` is the rule's count on what the
+            // walker writes: every test that reads a page checks it.
+            debug_assert_eq!(
+                block.words as usize,
+                crate::words::count(&b.text),
+                "{:?}",
+                b.text
+            );
             let mut end = BlockEnd {
                 chars: b.chars,
                 bold_chars: b.bold_chars,
-                words: words(&b.text) as u32,
+                words: block.words,
                 block: &mut block,
             };
             self.consumers.boundary(Some(&mut end), &mut self.tree);

@@ -193,3 +193,42 @@ fn a_model_of_other_versions_is_refused_naming_the_set() {
     let e = check_versions(&extra).unwrap_err();
     assert!(e.contains("`colours`"), "{e}");
 }
+
+/// The search for a set's words in one pass finds what a test of every
+/// word at every byte, ASCII case ignored, finds.
+fn at_every_byte(hay: &[u8], words: &[&[u8]]) -> bool {
+    (0..=hay.len()).any(|i| {
+        words.iter().any(|w| {
+            hay[i..]
+                .get(..w.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(w))
+        })
+    })
+}
+
+#[test]
+fn a_search_finds_its_words_in_any_case() {
+    let search = AsciiSearch::new(&AUTHOR_URL);
+    assert!(search.holds(b"https://x.org/AUTHOR/ann"));
+    assert!(search.holds(b"/Authors"));
+    assert!(!search.holds(b"/author"));
+    assert!(!search.holds(b""));
+    let search = AsciiSearch::of(["caf\u{e9}"]);
+    assert!(search.holds("CAF\u{e9} au lait".as_bytes()));
+    assert!(!search.holds("CAF\u{c9}".as_bytes()));
+}
+
+proptest::proptest! {
+    #[test]
+    fn a_search_is_a_test_at_every_byte(
+        hay in "[aAbByY/ é-]{0,40}",
+        w1 in "[abyAYé/]{0,4}",
+        w2 in "[abyAY/]{1,4}"
+    ) {
+        let words = [w1.as_bytes(), w2.as_bytes()];
+        proptest::prop_assert_eq!(
+            AsciiSearch::of(words).holds(hay.as_bytes()),
+            at_every_byte(hay.as_bytes(), &words)
+        );
+    }
+}

@@ -12,7 +12,8 @@ use super::super::tokenizer::{StartTag, Text};
 use super::super::{Context, Page, Tag, collapse_whitespace};
 use super::{CaptureKind, Collector, Field};
 use crate::lexicon::{
-    AUTHOR_URL, BYLINE_ELEMENT, COMMENT_BYLINE, MODIFIED_ELEMENT, PUBLISHED_ELEMENT, WordSet,
+    AUTHOR_URL, AsciiSearch, BYLINE_ELEMENT, COMMENT_BYLINE, MODIFIED_ELEMENT, PUBLISHED_ELEMENT,
+    WordSet,
 };
 
 /// Most bytes of an attribute value kept for metadata (`content` has its own bound).
@@ -111,7 +112,7 @@ impl TagMetadata {
                 b"content" => {}
                 b"href" if name == b"a" => {
                     self.author_href =
-                        value.len() <= MD_ATTR_MAX && holds_ascii_ci(value, &md_hints().author_url)
+                        value.len() <= MD_ATTR_MAX && md_hints().author_url.holds(value)
                 }
                 _ if value.len() <= MD_ATTR_MAX => {
                     let v = v.trim();
@@ -361,23 +362,7 @@ impl Reader {
 /// of [`MdHints::byline`] is its letters in a row, in any case. Words are
 /// hashed only when this holds.
 fn names_byline(names: &[u8]) -> bool {
-    holds_ascii_ci(names, &md_hints().byline_names)
-}
-
-/// Whether `hay` holds one of `words` (ASCII case ignored) anywhere. Each
-/// word is looked for at the places its first byte stands (`memchr2` of its
-/// two cases): testing every word at every byte was 4 % of `clean`'s
-/// instructions on pages without SVG (docs/benchmarks-log.md, 2026-11-28).
-fn holds_ascii_ci(hay: &[u8], words: &[&[u8]]) -> bool {
-    words.iter().any(|w| match w.first() {
-        None => true,
-        Some(&f) => {
-            memchr::memchr2_iter(f.to_ascii_lowercase(), f.to_ascii_uppercase(), hay).any(|i| {
-                hay.get(i..i + w.len())
-                    .is_some_and(|h| h.eq_ignore_ascii_case(w))
-            })
-        }
-    })
+    md_hints().byline_names.holds(names)
 }
 
 /// The attribute words of a start tag's `class`, `id` and `role` values.
@@ -406,10 +391,10 @@ struct MdHints {
     published: Vec<u32>,
     modified: Vec<u32>,
     byline: Vec<u32>,
-    /// The words of [`MdHints::byline`], as written.
-    byline_names: Vec<&'static [u8]>,
+    /// The words of [`MdHints::byline`], as written, in any case.
+    byline_names: AsciiSearch,
     comment: Vec<u32>,
-    author_url: Vec<&'static [u8]>,
+    author_url: AsciiSearch,
 }
 
 fn md_hints() -> &'static MdHints {
@@ -419,42 +404,8 @@ fn md_hints() -> &'static MdHints {
         published: h(&PUBLISHED_ELEMENT),
         modified: h(&MODIFIED_ELEMENT),
         byline: h(&BYLINE_ELEMENT),
-        byline_names: BYLINE_ELEMENT.words().map(str::as_bytes).collect(),
+        byline_names: AsciiSearch::new(&BYLINE_ELEMENT),
         comment: h(&COMMENT_BYLINE),
-        author_url: AUTHOR_URL.words().map(str::as_bytes).collect(),
+        author_url: AsciiSearch::new(&AUTHOR_URL),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::holds_ascii_ci;
-    use proptest::prelude::*;
-
-    /// The search by first byte finds what a test at every byte finds.
-    fn naive(hay: &[u8], words: &[&[u8]]) -> bool {
-        (0..=hay.len()).any(|i| {
-            words.iter().any(|w| {
-                hay[i..]
-                    .get(..w.len())
-                    .is_some_and(|h| h.eq_ignore_ascii_case(w))
-            })
-        })
-    }
-
-    #[test]
-    fn words_are_found_in_any_case() {
-        let words: [&[u8]; 2] = [b"/author/", b"/authors"];
-        assert!(holds_ascii_ci(b"https://x.org/AUTHOR/ann", &words));
-        assert!(holds_ascii_ci(b"/Authors", &words));
-        assert!(!holds_ascii_ci(b"/author", &words));
-        assert!(!holds_ascii_ci(b"", &words));
-    }
-
-    proptest! {
-        #[test]
-        fn as_a_test_at_every_byte(hay in "[aAbByY/ -]{0,40}", w1 in "[abyAY/]{1,4}", w2 in "[abyAY/]{1,4}") {
-            let words = [w1.as_bytes(), w2.as_bytes()];
-            prop_assert_eq!(holds_ascii_ci(hay.as_bytes(), &words), naive(hay.as_bytes(), &words));
-        }
-    }
 }
