@@ -28,6 +28,15 @@
 //! with several files read at once), whatever the size of the corpus; a
 //! document larger than a batch is a batch of its own.
 //!
+//! Batches are also bounded by their bytes: the reader sends a batch only
+//! while the batches sent and not yet cleaned hold at most
+//! `(3 × threads + 2) × batch_bytes` bytes, or when none is in flight
+//! ([`InFlight`]). Batches of ordinary pages never reach the bound; a
+//! document of many megabytes (a Parquet row, a WARC record) waits until
+//! the ones before it are cleaned, so that huge documents are not held
+//! several at a time beside one's working memory, which is many times its
+//! bytes.
+//!
 //! A panic while cleaning one document (a bug) fails that document and
 //! nothing else.
 
@@ -249,6 +258,69 @@ impl Default for RunOptions {
 type Batch = Vec<Entry>;
 type Done = Vec<(Entry, Outcome)>;
 
+/// The bytes of the batches the reader sent and the workers have not yet
+/// cleaned, against a budget: the reader waits before sending a batch that
+/// would pass the budget, unless no batch is in flight (a document larger
+/// than the budget goes alone).
+struct InFlight {
+    bytes: std::sync::Mutex<usize>,
+    cleaned: std::sync::Condvar,
+    budget: usize,
+    /// Set when the run ends: a reader waiting for room stops.
+    closed: std::sync::atomic::AtomicBool,
+}
+
+impl InFlight {
+    fn new(budget: usize) -> InFlight {
+        InFlight {
+            bytes: std::sync::Mutex::new(0),
+            cleaned: std::sync::Condvar::new(),
+            budget,
+            closed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Waits until a batch of `n` bytes fits, then counts it in; `false`
+    /// when the run has ended or been interrupted instead (an interrupted
+    /// run writes what it has cleaned and is resumed from there).
+    fn admit(&self, n: usize) -> bool {
+        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        while *bytes > 0 && bytes.saturating_add(n) > self.budget {
+            if self.closed.load(std::sync::atomic::Ordering::Relaxed)
+                || interrupt::stopped().is_some()
+            {
+                return false;
+            }
+            // Woken by each cleaned batch; the timeout only bounds how late
+            // a reader sees the run end.
+            bytes = self
+                .cleaned
+                .wait_timeout(bytes, std::time::Duration::from_millis(100))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *bytes += n;
+        true
+    }
+
+    /// Counts out a cleaned batch of `n` bytes.
+    fn release(&self, n: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        *bytes = bytes.saturating_sub(n);
+        self.cleaned.notify_all();
+    }
+
+    fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.cleaned.notify_all();
+    }
+}
+
+/// The bytes of a batch's documents.
+fn batch_bytes(batch: &Batch) -> usize {
+    batch.iter().map(Entry::size).sum()
+}
+
 /// Runs `work` on every document of `source` on the threads of `pool`, and
 /// writes every entry's outcome to `sink` in input order, reading as many
 /// files at once as the pool has threads ([`Source::readers`]). Returns the
@@ -279,7 +351,19 @@ where
         // Not scoped: after SIGINT/SIGTERM the run ends without waiting for
         // a reader blocked on a pipe; it stops at its next entry otherwise.
         let source = source.readers(threads);
-        std::thread::spawn(move || read_batches(source, opts, batch_tx));
+        let in_flight = std::sync::Arc::new(InFlight::new(
+            (3 * threads + 2).saturating_mul(opts.batch_bytes),
+        ));
+        let reader_in_flight = in_flight.clone();
+        std::thread::spawn(move || read_batches(source, opts, &reader_in_flight, batch_tx));
+        // However the run ends, a reader waiting for room stops.
+        struct Close(std::sync::Arc<InFlight>);
+        impl Drop for Close {
+            fn drop(&mut self) {
+                self.0.close();
+            }
+        }
+        let _close = Close(in_flight.clone());
         let (done_tx, done_rx) = mpsc::channel::<(u64, Done)>();
         pool.in_place_scope(|scope| -> Result<()> {
             // Owned here so that returning early (a sink error) stops the reader.
@@ -314,8 +398,11 @@ where
                 let tx = done_tx.clone();
                 let index = started;
                 started += 1;
+                let in_flight = &in_flight;
                 scope.spawn(move |_| {
+                    let bytes = batch_bytes(&batch);
                     let done = process(batch, work);
+                    in_flight.release(bytes);
                     let _ = tx.send((index, done));
                 });
                 collect(&mut order, &mut stats, false)?;
@@ -379,9 +466,16 @@ impl Reorder {
     }
 }
 
-fn read_batches(source: Source, opts: RunOptions, tx: mpsc::SyncSender<Batch>) {
+fn read_batches(
+    source: Source,
+    opts: RunOptions,
+    in_flight: &InFlight,
+    tx: mpsc::SyncSender<Batch>,
+) {
     let mut batch = Vec::new();
     let mut bytes = 0usize;
+    // Sends a batch once the bytes in flight leave room for it.
+    let send = |batch: Batch, bytes: usize| in_flight.admit(bytes) && tx.send(batch).is_ok();
     for entry in source {
         let stop = interrupt::stopped().is_some();
         bytes += entry.size();
@@ -391,14 +485,14 @@ fn read_batches(source: Source, opts: RunOptions, tx: mpsc::SyncSender<Batch>) {
             break;
         }
         if batch.len() >= opts.batch_docs || bytes >= opts.batch_bytes {
-            if tx.send(std::mem::take(&mut batch)).is_err() {
+            if !send(std::mem::take(&mut batch), bytes) {
                 return;
             }
             bytes = 0;
         }
     }
     if !batch.is_empty() {
-        let _ = tx.send(batch);
+        let _ = send(batch, bytes);
     }
 }
 

@@ -313,3 +313,62 @@ fn an_output_failing_alone_or_as_a_whole() {
     assert_eq!(heard.stopped.map(|s| s.cleaned), Some(3));
     assert!(*incomplete.lock().unwrap());
 }
+
+/// Issue 70: the batches in flight are bounded by their bytes too. With
+/// every document larger than the budget (`batch_bytes` of 1: a budget of
+/// 8 bytes on two threads), no two are cleaned at once, and every one is
+/// written, in order.
+#[test]
+fn documents_larger_than_the_budget_are_cleaned_one_at_a_time() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    struct Kept(Vec<String>);
+    impl Sink for Kept {
+        fn write(&mut self, entry: &Entry, _: &Outcome) -> Result<Written> {
+            self.0.push(entry.id.clone());
+            Ok(Written::Done)
+        }
+        fn finish(&mut self) -> Result<()> {
+            Ok(())
+        }
+    }
+    struct Quiet;
+    impl Observer for Quiet {
+        fn failed(&mut self, _: &Entry, _: &Error) {}
+        fn progress(&mut self, _: &Stats) {}
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let origins: Vec<Origin> = (0..12)
+        .map(|i| {
+            let path = dir.path().join(format!("p{i:02}.html"));
+            std::fs::write(&path, format!("<p>Page {i} has some words.</p>")).unwrap();
+            Origin::File {
+                rel: PathBuf::from(path.file_name().unwrap()),
+                path,
+            }
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (active, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let work = |_: &Entry| {
+        let now = active.fetch_add(1, Ordering::SeqCst) + 1;
+        most.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        active.fetch_sub(1, Ordering::SeqCst);
+        Ok(Rendered::default())
+    };
+    let options = RunOptions {
+        batch_docs: 1,
+        batch_bytes: 1,
+    };
+    let mut sink = Kept(Vec::new());
+    let source = Source::new(origins, SourceOptions::default());
+    let stats = run(source, &pool, options, &work, &mut sink, &mut Quiet).unwrap();
+    assert_eq!(stats.cleaned, 12);
+    assert_eq!(most.load(Ordering::SeqCst), 1);
+    let mut sorted = sink.0.clone();
+    sorted.sort();
+    assert_eq!(sink.0, sorted);
+}
