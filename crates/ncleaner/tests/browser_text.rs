@@ -122,6 +122,12 @@ fn end_tags_read_as_in_a_browser() {
         "<ul><li>a<section>b<li>c</section>d</ul>",
         "<ul><li>a<div>b<li>c</div>d</ul>",
         "<dl><dt>a<span>b<dd>c</dl>",
+        // A `select` inside a select closes it; an `input` too (a fuzz
+        // round's find: the text after the second `select` is shown).
+        "<select><h1> one  one <select> five </html></button>",
+        "<p>a<select><option>b<select>c</select>d",
+        "<select><option>a<input>b</select>c",
+        "<select><table><select>a</table>b",
         // A `noscript`'s content is a fragment of its own.
         "<div>a<noscript></div>b</noscript>c</div>d",
         "<h1>a<noscript><h2>b</h2></noscript>c</h1>d",

@@ -442,6 +442,19 @@ impl<C: Consumer> TokenSink for Walker<C> {
         {
             return;
         }
+        // A `select` while a `select` is open in scope closes it and is
+        // ignored; an `input` closes it and is read after it (HTML
+        // § 13.2.6.4.7 "in body" with 2025's customizable `select`, as
+        // html5ever 0.40 builds it): `<select>a<select>b` shows `b`.
+        if space == Space::Html
+            && (tag == Tag::Select || (tag == Tag::Void && start.name == b"input"))
+            && let Some(at) = self.in_scope(self.innermost(Tag::Select, 0), end::Scope::Default)
+        {
+            self.pop_to(at);
+            if tag == Tag::Select {
+                return;
+            }
+        }
         // A `form` while the form element pointer is set is ignored too
         // (but inside a `template`, which has no pointer).
         let points = space == Space::Html

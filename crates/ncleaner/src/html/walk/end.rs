@@ -59,7 +59,7 @@ use super::{FormPointer, Walker};
 
 /// The scopes of HTML § 13.2.4.2 that the walker's end tags ask about.
 #[derive(Clone, Copy)]
-enum Scope {
+pub(super) enum Scope {
     /// The default scope ([`Tag::ends_scope`]).
     Default,
     /// The default scope, and `ol` and `ul`.
@@ -120,7 +120,7 @@ impl<C: Consumer> Walker<C> {
 
     /// The position of the innermost open HTML element of `tag` (hashed
     /// `hash`) in the markup being read (above [`Walker::floor`]), 0 if none.
-    fn innermost(&self, tag: Tag, hash: u32) -> u32 {
+    pub(super) fn innermost(&self, tag: Tag, hash: u32) -> u32 {
         let at = self.tree.innermost(tag, hash);
         if at > self.floor { at } else { 0 }
     }
@@ -172,7 +172,7 @@ impl<C: Consumer> Walker<C> {
     /// `at` (an element's position, [`Tree::innermost`]) if the element is
     /// open and in `scope`: no element that ends the scope is open inside
     /// it (it may end the scope itself).
-    fn in_scope(&self, at: u32, scope: Scope) -> Option<u32> {
+    pub(super) fn in_scope(&self, at: u32, scope: Scope) -> Option<u32> {
         let t = &self.tree;
         let barrier = match scope {
             Scope::Default => t.scope_at(),
