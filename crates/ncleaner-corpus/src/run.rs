@@ -311,7 +311,8 @@ impl InFlight {
     }
 
     fn close(&self) {
-        self.closed.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.closed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.cleaned.notify_all();
     }
 }
