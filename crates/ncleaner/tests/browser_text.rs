@@ -160,6 +160,14 @@ fn foster_parenting_is_read_where_the_markup_has_it() {
     assert_eq!(browser_blocks_as_built(page), ["bold", "a", "b"]);
     assert_eq!(our_blocks(page), ["a", "bold", "b"]);
     same(page);
+    // Inside a `noscript`, whose content is parsed apart, too (a fuzz
+    // round's find: the move went uncounted, and the reading unchanged).
+    let page = "<noscript><section>six <table><math/> one </table></section></noscript>";
+    let reading = browser_reading(page);
+    assert_eq!(reading.fostered, 2);
+    assert_eq!(browser_blocks_as_built(page), ["six one"]);
+    assert_eq!(our_blocks(page), ["six", "one"]);
+    assert_eq!(reading.blocks, our_blocks(page));
 }
 
 #[test]

@@ -96,14 +96,18 @@ pub fn browser_blocks_as_built(page: &str) -> Vec<String> {
 }
 
 fn reading(page: &str, recorder: Recorder) -> Reading {
+    let mut cut = Cut {
+        as_built: recorder.as_built,
+        ..Cut::default()
+    };
     let (dom, fostered, adopted_beyond) = parse_document(recorder, ParseOpts::default()).one(page);
-    let mut cut = Cut::default();
     cut.visit(&dom.document, false);
     cut.boundary();
     Reading {
         blocks: cut.blocks,
-        fostered,
-        adopted_beyond,
+        // A `noscript`'s content is parsed apart, and counted apart.
+        fostered: fostered + cut.fostered,
+        adopted_beyond: adopted_beyond + cut.adopted_beyond,
     }
 }
 
@@ -343,6 +347,13 @@ struct Cut {
     pre_newlines: u32,
     /// Open `pre`, `listing`, `xmp`, `plaintext` elements.
     pre: u32,
+    /// The `noscript` contents' trees as the tree builder builds them
+    /// ([`Recorder::as_built`]).
+    as_built: bool,
+    /// The moves of [`Reading::fostered`] and [`Reading::adopted_beyond`]
+    /// in the `noscript` contents' trees.
+    fostered: usize,
+    adopted_beyond: usize,
 }
 
 impl Cut {
@@ -450,8 +461,14 @@ impl Cut {
             }
         }
         let body = QualName::new(None, ns!(html), local_name!("body"));
-        let dom =
-            parse_fragment(RcDom::default(), ParseOpts::default(), body, vec![], true).one(raw);
+        let recorder = Recorder {
+            as_built: self.as_built,
+            ..Recorder::default()
+        };
+        let (dom, fostered, adopted_beyond) =
+            parse_fragment(recorder, ParseOpts::default(), body, vec![], true).one(raw);
+        self.fostered += fostered;
+        self.adopted_beyond += adopted_beyond;
         // The fragment's nodes are the children of its `html` element.
         for root in dom.document.children.borrow().iter() {
             for child in root.children.borrow().iter() {
