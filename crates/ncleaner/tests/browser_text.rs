@@ -128,6 +128,10 @@ fn end_tags_read_as_in_a_browser() {
         "<p>a<select><option>b<select>c</select>d",
         "<select><option>a<input>b</select>c",
         "<select><table><select>a</table>b",
+        // A row or cell closes the open cell in table scope, which only a
+        // `template` ends: across an `svg`'s `foreignObject` too.
+        "<table><tr><td><svg><foreignObject><tr><td>x",
+        "<table><tr><td>a<svg><foreignObject><td>b</table>c",
         // A `noscript`'s content is a fragment of its own.
         "<div>a<noscript></div>b</noscript>c</div>d",
         "<h1>a<noscript><h2>b</h2></noscript>c</h1>d",

@@ -231,8 +231,14 @@ impl<C: Consumer> Walker<C> {
                     | (Tbody | Thead | Tfoot, Table)
             )
         };
-        let Found::At(at) = self.find(IMPLIED_LOOK, ends_scopes, |o| same(o.tag) || context(o.tag))
-        else {
+        // The table scope ends at a `template` only: a cell open below an
+        // `svg`'s `foreignObject` is closed by a `<tr>` inside it (HTML
+        // § 13.2.6.4.15, "in cell"; § 13.2.4.2, "has an element in table
+        // scope").
+        let ends_table_scope = |o: &Open| o.tag == Template && !o.space.is_foreign();
+        let Found::At(at) = self.find(IMPLIED_LOOK, ends_table_scope, |o| {
+            same(o.tag) || context(o.tag)
+        }) else {
             return;
         };
         let stack = self.tree.stack();
@@ -242,7 +248,7 @@ impl<C: Consumer> Walker<C> {
         let in_table = stack[..=at]
             .iter()
             .rev()
-            .take_while(|&open| !ends_scopes(open))
+            .take_while(|&open| !ends_table_scope(open))
             .any(|open| open.tag == Table);
         if in_table {
             while self.tree.depth() > keep {
