@@ -54,7 +54,11 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|&b| PIECES[b as usize % PIECES.len()])
         .collect();
-    if crosses_foreign_special(&pieces) {
+    // `select` ends the scopes in html5ever 0.40 (2025's customizable
+    // select); the walker's rule for it waits on branch wt/70-select for
+    // the next rebuild of the models, whose features it moves on three
+    // training pages. Until then the grammar leaves `select` out.
+    if crosses_foreign_special(&pieces) || pieces.contains(&"<select>") {
         return;
     }
     let html: String = pieces.concat();
