@@ -8,8 +8,8 @@ use ncleaner::InputKind;
 use ncleaner::{Error, Result};
 
 use crate::{
-    CorpusOptions, Entry, Observer, Origin, Outcome, Rendered, RunOptions, Sink, Source,
-    SourceOptions, Stats, Written, expand, run,
+    CorpusOptions, Entry, Origin, Outcome, Rendered, RunOptions, Sink, Source, SourceOptions,
+    Written, expand, run,
 };
 
 /// Reads every document of `origins` (on the threads of `pool`) and adds
@@ -40,11 +40,6 @@ pub fn learn_sites(
         fn finish(&mut self) -> Result<()> {
             Ok(())
         }
-    }
-    struct Quiet;
-    impl Observer for Quiet {
-        fn failed(&mut self, _: &Entry, _: &Error) {}
-        fn progress(&mut self, _: &Stats) {}
     }
     // A page's sketch travels to the in-order writer as bytes: host, 0, URL
     // hash, segment hashes.
@@ -102,7 +97,7 @@ pub fn learn_sites(
             })
         },
         &mut sink,
-        &mut Quiet,
+        &mut (),
     )?;
     Ok(sink.pages)
 }

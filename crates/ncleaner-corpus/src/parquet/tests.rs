@@ -59,18 +59,13 @@ fn clean_to(origins: Vec<Origin>, dest: &Path, format: OutputFormat) -> crate::S
         json: JsonOptions::default().with_markdown(true),
         ..CorpusOptions::default()
     };
-    struct Quiet;
-    impl crate::Observer for Quiet {
-        fn failed(&mut self, _: &crate::Entry, _: &ncleaner::Error) {}
-        fn progress(&mut self, _: &crate::Stats) {}
-    }
     crate::clean(
         origins,
         &Destination::File(dest.to_path_buf()),
         &cleaner(),
         opts,
         &pool,
-        &mut Quiet,
+        &mut (),
     )
     .unwrap()
 }
@@ -744,11 +739,6 @@ fn binary_cells_are_read_as_their_bytes_say_whatever_their_label() {
         .num_threads(1)
         .build()
         .unwrap();
-    struct Quiet;
-    impl crate::Observer for Quiet {
-        fn failed(&mut self, _: &crate::Entry, _: &ncleaner::Error) {}
-        fn progress(&mut self, _: &crate::Stats) {}
-    }
     let stats = crate::clean(
         vec![Origin::File {
             path: path.clone(),
@@ -761,7 +751,7 @@ fn binary_cells_are_read_as_their_bytes_say_whatever_their_label() {
             ..CorpusOptions::default()
         },
         &pool,
-        &mut Quiet,
+        &mut (),
     )
     .unwrap();
     assert_eq!(stats.cleaned, 4);
