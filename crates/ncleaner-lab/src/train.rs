@@ -14,6 +14,7 @@ use ncleaner::classify::attrs::AttrModel;
 use ncleaner::classify::hmm::Chain;
 use ncleaner::classify::logistic::Logistic;
 use ncleaner::classify::page::PagePrediction;
+use ncleaner::classify::schema::Schema;
 use ncleaner::classify::trees::{Boost, Forest};
 use ncleaner::classify::{Calibration, Classifier, log2_odds};
 use ncleaner::format::read_segments;
@@ -314,6 +315,11 @@ impl Trainer {
             }
             None => HashMap::new(),
         };
+        // The names of the columns it is trained on, as its file stores them:
+        // the groups of its rows are read from them.
+        classifier.columns = Schema::with(&cc.optional_groups(classifier.page_type.is_some()))
+            .map_err(Error::Training)?
+            .names();
         let rows = self.out_of_fold_rows(subset, cfg, cc, &classifier, &predicted)?;
         let mut chains = [None, None];
         // Trees need pages: on a small pool the held-out fifth would be a
@@ -377,8 +383,6 @@ impl Trainer {
         if let Some(k) = cc.page_quality {
             model.quality = Some(self.quality_models(subset, cfg, k)?);
         }
-        // The names of the columns it was trained on, as its file stores them.
-        classifier.columns = classifier.schema().names();
         model.classifier = Some(classifier);
         Ok(model)
     }
@@ -395,7 +399,6 @@ impl Trainer {
             html: None,
             trees: None,
             text: None,
-            neighbours: cc.neighbours,
             attrs,
             threshold: [0.0; 2],
             precision_threshold: None,
@@ -403,10 +406,8 @@ impl Trainer {
             chain: None,
             calibration: None,
             page_type: None,
-            site: cc.site,
-            hidden: true,
-            phrases: cc.phrases,
             lexicon: ncleaner::lexicon::model_versions(),
+            // Set by `fit` once it knows whether a page-type model was trained.
             columns: Vec::new(),
             words: if cc.perplexity {
                 ncleaner::classify::WordFeature(Some(self.word_model(subset)?))

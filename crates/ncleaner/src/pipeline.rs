@@ -268,7 +268,7 @@ impl Cleaner {
     }
 
     fn uses_sites_with(&self, model: &Model) -> bool {
-        self.policy.uses_model() && model.classifier.as_ref().is_some_and(|c| c.site)
+        self.policy.uses_model() && model.classifier.as_ref().is_some_and(|c| c.reads_site())
     }
 
     /// The same cleaner dropping every page whose predicted precision
@@ -489,7 +489,7 @@ impl Cleaner {
             model: name,
             page_type,
             site: self.site.as_deref().filter(|_| self.uses_sites_with(model)),
-            hidden: classifier.is_some_and(|c| c.hidden),
+            hidden: classifier.is_some_and(|c| c.sees_hidden()),
         }
     }
 

@@ -179,9 +179,39 @@ pub struct QualityModel {
     pub precision: Linear,
     /// Predicts the page's recall.
     pub recall: Linear,
+    /// The names of the page features it was fitted on ([`NAMES`], set by
+    /// the trainer): a file whose names are not this build's is refused
+    /// when loaded ([`QualityModel::check`]). Absent (empty) in older
+    /// files, which are checked by their widths alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 impl QualityModel {
+    /// Checks a model read from a file against this build's page features:
+    /// its stored names, and widths that [`Linear::predict`] can index.
+    pub fn check(&self) -> Result<(), String> {
+        if !self.names.is_empty() {
+            let ours: Vec<String> = NAMES.iter().map(|n| (*n).to_string()).collect();
+            crate::classify::compare_names("page-quality model's", &self.names, &ours)?;
+        }
+        for l in [&self.precision, &self.recall] {
+            if l.w.is_empty()
+                || l.w.len() > COUNT
+                || l.mean.len() < l.w.len()
+                || l.sd.len() < l.w.len()
+            {
+                return Err(format!(
+                    "a page-quality model of {} weights, {} means and {} deviations where this build has {COUNT} features",
+                    l.w.len(),
+                    l.mean.len(),
+                    l.sd.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The predicted quality of a cleaned page.
     pub fn predict(&self, c: &Cleaned) -> PageQuality {
         self.predict_features(&features(c))

@@ -92,6 +92,27 @@ pub const TREE_HOLDOUT: usize = 5;
 /// of pages of a new language, the tests' small pools).
 pub const MIN_TREE_PAGES: usize = 100;
 
+impl ClassifierConfig {
+    /// The optional column groups its classifier's rows have, by name
+    /// ([`ncleaner::classify::schema::Schema::with`]): the neighbours', the
+    /// site's, the page type's (`page_types`: a page-type model was
+    /// trained), the hidden flag (always), the phrases and the word model's.
+    pub fn optional_groups(&self, page_types: bool) -> Vec<&'static str> {
+        [
+            ("neighbours", self.neighbours),
+            ("site", self.site),
+            ("page_type", page_types),
+            ("hidden", true),
+            ("phrases", self.phrases),
+            ("words", self.perplexity),
+        ]
+        .into_iter()
+        .filter(|g| g.1)
+        .map(|g| g.0)
+        .collect()
+    }
+}
+
 impl Default for ClassifierConfig {
     fn default() -> Self {
         ClassifierConfig {

@@ -63,9 +63,19 @@ impl Facts {
 }
 
 /// A group of columns of the classifier's rows.
+///
+/// Which groups a classifier's rows have is read from the column names its
+/// model file stores ([`Classifier::columns`], [`super::Schema::of`]): no
+/// flag on the classifier chooses them. A trainer asks for the optional
+/// groups by their [`Columns::group`] names ([`super::Schema::with`]).
 pub trait Columns: Sync {
-    /// Whether a classifier's rows have this group.
-    fn used_by(&self, classifier: &Classifier) -> bool;
+    /// The group's name (`neighbours`, `site`, …): how a trainer asks for it.
+    fn group(&self) -> &'static str;
+    /// Whether a classifier may go without the group; every classifier's
+    /// rows have the others.
+    fn optional(&self) -> bool {
+        false
+    }
     /// The group's column names, in order (stored in model files).
     fn names(&self) -> Vec<String>;
     /// The number of columns (the length of [`Columns::names`]).
@@ -79,20 +89,24 @@ pub trait Columns: Sync {
 /// A group whose columns of a segment depend on that segment alone (and
 /// the page's facts), not on other rows: most groups.
 pub trait SegmentColumns: Sync {
+    /// The group's name ([`Columns::group`]).
+    const GROUP: &'static str;
+    /// Whether a classifier may go without the group ([`Columns::optional`]).
+    const OPTIONAL: bool = false;
     /// The column names, in order.
     const NAMES: &'static [&'static str];
-    /// Whether a classifier's rows have this group (every classifier, by default).
-    fn used_by(&self, _classifier: &Classifier) -> bool {
-        true
-    }
     /// Writes segment `i`'s columns into `out` (as long as [`Self::NAMES`],
     /// zeros on entry).
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]);
 }
 
 impl<T: SegmentColumns> Columns for T {
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        SegmentColumns::used_by(self, classifier)
+    fn group(&self) -> &'static str {
+        T::GROUP
+    }
+
+    fn optional(&self) -> bool {
+        T::OPTIONAL
     }
 
     fn names(&self) -> Vec<String> {
@@ -139,6 +153,7 @@ pub static GROUPS: &[&dyn Columns] = &[
 pub struct Bias;
 
 impl SegmentColumns for Bias {
+    const GROUP: &'static str = "bias";
     const NAMES: &'static [&'static str] = &["bias"];
 
     fn fill_one(&self, _: &RowInput<'_>, _: usize, out: &mut [f32]) {
@@ -150,6 +165,7 @@ impl SegmentColumns for Bias {
 pub struct Ngram;
 
 impl SegmentColumns for Ngram {
+    const GROUP: &'static str = "ngram";
     const NAMES: &'static [&'static str] = &["ngram_per_char", "ngram_total"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -163,6 +179,7 @@ impl SegmentColumns for Ngram {
 pub struct Size;
 
 impl SegmentColumns for Size {
+    const GROUP: &'static str = "size";
     const NAMES: &'static [&'static str] = &["log_words", "log_chars"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -176,6 +193,7 @@ impl SegmentColumns for Size {
 pub struct LinkShare;
 
 impl SegmentColumns for LinkShare {
+    const GROUP: &'static str = "link_share";
     const NAMES: &'static [&'static str] = &["link_share"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -190,6 +208,7 @@ impl SegmentColumns for LinkShare {
 pub struct Kind;
 
 impl SegmentColumns for Kind {
+    const GROUP: &'static str = "kind";
     const NAMES: &'static [&'static str] = &["kind_h", "kind_l"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -220,6 +239,7 @@ const ENCLOSING: [(&str, u32); 11] = [
 ];
 
 impl SegmentColumns for Enclosing {
+    const GROUP: &'static str = "enclosing";
     const NAMES: &'static [&'static str] = &{
         let mut names = [""; ENCLOSING.len()];
         let mut k = 0;
@@ -244,6 +264,7 @@ impl SegmentColumns for Enclosing {
 pub struct Element;
 
 impl SegmentColumns for Element {
+    const GROUP: &'static str = "element";
     const NAMES: &'static [&'static str] = &[
         "tag_p",
         "tag_div",
@@ -280,6 +301,7 @@ impl SegmentColumns for Element {
 pub struct Position;
 
 impl SegmentColumns for Position {
+    const GROUP: &'static str = "position";
     const NAMES: &'static [&'static str] = &["position", "position_sq"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -300,6 +322,7 @@ impl SegmentColumns for Position {
 pub struct Surface;
 
 impl SegmentColumns for Surface {
+    const GROUP: &'static str = "surface";
     const NAMES: &'static [&'static str] = &[
         "ends_sentence",
         "starts_upper",
@@ -361,6 +384,7 @@ impl SegmentColumns for Surface {
 pub struct AttrWords;
 
 impl SegmentColumns for AttrWords {
+    const GROUP: &'static str = "attr_words";
     const NAMES: &'static [&'static str] = &["attr_mean", "attr_min", "attr_max", "attr_known"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -377,6 +401,7 @@ const _: () = assert!(AttrWords::NAMES.len() == super::attrs::EVIDENCE);
 pub struct Metadata;
 
 impl SegmentColumns for Metadata {
+    const GROUP: &'static str = "metadata";
     const NAMES: &'static [&'static str] = &["meta_present", "meta_title", "meta_summary"];
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
@@ -397,6 +422,7 @@ impl SegmentColumns for Metadata {
 pub struct Containers;
 
 impl SegmentColumns for Containers {
+    const GROUP: &'static str = "containers";
     const NAMES: &'static [&'static str] = &[
         "container_share_0",
         "container_share_1",
@@ -575,8 +601,8 @@ static SPREAD: [u64; 64] = {
     t
 };
 
-/// The columns of each segment's neighbours that join its own (with
-/// [`Classifier::neighbours`]): n-gram scores, length, link share, kind,
+/// The columns of each segment's neighbours that join its own (group
+/// `neighbours`): n-gram scores, length, link share, kind,
 /// final punctuation, read from the neighbours' rows by name.
 ///
 /// Past the page's ends a segment stands in for its missing neighbour: a
@@ -617,8 +643,12 @@ fn own_index() -> &'static [usize; 7] {
 }
 
 impl Columns for Neighbours {
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.neighbours
+    fn group(&self) -> &'static str {
+        "neighbours"
+    }
+
+    fn optional(&self) -> bool {
+        true
     }
 
     fn names(&self) -> Vec<String> {
@@ -657,17 +687,15 @@ impl Columns for Neighbours {
     }
 }
 
-/// What the site's other pages say ([`crate::site`], with
-/// [`Classifier::site`]): the share of them holding the segment, and
+/// What the site's other pages say ([`crate::site`], group
+/// `site`): the share of them holding the segment, and
 /// whether the site is known.
 pub struct Site;
 
 impl SegmentColumns for Site {
+    const GROUP: &'static str = "site";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &["site_share", "site_known"];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.site
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         if let Some(share) = input.segments[i].site {
@@ -685,6 +713,8 @@ impl SegmentColumns for Site {
 pub struct PageType;
 
 impl SegmentColumns for PageType {
+    const GROUP: &'static str = "page_type";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &[
         "page_article",
         "page_forum",
@@ -696,10 +726,6 @@ impl SegmentColumns for PageType {
         "in_comment_section",
         "in_figure",
     ];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.page_type.is_some()
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         const T: usize = super::page::PageType::ALL.len();
@@ -714,17 +740,15 @@ impl SegmentColumns for PageType {
 
 const _: () = assert!(PageType::NAMES.len() == super::page::PageType::ALL.len() + 2);
 
-/// Whether the segment's block hides itself ([`Context::HIDDEN`], with
-/// [`Classifier::hidden`]): the model decides the blocks that hide
+/// Whether the segment's block hides itself ([`Context::HIDDEN`], group
+/// `hidden`): the model decides the blocks that hide
 /// themselves.
 pub struct Hidden;
 
 impl SegmentColumns for Hidden {
+    const GROUP: &'static str = "hidden";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &["hidden"];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.hidden
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         out[0] = f32::from(u8::from(input.segments[i].context.has(Context::HIDDEN)));
@@ -732,7 +756,7 @@ impl SegmentColumns for Hidden {
 }
 
 /// Which furniture phrases of the lexicon a short segment holds
-/// ([`super::phrases::families`], with [`Classifier::phrases`]): a comment
+/// ([`super::phrases::families`], group `phrases`): a comment
 /// label, a share, follow or sign-in label, a "read more", related or
 /// pagination label, a relative date. What a lexical model learns of such
 /// words from its pool, a non-lexical model gets from the lexicon, in every
@@ -740,16 +764,14 @@ impl SegmentColumns for Hidden {
 pub struct Phrases;
 
 impl SegmentColumns for Phrases {
+    const GROUP: &'static str = "phrases";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &[
         "phrase_comment",
         "phrase_share",
         "phrase_more",
         "phrase_relative_date",
     ];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.phrases
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         let seg = &input.segments[i];
@@ -769,11 +791,9 @@ impl SegmentColumns for Phrases {
 pub struct Words;
 
 impl SegmentColumns for Words {
+    const GROUP: &'static str = "words";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &["word_lm_log10", "word_lm_unknown"];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.words.0.is_some()
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         if let Some(f) = input.classifier.words.of(input.segments[i].text()) {

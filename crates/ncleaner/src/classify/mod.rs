@@ -227,8 +227,6 @@ pub struct Classifier {
     pub html: Option<Logistic>,
     /// Weights for text-dump input.
     pub text: Option<Logistic>,
-    /// Whether the neighbours' features join each segment's own.
-    pub neighbours: bool,
     /// Evidence of `class`/`id`/`role` words (empty when not used).
     pub attrs: AttrModel,
     /// The default thresholds (log2-odds of P(clean)) for HTML and for text
@@ -246,11 +244,6 @@ pub struct Classifier {
     /// Two-state chains smoothing the probabilities over the page (HTML, text).
     #[serde(default)]
     pub chain: Option<[Option<hmm::Chain>; 2]>,
-    /// Whether the site features ([`crate::site`]: the share of the site's
-    /// other pages holding the segment, and whether the site is known) join
-    /// each row, after every other feature; absent (false) in older files.
-    #[serde(default)]
-    pub site: bool,
     /// Boosted trees added to the logistic regression's log-odds (HTML,
     /// text; [`trees`]); absent in models trained without them.
     #[serde(default)]
@@ -267,17 +260,6 @@ pub struct Classifier {
     /// of its role ([`features::PageType`]); absent in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_type: Option<PageTypeModel>,
-    /// Whether each row ends with the segment's [`Context::HIDDEN`] flag
-    /// (after every other column): the model decides the blocks that
-    /// hide themselves. A model without it (older files) never sees them
-    /// ([`without_hidden`]).
-    #[serde(default)]
-    pub hidden: bool,
-    /// Whether each row has the phrase columns ([`features::Phrases`]: the
-    /// lexicon's furniture phrases of every language in a short segment);
-    /// absent (false) in models trained without them.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub phrases: bool,
     /// The versions of the lexicon's sets that its inputs read
     /// ([`crate::lexicon::model_versions`]), as they were when it was
     /// trained: a file whose versions are not this build's is refused when
@@ -286,11 +268,12 @@ pub struct Classifier {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub lexicon: std::collections::BTreeMap<String, String>,
     /// The names of the columns of its rows, as it was trained
-    /// ([`Schema::names`]; set by training, and written by every save of a
-    /// classifier that lacks them): a file
-    /// whose names are not this build's schema's is refused when loaded
-    /// ([`Schema::check`]). Absent (empty) in older files, which are
-    /// checked by their rows' width alone.
+    /// ([`Schema::names`], set by the trainer from [`Schema::with`]): the
+    /// groups of its rows are read from them ([`Schema::of`]), and a file
+    /// whose names this build cannot read is refused when loaded
+    /// ([`Schema::read`]). Files written before the names were stored
+    /// chose the groups by flags (`neighbours`, `site`, `hidden`,
+    /// `phrases`); the names are made from those when such a file is read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub columns: Vec<String>,
     /// A word model whose scores of each segment join its features (an
@@ -395,6 +378,27 @@ impl Classifier {
     /// The schema of this classifier's rows: the groups of columns it uses.
     pub fn schema(&self) -> Schema {
         Schema::of(self)
+    }
+
+    /// Whether its rows have the column group named `group`
+    /// ([`features::Columns::group`]).
+    pub fn uses(&self, group: &str) -> bool {
+        self.schema().has(group)
+    }
+
+    /// Whether its rows have the segment's hidden flag
+    /// ([`features::Hidden`]): it decides the blocks that hide themselves.
+    /// A classifier without never sees them ([`without_hidden`]).
+    pub fn sees_hidden(&self) -> bool {
+        use features::SegmentColumns;
+        self.uses(features::Hidden::GROUP)
+    }
+
+    /// Whether its rows have the site's columns ([`features::Site`]): it
+    /// reads what the site's other pages hold.
+    pub fn reads_site(&self) -> bool {
+        use features::SegmentColumns;
+        self.uses(features::Site::GROUP)
     }
 
     /// P(clean) of each feature row with the weights `w` of an input: the
@@ -819,7 +823,6 @@ pub(crate) mod tests {
             html: None,
             text: None,
             trees: None,
-            neighbours: true,
             attrs: AttrModel::default(),
             threshold: [2.0, 1.5],
             precision_threshold: Some([3.0, 2.5]),
@@ -827,11 +830,8 @@ pub(crate) mod tests {
             calibration: None,
             page_type: None,
             chain: None,
-            site: false,
-            hidden: false,
-            phrases: false,
             lexicon: Default::default(),
-            columns: Vec::new(),
+            columns: Schema::with(&["neighbours"]).unwrap().names(),
             words: WordFeature::default(),
         }
     }

@@ -3,12 +3,14 @@
 //!
 //! Each group ([`Columns`]) names its columns and fills them, in one type
 //! ([`super::features`] holds them, and the contracts of a group). [`GROUPS`]
-//! lists every group in row order; a classifier's rows have the groups it
-//! uses ([`Columns::used_by`]). Training, the page's decisions and the model file
-//! all read the one [`Schema`]: the rows the lab trains on and the rows a
-//! page is decided on are built by [`Schema::rows`], and a model file stores
-//! the column names it was trained with ([`super::Classifier::columns`]),
-//! which [`Schema::check`] compares with this build's when it is loaded.
+//! lists every group in row order. Training, the page's decisions and the
+//! model file all read the one [`Schema`]: a trainer chooses the optional
+//! groups by name ([`Schema::with`]) and stores the schema's column names
+//! in the classifier ([`super::Classifier::columns`]); everything after
+//! reads the groups from those names ([`Schema::of`], checked when a model
+//! is loaded by [`Schema::read`]). No flag on the classifier chooses a
+//! group. The rows the lab trains on and the rows a page is decided on are
+//! built by [`Schema::rows`].
 //!
 //! Adding a column is one type implementing [`SegmentColumns`] (or
 //! [`Columns`]) and one line in [`GROUPS`]; the test
@@ -37,16 +39,103 @@ pub struct Schema {
     width: usize,
 }
 
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.groups.iter().map(|g| g.group()))
+            .finish()
+    }
+}
+
+/// The column names of each of [`GROUPS`], computed once.
+fn group_names() -> &'static [Vec<String>] {
+    static NAMES: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| GROUPS.iter().map(|g| g.names()).collect())
+}
+
 impl Schema {
-    /// The groups `classifier` uses, in row order.
-    pub fn of(classifier: &Classifier) -> Schema {
-        let groups: Vec<&'static dyn Columns> = GROUPS
-            .iter()
-            .copied()
-            .filter(|g| g.used_by(classifier))
-            .collect();
+    fn new(groups: Vec<&'static dyn Columns>) -> Schema {
         let width = groups.iter().map(|g| g.width()).sum();
         Schema { groups, width }
+    }
+
+    /// The groups of `classifier`'s rows, read from its stored column names
+    /// ([`Classifier::columns`]): in row order, each group of [`GROUPS`]
+    /// whose names come next in the list. A list this build cannot read to
+    /// its end is refused when the model is loaded ([`Schema::read`]); here
+    /// the groups matched up to that point are the schema.
+    pub fn of(classifier: &Classifier) -> Schema {
+        Schema::matching(&classifier.columns).0
+    }
+
+    /// The groups a list of column names holds, how many of the names they
+    /// account for, and the index in [`GROUPS`] after the last of them.
+    fn matching(stored: &[String]) -> (Schema, usize, usize) {
+        let mut groups = Vec::new();
+        let (mut at, mut next) = (0, 0);
+        for (k, (g, names)) in GROUPS.iter().zip(group_names()).enumerate() {
+            if stored[at..].starts_with(names) {
+                groups.push(*g);
+                at += names.len();
+                next = k + 1;
+            }
+        }
+        (Schema::new(groups), at, next)
+    }
+
+    /// The schema of a trainer's classifier: every group that is not
+    /// optional, and the optional ones named in `optional` (by
+    /// [`Columns::group`]). Its [`Schema::names`] are what the classifier
+    /// stores. `Err` names a group this build does not have.
+    pub fn with(optional: &[&str]) -> Result<Schema, String> {
+        if let Some(unknown) = optional
+            .iter()
+            .find(|name| !GROUPS.iter().any(|g| g.optional() && g.group() == **name))
+        {
+            return Err(format!("no optional column group is named `{unknown}`"));
+        }
+        Ok(Schema::new(
+            GROUPS
+                .iter()
+                .copied()
+                .filter(|g| !g.optional() || optional.contains(&g.group()))
+                .collect(),
+        ))
+    }
+
+    /// The schema of a model file's stored column names: `Err` names the
+    /// first column where no group of this build fits, and the columns
+    /// this build does not know.
+    pub fn read(stored: &[String]) -> Result<Schema, String> {
+        if stored.is_empty() {
+            return Err("the model stores no column names".into());
+        }
+        let (schema, at, next) = Schema::matching(stored);
+        let required = GROUPS.iter().filter(|g| !g.optional());
+        if at == stored.len() && required.clone().all(|g| schema.has(g.group())) {
+            return Ok(schema);
+        }
+        // What this build could have read: the names matched so far, then
+        // those of every later group.
+        let ours: Vec<String> = stored[..at]
+            .iter()
+            .chain(group_names()[next..].iter().flatten())
+            .cloned()
+            .collect();
+        super::compare_names("model's", stored, &ours)?;
+        Err(format!(
+            "the model's columns lack the groups every classifier has: {}",
+            required
+                .filter(|g| !schema.has(g.group()))
+                .map(|g| g.group())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+
+    /// Whether the rows have the group named `group` ([`Columns::group`]).
+    pub fn has(&self, group: &str) -> bool {
+        self.groups.iter().any(|g| g.group() == group)
     }
 
     /// The number of columns of a row.
@@ -69,17 +158,6 @@ impl Schema {
         }
         rows
     }
-
-    /// Checks the column names a model file stores against this schema's:
-    /// `Err` names the first column where they part and what is missing or
-    /// extra. An empty list (files written before the names were stored)
-    /// is not checked.
-    pub fn check(&self, stored: &[String]) -> Result<(), String> {
-        if stored.is_empty() {
-            return Ok(());
-        }
-        super::compare_names("model's", stored, &self.names())
-    }
 }
 
 #[cfg(test)]
@@ -90,12 +168,15 @@ mod tests {
     #[test]
     fn a_different_column_list_is_named() {
         let c = super::super::tests::classifier();
-        let schema = Schema::of(&c);
-        let mut names = schema.names();
-        assert_eq!(schema.check(&names), Ok(()));
-        assert_eq!(schema.check(&[]), Ok(()));
+        let mut names = Schema::of(&c).names();
+        assert_eq!(Schema::read(&names).map(|s| s.names()), Ok(names.clone()));
+        assert!(
+            Schema::read(&[])
+                .unwrap_err()
+                .contains("stores no column names")
+        );
         names[3] = "log_syllables".into();
-        let err = schema.check(&names).unwrap_err();
+        let err = Schema::read(&names).unwrap_err();
         assert!(
             err.contains("column 3 is `log_syllables` in the model and `log_words` here"),
             "{err}"
@@ -103,10 +184,31 @@ mod tests {
         assert!(err.contains("does not know: log_syllables"), "{err}");
         assert!(err.contains("the model lacks: log_words"), "{err}");
         names.truncate(3);
-        let err = schema.check(&names).unwrap_err();
+        let err = Schema::read(&names).unwrap_err();
         assert!(
             err.contains("column 3 is `the row's end` in the model"),
             "{err}"
         );
+    }
+
+    /// The optional groups are chosen by name, and the stored names give
+    /// the same groups back; a name no group has is refused.
+    #[test]
+    fn optional_groups_are_read_back_from_their_names() {
+        let plain = Schema::with(&[]).unwrap();
+        assert!(!plain.has("neighbours") && plain.has("containers"));
+        let full = Schema::with(&["site", "neighbours", "hidden", "phrases"]).unwrap();
+        let back = Schema::read(&full.names()).unwrap();
+        for g in ["neighbours", "site", "hidden", "phrases"] {
+            assert!(back.has(g), "{g}");
+        }
+        assert!(!back.has("page_type") && !back.has("words"));
+        assert_eq!(back.names(), full.names());
+        assert_eq!(back.width(), full.width());
+        assert!(Schema::with(&["containers"]).is_err(), "not optional");
+        assert!(Schema::with(&["nope"]).unwrap_err().contains("`nope`"));
+        let mut c = super::super::tests::classifier();
+        c.columns = Schema::with(&["hidden"]).unwrap().names();
+        assert!(c.schema().has("hidden") && !c.schema().has("neighbours"));
     }
 }

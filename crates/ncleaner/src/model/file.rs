@@ -636,6 +636,75 @@ mod tests {
         assert!(Model::from_bytes(&m.to_binary(), "older.nclm").is_ok());
     }
 
+    /// A classifier written before the column names were stored chose its
+    /// optional groups by flags: read, it gets the names those flags gave,
+    /// and saved again it stores them and no flag.
+    #[test]
+    fn a_file_without_column_names_reads_its_groups_from_its_flags() {
+        let m = embedded("en").unwrap();
+        let c = m.classifier.as_ref().expect("a classifier");
+        let mut old = serde_json::to_value(m.classifier_json(c)).unwrap();
+        let fields = old.as_object_mut().unwrap();
+        fields.remove("columns");
+        for flag in ["neighbours", "site", "hidden"] {
+            fields.insert(flag.into(), serde_json::Value::Bool(true));
+        }
+        let read = super::ClassifierIn::parse(old.to_string().as_bytes()).unwrap();
+        assert_eq!(read.classifier.columns, c.columns);
+        assert!(read.classifier.sees_hidden() && read.classifier.reads_site());
+        // Without the flags (a file older still) only the groups every
+        // classifier has and the page type's are read, and its weights are
+        // then too long for them: the file is refused, not misread.
+        let fields = old.as_object_mut().unwrap();
+        for flag in ["neighbours", "site", "hidden"] {
+            fields.remove(flag);
+        }
+        let read = super::ClassifierIn::parse(old.to_string().as_bytes()).unwrap();
+        assert!(!read.classifier.uses("neighbours") && read.classifier.uses("page_type"));
+        let mut m2 = embedded("en").unwrap();
+        m2.classifier = Some(read.classifier);
+        let e = m2.check_classifier().unwrap_err().to_string();
+        assert!(e.contains("weights of length"), "{e}");
+        let json = serde_json::to_string(&m.classifier_json(c)).unwrap();
+        assert!(
+            json.contains("\"columns\":[\"bias\""),
+            "the names are stored"
+        );
+        for flag in ["neighbours", "site", "hidden", "phrases"] {
+            assert!(
+                !json.contains(&format!("\"{flag}\":")),
+                "{flag} is not stored"
+            );
+        }
+    }
+
+    /// The page-quality models store the names of their page features; a
+    /// model of other features, or of widths this build cannot index, is
+    /// refused when read.
+    #[test]
+    fn page_quality_models_of_other_features_are_refused() {
+        let mut m = embedded("en").unwrap();
+        let q = m.quality.as_mut().unwrap()[0].as_mut().unwrap();
+        assert_eq!(q.names, crate::quality::NAMES, "the names are stored");
+        q.names[2] = "expected_f".into();
+        let e = Model::from_bytes(&m.to_binary(), "q.nclm")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("q.nclm") && e.contains("column 2 is `expected_f`"),
+            "{e}"
+        );
+        let q = m.quality.as_mut().unwrap()[0].as_mut().unwrap();
+        q.names.clear();
+        assert!(Model::from_bytes(&m.to_binary(), "older.nclm").is_ok());
+        let q = m.quality.as_mut().unwrap()[0].as_mut().unwrap();
+        q.recall.mean.truncate(3);
+        let e = Model::from_bytes(&m.to_binary(), "q.nclm")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("3 means"), "{e}");
+    }
+
     #[test]
     fn binary_roundtrip() {
         let m = toy();
@@ -764,7 +833,7 @@ mod tests {
 struct ClassifierOut<'a> {
     #[serde(flatten)]
     classifier: std::borrow::Cow<'a, crate::classify::Classifier>,
-    quality: &'a Option<[Option<crate::quality::QualityModel>; 2]>,
+    quality: std::borrow::Cow<'a, Option<[Option<crate::quality::QualityModel>; 2]>>,
 }
 
 /// What [`ClassifierOut`] writes, read back. Two passes over the JSON, one
@@ -783,6 +852,38 @@ struct ClassifierIn {
 /// [`ClassifierOut`] writes it after the classifier's fields.
 const QUALITY_KEY: &[u8] = b",\"quality\":";
 
+/// The column names of a classifier written before they were stored: its
+/// optional groups were chosen by flags, and its page-type columns by the
+/// presence of a page-type model. The JSON is read a second time for them,
+/// which only such files pay.
+fn legacy_columns(json: &[u8]) -> serde_json::Result<Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Flags {
+        #[serde(default)]
+        neighbours: bool,
+        #[serde(default)]
+        site: bool,
+        #[serde(default)]
+        hidden: bool,
+        #[serde(default)]
+        phrases: bool,
+        #[serde(default)]
+        page_type: Option<serde::de::IgnoredAny>,
+    }
+    let f: Flags = serde_json::from_slice(json)?;
+    let groups = [
+        ("neighbours", f.neighbours),
+        ("site", f.site),
+        ("page_type", f.page_type.is_some()),
+        ("hidden", f.hidden),
+        ("phrases", f.phrases),
+    ];
+    let optional: Vec<&str> = groups.iter().filter(|g| g.1).map(|g| g.0).collect();
+    let schema = crate::classify::schema::Schema::with(&optional)
+        .expect("the legacy flags name optional groups");
+    Ok(schema.names())
+}
+
 impl ClassifierIn {
     fn parse(json: &[u8]) -> serde_json::Result<ClassifierIn> {
         #[derive(serde::Deserialize)]
@@ -790,7 +891,10 @@ impl ClassifierIn {
             #[serde(default)]
             quality: Option<[Option<crate::quality::QualityModel>; 2]>,
         }
-        let classifier = serde_json::from_slice(json)?;
+        let mut classifier: crate::classify::Classifier = serde_json::from_slice(json)?;
+        if classifier.columns.is_empty() {
+            classifier.columns = legacy_columns(json)?;
+        }
         // The value after the last `"quality":`, up to the object's closing
         // brace: the whole JSON is read again only if that is not one.
         let tail = memchr::memmem::rfind(json, QUALITY_KEY)
@@ -813,17 +917,12 @@ impl ClassifierIn {
 
 impl Model {
     /// The classifier's JSON with the page-quality models, and the names of
-    /// its columns ([`crate::classify::Classifier::columns`]) and of its
-    /// page-type model's features where it does not hold them yet (a
-    /// classifier trained here, or read from a file written before they
-    /// were stored).
+    /// its page-type model's and page-quality models' features where they
+    /// do not hold them yet (a file written before they were stored).
     fn classifier_json<'a>(&'a self, c: &'a crate::classify::Classifier) -> ClassifierOut<'a> {
         let unnamed_types = c.page_type.as_ref().is_some_and(|p| p.names.is_empty());
-        let classifier = if c.columns.is_empty() || unnamed_types {
+        let classifier = if unnamed_types {
             let mut named = c.clone();
-            if named.columns.is_empty() {
-                named.columns = c.schema().names();
-            }
             if let Some(p) = named.page_type.as_mut().filter(|p| p.names.is_empty()) {
                 p.names = crate::classify::page::feature_names();
             }
@@ -831,9 +930,29 @@ impl Model {
         } else {
             std::borrow::Cow::Borrowed(c)
         };
+        let unnamed_quality = self
+            .quality
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|q| q.names.is_empty());
+        let quality = if unnamed_quality {
+            let mut named = self.quality.clone();
+            for q in named.iter_mut().flatten().flatten() {
+                if q.names.is_empty() {
+                    q.names = crate::quality::NAMES
+                        .iter()
+                        .map(|n| (*n).to_string())
+                        .collect();
+                }
+            }
+            std::borrow::Cow::Owned(named)
+        } else {
+            std::borrow::Cow::Borrowed(&self.quality)
+        };
         ClassifierOut {
             classifier,
-            quality: &self.quality,
+            quality,
         }
     }
 }

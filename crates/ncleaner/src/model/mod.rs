@@ -457,10 +457,11 @@ impl Model {
         let Some(c) = &self.classifier else {
             return Ok(());
         };
-        let schema = c.schema();
-        schema.check(&c.columns).map_err(|reason| Error::BadModel {
-            what: "model".into(),
-            reason,
+        let schema = crate::classify::schema::Schema::read(&c.columns).map_err(|reason| {
+            Error::BadModel {
+                what: "model".into(),
+                reason,
+            }
         })?;
         let want = schema.width();
         if let Some(p) = &c.page_type {
@@ -499,6 +500,12 @@ impl Model {
                     reason: "classifier trees refer to features or nodes that do not exist".into(),
                 });
             }
+        }
+        for q in self.quality.iter().flatten().flatten() {
+            q.check().map_err(|reason| Error::BadModel {
+                what: "model".into(),
+                reason,
+            })?;
         }
         crate::lexicon::check_versions(&c.lexicon).map_err(|reason| Error::BadModel {
             what: "model".into(),

@@ -259,7 +259,7 @@ fn hidden_blocks_reach_only_deciders_that_know_them() {
     let keep_all = Cleaner::from_shared(model.clone()).with_method(Method::KeepAll);
     assert_eq!(texts(&keep_all, &html), [EN]);
     // The embedded models are trained with the flag: the model decides the tab.
-    assert!(model.classifier.as_ref().is_some_and(|c| c.hidden));
+    assert!(model.classifier.as_ref().is_some_and(|c| c.sees_hidden()));
     let by_model = Cleaner::from_shared(model.clone());
     assert!(texts(&by_model, &html).iter().any(|t| t == TAB));
     // A page whose every block is hidden until its scripts run.
@@ -308,11 +308,10 @@ fn a_planted_group_trains_and_decides() {
     )
     .unwrap();
     let mut c = crate::classify::tests::classifier();
-    c.neighbours = false;
-    c.columns = vec!["planted".into()];
-    let names = c.schema().names();
-    assert_eq!(names.last().map(String::as_str), Some("planted"));
-    c.columns = names;
+    c.columns = crate::classify::schema::Schema::with(&["planted"])
+        .unwrap()
+        .names();
+    assert_eq!(c.columns.last().map(String::as_str), Some("planted"));
     // Train the text-dump weights on five pages' rows.
     let (mut x, mut y) = (Vec::new(), Vec::new());
     for k in 1..=5 {

@@ -13,7 +13,7 @@ fn frozen(html: &str, model: &Model) -> Page {
     let classifier = model.classifier.as_ref();
     let reader = Reader {
         page_type: classifier.and_then(|c| c.page_type.as_ref()),
-        hidden: classifier.is_some_and(|c| c.hidden),
+        hidden: classifier.is_some_and(|c| c.sees_hidden()),
         ..Reader::default()
     };
     Page::freeze(reading, Origin::default(), reader)

@@ -7,11 +7,9 @@ use super::*;
 pub(crate) struct Planted;
 
 impl SegmentColumns for Planted {
+    const GROUP: &'static str = "planted";
+    const OPTIONAL: bool = true;
     const NAMES: &'static [&'static str] = &["planted"];
-
-    fn used_by(&self, classifier: &Classifier) -> bool {
-        classifier.columns.iter().any(|n| n == "planted")
-    }
 
     fn fill_one(&self, input: &RowInput<'_>, i: usize, out: &mut [f32]) {
         out[0] = f32::from(u8::from(
@@ -188,12 +186,17 @@ fn neighbours_columns_come_from_their_rows() {
 #[test]
 fn neighbour_columns_sit_where_every_row_has_them() {
     let mut c = crate::classify::tests::classifier();
-    for flags in 0..16u8 {
-        c.neighbours = flags & 1 != 0;
-        c.site = flags & 2 != 0;
-        c.hidden = flags & 4 != 0;
-        c.phrases = flags & 8 != 0;
+    let optional = ["neighbours", "site", "hidden", "phrases"];
+    for flags in 0..16usize {
+        let chosen: Vec<&str> = (0..4)
+            .filter(|k| flags & (1 << k) != 0)
+            .map(|k| optional[k])
+            .collect();
+        c.columns = crate::classify::schema::Schema::with(&chosen)
+            .unwrap()
+            .names();
         let names = c.schema().names();
+        assert_eq!(names, c.columns);
         for (k, name) in own_index().iter().zip(NEIGHBOUR_COLUMNS) {
             assert_eq!(names[*k], name);
         }
@@ -217,7 +220,9 @@ fn the_phrase_columns_mark_labels_of_any_language() {
     let (names, _) = rows(&segs, true, 0.0);
     assert!(!names.iter().any(|n| n.starts_with("phrase_")));
     let mut c = crate::classify::tests::classifier();
-    c.phrases = true;
+    c.columns = crate::classify::schema::Schema::with(&["neighbours", "phrases"])
+        .unwrap()
+        .names();
     let (names, rows) = rows_of(&c, &segs, true, 0.0);
     let marks =
         |row: &[f32]| -> Vec<f32> { Phrases::NAMES.iter().map(|n| col(&names, row, n)).collect() };
