@@ -62,10 +62,20 @@ impl Schema {
     /// The groups of `classifier`'s rows, read from its stored column names
     /// ([`Classifier::columns`]): in row order, each group of [`GROUPS`]
     /// whose names come next in the list. A list this build cannot read to
-    /// its end is refused when the model is loaded ([`Schema::read`]); here
-    /// the groups matched up to that point are the schema.
+    /// its end is refused when the model is loaded ([`Schema::read`]), so
+    /// here, where every page's rows read the schema, a group is recognised
+    /// by its first name alone (no two columns of the groups share a name).
     pub fn of(classifier: &Classifier) -> Schema {
-        Schema::matching(&classifier.columns).0
+        let stored = &classifier.columns;
+        let mut groups = Vec::with_capacity(GROUPS.len());
+        let mut at = 0;
+        for (g, names) in GROUPS.iter().zip(group_names()) {
+            if stored.get(at) == names.first() && at + names.len() <= stored.len() {
+                groups.push(*g);
+                at += names.len();
+            }
+        }
+        Schema::new(groups)
     }
 
     /// The groups a list of column names holds, how many of the names they
