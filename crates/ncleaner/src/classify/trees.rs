@@ -474,13 +474,29 @@ impl Forest {
 
 /// Rows `x` regrouped into `block` for the walks: groups of `L` rows, each
 /// group feature-major (`group[feature][lane]`), `width` features a row;
-/// the last group's missing lanes are 0 (their sums are never read).
+/// the last group's missing lanes are 0 (their sums are never read), and
+/// so are the cells past a row narrower than `width`.
+///
+/// Only those cells are zeroed: every other one is written. Filling the
+/// whole block first (`block.fill`) wrote it twice, a chunk's 64 groups ×
+/// `width` × `L` floats each time: 17 M of the 2,181 M instructions of
+/// 148 WCXB pages (callgrind), where the compiler made it a `memset`.
 fn regroup<const L: usize, R: AsRef<[f32]>>(rows: &[R], width: usize, block: &mut [[f32; L]]) {
-    block.fill([0.0; L]);
+    let n = rows.len();
+    if !n.is_multiple_of(L) {
+        let last = n / L;
+        for cell in &mut block[last * width..(last + 1) * width] {
+            cell[n % L..].fill(0.0);
+        }
+    }
     for (i, row) in rows.iter().enumerate() {
         let group = &mut block[(i / L) * width..(i / L + 1) * width];
-        for (cell, &x) in group.iter_mut().zip(row.as_ref()) {
+        let row = row.as_ref();
+        for (cell, &x) in group.iter_mut().zip(row) {
             cell[i % L] = x;
+        }
+        for cell in group.iter_mut().skip(row.len()) {
+            cell[i % L] = 0.0;
         }
     }
 }
