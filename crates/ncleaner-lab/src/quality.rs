@@ -96,10 +96,7 @@ pub fn fit(rows: &[Row]) -> Option<QualityModel> {
     Some(QualityModel {
         precision: fit_linear(&xp, &yp, L2)?,
         recall: fit_linear(&xr, &yr, L2)?,
-        names: ncleaner::quality::NAMES
-            .iter()
-            .map(|n| (*n).to_string())
-            .collect(),
+        names: ncleaner::quality::names(),
     })
 }
 

@@ -51,6 +51,11 @@ pub const NAMES: &[&str] = &[
 /// Number of page features.
 pub const COUNT: usize = NAMES.len();
 
+/// [`NAMES`] as a model file stores them ([`QualityModel::names`]).
+pub fn names() -> Vec<String> {
+    NAMES.iter().map(|n| (*n).to_string()).collect()
+}
+
 pub use crate::cleaned::PageQuality;
 
 /// One segment of a decided page as the page's features read it.
@@ -192,8 +197,7 @@ impl QualityModel {
     /// its stored names, and widths that [`Linear::predict`] can index.
     pub fn check(&self) -> Result<(), String> {
         if !self.names.is_empty() {
-            let ours: Vec<String> = NAMES.iter().map(|n| (*n).to_string()).collect();
-            crate::classify::compare_names("page-quality model's", &self.names, &ours)?;
+            crate::classify::compare_names("page-quality model's", &self.names, &names())?;
         }
         for l in [&self.precision, &self.recall] {
             if l.w.is_empty()

@@ -66,25 +66,23 @@ impl Schema {
     /// here, where every page's rows read the schema, a group is recognised
     /// by its first name alone (no two columns of the groups share a name).
     pub fn of(classifier: &Classifier) -> Schema {
-        let stored = &classifier.columns;
-        let mut groups = Vec::with_capacity(GROUPS.len());
-        let mut at = 0;
-        for (g, names) in GROUPS.iter().zip(group_names()) {
-            if stored.get(at) == names.first() && at + names.len() <= stored.len() {
-                groups.push(*g);
-                at += names.len();
-            }
-        }
-        Schema::new(groups)
+        Schema::matching(&classifier.columns, false).0
     }
 
     /// The groups a list of column names holds, how many of the names they
-    /// account for, and the index in [`GROUPS`] after the last of them.
-    fn matching(stored: &[String]) -> (Schema, usize, usize) {
-        let mut groups = Vec::new();
+    /// account for, and the index in [`GROUPS`] after the last of them: a
+    /// group matches where its names come next, all of them compared
+    /// (`whole`) or its first alone.
+    fn matching(stored: &[String], whole: bool) -> (Schema, usize, usize) {
+        let mut groups = Vec::with_capacity(GROUPS.len());
         let (mut at, mut next) = (0, 0);
         for (k, (g, names)) in GROUPS.iter().zip(group_names()).enumerate() {
-            if stored[at..].starts_with(names) {
+            let fits = if whole {
+                stored[at..].starts_with(names)
+            } else {
+                stored.get(at) == names.first() && at + names.len() <= stored.len()
+            };
+            if fits {
                 groups.push(*g);
                 at += names.len();
                 next = k + 1;
@@ -120,7 +118,7 @@ impl Schema {
         if stored.is_empty() {
             return Err("the model stores no column names".into());
         }
-        let (schema, at, next) = Schema::matching(stored);
+        let (schema, at, next) = Schema::matching(stored, true);
         let required = GROUPS.iter().filter(|g| !g.optional());
         if at == stored.len() && required.clone().all(|g| schema.has(g.group())) {
             return Ok(schema);

@@ -940,10 +940,7 @@ impl Model {
             let mut named = self.quality.clone();
             for q in named.iter_mut().flatten().flatten() {
                 if q.names.is_empty() {
-                    q.names = crate::quality::NAMES
-                        .iter()
-                        .map(|n| (*n).to_string())
-                        .collect();
+                    q.names = crate::quality::names();
                 }
             }
             std::borrow::Cow::Owned(named)
