@@ -23,13 +23,22 @@ pub(super) fn complete(
     } else {
         without_leads(&mut md.authors, language);
     }
+    let published = match md.date_published {
+        None => kept_date(segments),
+        Some(_) => None,
+    };
+    // The publication's dateline is read when neither the markup nor a
+    // kept line dated the page; the update's when the markup states none.
+    let want = Datelines {
+        published: md.date_published.is_none() && published.is_none(),
+        updated: md.date_modified.is_none(),
+    };
+    let (dated, updated) = datelines(segments, want);
     if md.date_published.is_none() {
-        md.date_published = kept_date(segments)
-            .or_else(|| dateline(segments, Dateline::Published))
-            .or_else(|| published_line(segments));
+        md.date_published = published.or(dated).or_else(|| published_line(segments));
     }
-    if md.date_modified.is_none() {
-        md.date_modified = dateline(segments, Dateline::Updated);
+    if want.updated {
+        md.date_modified = updated;
     }
 }
 
@@ -177,16 +186,25 @@ enum Dateline {
     Updated,
 }
 
+/// Which of the two dates of [`datelines`] are looked for.
+#[derive(Clone, Copy)]
+struct Datelines {
+    published: bool,
+    updated: bool,
+}
+
 /// How far from the first kept segment a dateline is looked for, in
 /// segments either way, and the most words it has.
 const DATELINE_REACH: usize = 20;
 const DATELINE_WORDS: usize = 12;
 
-/// The date of a dateline at the head of the main content, when the page's
-/// markup states none: a short segment (at most [`DATELINE_WORDS`] words:
-/// "Dec 12, 2025", "By Jane Doe - Mar 27, 2024", "Updated May 6, 2025"),
-/// kept or dropped, among the [`DATELINE_REACH`] segments before and after
-/// the first kept one, holding a full date, not a copyright line.
+/// The dates of the datelines at the head of the main content, the
+/// publication's and the update's (those `want` asks for, which the
+/// markup did not state): each the first of the short segments (at most
+/// [`DATELINE_WORDS`] words: "Dec 12, 2025", "By Jane Doe - Mar 27, 2024",
+/// "Updated May 6, 2025"), kept or dropped, among the [`DATELINE_REACH`]
+/// segments before and after the first kept one, that holds a full date
+/// and is not a copyright line.
 ///
 /// Pages put the date as a short element beside the title or the byline,
 /// which the classifier often drops as too short to be content; its place
@@ -194,14 +212,36 @@ const DATELINE_WORDS: usize = 12;
 /// "updated" or "modified" on the line is the date of the last
 /// modification, what comes before it the publication ("Published on Oct
 /// 21, 2025 Updated on Mar 9, 2026").
-fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
-    let first = segments.iter().position(kept)?;
+///
+/// Both are read in one pass over the lines, each line counted, scanned
+/// and lowered once for the two.
+fn datelines(segments: &[ScoredSegment], want: Datelines) -> (Option<String>, Option<String>) {
+    let (mut published, mut updated) = (None, None);
+    if !(want.published || want.updated) {
+        return (published, updated);
+    }
+    let Some(first) = segments.iter().position(kept) else {
+        return (published, updated);
+    };
     let near =
         &segments[first.saturating_sub(DATELINE_REACH)..segments.len().min(first + DATELINE_REACH)];
-    near.iter().find_map(|s| {
-        let (t, lower) = short_line(s.segment.text())?;
-        html::any_date_in_text(dated_part(t, &lower, what)?)
-    })
+    for s in near {
+        let Some((t, lower)) = short_line(s.segment.text()) else {
+            continue;
+        };
+        let update = update_at(&lower);
+        let date = |what| html::any_date_in_text(dated_part(t, update, what)?);
+        if want.published && published.is_none() {
+            published = date(Dateline::Published);
+        }
+        if want.updated && updated.is_none() {
+            updated = date(Dateline::Updated);
+        }
+        if (published.is_some() || !want.published) && (updated.is_some() || !want.updated) {
+            break;
+        }
+    }
+    (published, updated)
 }
 
 /// The date of a short line anywhere on the page that says it is the
@@ -221,7 +261,7 @@ fn published_line(segments: &[ScoredSegment]) -> Option<String> {
             .words()
             .filter_map(|w| word_at(&lower, w))
             .min()?;
-        let part = dated_part(t, &lower, Dateline::Published)?;
+        let part = dated_part(t, update_at(&lower), Dateline::Published)?;
         html::any_date_in_text(part.get(at..)?)
     })
 }
@@ -239,11 +279,17 @@ fn short_line(t: &str) -> Option<(&str, String)> {
     (!COPYRIGHT_LINE.words().any(|w| lower.contains(w))).then_some((t, lower))
 }
 
-/// The part of a line that dates `what`: for the publication, the line up
-/// to "updated"/"modified" (all of it without them); for the modification,
+/// Where the first of [`UPDATE_WORDS`] ("updated", "modified", …) starts
+/// in `lower`, a line's ASCII lower case.
+fn update_at(lower: &str) -> Option<usize> {
+    UPDATE_WORDS.words().filter_map(|w| lower.find(w)).min()
+}
+
+/// The part of a line `t` that dates `what`, `update` where an update word
+/// starts in it ([`update_at`]): for the publication, the line up to
+/// "updated"/"modified" (all of it without them); for the modification,
 /// the line from that word on (nothing without it).
-fn dated_part<'a>(t: &'a str, lower: &str, what: Dateline) -> Option<&'a str> {
-    let update = UPDATE_WORDS.words().filter_map(|w| lower.find(w)).min();
+fn dated_part(t: &str, update: Option<usize>, what: Dateline) -> Option<&str> {
     match (what, update) {
         (Dateline::Published, None) => Some(t),
         (Dateline::Published, Some(i)) => Some(&t[..i]),
@@ -273,6 +319,20 @@ mod tests {
     use crate::cleaned::InputKind;
     use crate::pipeline::Cleaner;
     use crate::segment::Segment;
+
+    /// The date of the dateline that states `what` ([`datelines`], asked
+    /// for that one alone).
+    fn dateline(segments: &[ScoredSegment], what: Dateline) -> Option<String> {
+        let want = Datelines {
+            published: what == Dateline::Published,
+            updated: what == Dateline::Updated,
+        };
+        match datelines(segments, want) {
+            (p, None) if what == Dateline::Published => p,
+            (None, u) if what == Dateline::Updated => u,
+            both => panic!("{both:?}: a date not asked for"),
+        }
+    }
 
     const EN: &str = "It was the best of times, it was the worst of times, it was the age \
         of wisdom, it was the age of foolishness, it was the epoch of belief, it was the \
@@ -353,6 +413,15 @@ mod tests {
             dateline(&both, Dateline::Updated).as_deref(),
             Some("2026-03-09")
         );
+        // Both asked for at once, from one line or from two: what each
+        // asked alone gives.
+        let all = Datelines {
+            published: true,
+            updated: true,
+        };
+        let dates = |p: &str, u: &str| (Some(p.to_string()), Some(u.to_string()));
+        assert_eq!(datelines(&both, all), dates("2025-10-21", "2026-03-09"));
+        assert_eq!(datelines(&page, all), dates("2025-12-12", "2026-01-05"));
         // A line that says "Posted" dates the page wherever it stands; a plain
         // date far from the content does not, nor a copyright line that says it.
         let mut posted: Vec<ScoredSegment> = vec![seg(long, true)];
