@@ -196,7 +196,10 @@ pub struct Cleaned {
     /// a page-quality model only; see `crate::quality`).
     pub quality: Option<PageQuality>,
     /// The page's metadata ([`crate::html::Metadata`]; HTML input only),
-    /// its `language` the detected one when there is one.
+    /// its `language` the detected one when there is one. What the markup
+    /// states, completed from the decisions (an author of a kept byline, the
+    /// date of a dateline) unless the cleaner was asked not to
+    /// ([`crate::Cleaner::with_completed_metadata`]).
     pub metadata: Option<crate::html::Metadata>,
     /// Why the document was not read whole, when it was not: a limit of
     /// the pass (`crate::html::Limit`: the segments are those read up to
@@ -293,10 +296,13 @@ impl Cleaned {
         /// kept byline (or a segment of the byline role), the publication and
         /// update dates of a dateline beside the kept text ([`completed`]).
         /// They read the segments kept before the page-quality rule, so that a
-        /// page dropped whole for its quality still states its author. Then a
-        /// dropped segment whose role would be the body has none: the body is
-        /// what the page keeps.
-        pub fn assemble(page: Page, decisions: Decisions) -> Cleaned {
+        /// page dropped whole for its quality still states its author. A
+        /// cleaner whose output prints no metadata asks for none of this
+        /// (`complete_metadata` false,
+        /// [`crate::Cleaner::with_completed_metadata`]): the metadata is then
+        /// the markup's. Then a dropped segment whose role would be the body
+        /// has none: the body is what the page keeps.
+        pub fn assemble(page: Page, decisions: Decisions, complete_metadata: bool) -> Cleaned {
             let Decisions {
                 verdicts,
                 cut,
@@ -319,7 +325,7 @@ impl Cleaned {
                 })
                 .collect();
             let mut metadata = p.metadata;
-            if let Some(md) = &mut metadata {
+            if let Some(md) = metadata.as_mut().filter(|_| complete_metadata) {
                 completed::complete(md, &segments, p.language.as_deref());
             }
             for s in segments.iter_mut().filter(|s| !s.keep()) {

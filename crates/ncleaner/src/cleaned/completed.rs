@@ -526,4 +526,42 @@ mod tests {
         assert_eq!(md.date_published.as_deref(), Some("2025-12-12"));
         assert_eq!(md.date_modified, None);
     }
+
+    /// A cleaner asked not to complete the metadata leaves it as the markup
+    /// states it, and decides and writes the page as one that does.
+    #[test]
+    fn metadata_left_as_the_markup_states_it() {
+        let html = format!(
+            "<html><head><title>Tomatoes</title></head><body><article>\
+             <h1>How to grow tomatoes</h1><div class=meta>By Jane Doe</div>\
+             <div class=meta>Dec 12, 2025</div><div class=meta>Updated: Jan 5, 2026</div>\
+             <p>{EN}</p><p>{EN}</p></article></body></html>"
+        );
+        let cleaner = Cleaner::from_model(crate::model::embedded("en").unwrap());
+        let completed = cleaner.clean(html.as_bytes(), InputKind::Html, None);
+        let plain = cleaner.clone().with_completed_metadata(false).clean(
+            html.as_bytes(),
+            InputKind::Html,
+            None,
+        );
+        let (full, markup) = (
+            completed.metadata.as_ref().unwrap(),
+            plain.metadata.as_ref().unwrap(),
+        );
+        // Both dates of the datelines, read in one pass; the byline's name.
+        assert_eq!(full.date_published.as_deref(), Some("2025-12-12"));
+        assert_eq!(full.date_modified.as_deref(), Some("2026-01-05"));
+        assert_eq!(full.authors, ["Jane Doe"]);
+        // The markup's fields alone: the title (its one h1), no author, no date.
+        assert_eq!(markup.title.as_deref(), Some("How to grow tomatoes"));
+        assert_eq!(markup.title, full.title);
+        assert_eq!(
+            (&markup.date_published, &markup.date_modified),
+            (&None, &None)
+        );
+        assert!(markup.authors.is_empty(), "{:?}", markup.authors);
+        // The same decisions, roles and text.
+        assert_eq!(plain.segments, completed.segments);
+        assert_eq!(plain.text(), completed.text());
+    }
 }

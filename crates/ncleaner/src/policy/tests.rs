@@ -147,7 +147,7 @@ fn each_rule_decides_on_its_page_with_its_own_reason() {
             }
             selected.clear();
         }
-        let cleaned = Cleaned::assemble(page, decisions);
+        let cleaned = Cleaned::assemble(page, decisions, true);
         for (s, k) in cleaned.segments.iter().zip(last) {
             let Some(k) = k else { continue };
             let rule = RULES[k];
@@ -213,7 +213,7 @@ fn a_rule_added_to_a_list_writes_its_reason() {
     let clean = |rules: &[&dyn Rule]| {
         let page = frozen(&html, &model);
         let decisions = policy.decide_with(rules, &page, &model, &NEVER).unwrap();
-        Cleaned::assemble(page, decisions)
+        Cleaned::assemble(page, decisions, true)
     };
     let shouted = |c: &Cleaned| {
         c.segments
@@ -270,7 +270,7 @@ fn roles_not_carried_are_dropped() {
         };
         let page = frozen(&html, &model);
         let decisions = policy.decide(&page, &model, &NEVER).unwrap();
-        Cleaned::assemble(page, decisions)
+        Cleaned::assemble(page, decisions, true)
     };
     assert!(keep_all(Roles::All).segments.iter().all(|s| s.keep()));
     let body = keep_all(Roles::Body);
@@ -342,7 +342,7 @@ fn hidden_text_is_never_text_at_another_point() {
         };
         let frozen_page = frozen(page, &model);
         let decisions = policy.decide(&frozen_page, &model, &NEVER).unwrap();
-        let c = Cleaned::assemble(frozen_page, decisions);
+        let c = Cleaned::assemble(frozen_page, decisions, true);
         assert!(!c.text().contains(keywords), "{preference:?} {threshold:?}");
         let s = c
             .segments
@@ -392,7 +392,7 @@ fn a_product_page_keeps_its_price_and_specifications() {
         "{product:?}"
     );
     let decisions = Policy::default().decide(&page, &model, &NEVER).unwrap();
-    let c = Cleaned::assemble(page, decisions);
+    let c = Cleaned::assemble(page, decisions, true);
     let text = c.text();
     for fact in [
         "$1,299.00",
