@@ -278,6 +278,35 @@ fn jsonl_carries_the_pages_metadata() {
     assert!(v.get("metadata").is_none(), "{v}");
 }
 
+/// The metadata completed from the decisions (the example page's date is
+/// in the text of its byline alone, which the completion reads) reaches
+/// every format that prints metadata; the formats that print none are
+/// cleaned without the completion and write the same text.
+#[test]
+fn completed_metadata_reaches_the_formats_that_print_it() {
+    let page = example();
+    let v: serde_json::Value =
+        serde_json::from_str(ok(&["clean", "-q", "--format", "jsonl", "--markdown", &page]).trim())
+            .unwrap();
+    assert_eq!(v["metadata"]["date_published"], "2007-05-14", "{v}");
+    assert_eq!(
+        v["metadata"]["authors"],
+        serde_json::json!(["Margaret Hill"])
+    );
+    let dir = tempdir();
+    let out = dir.path().join("page.warc");
+    ok(&["clean", "-q", "-o", out.to_str().unwrap(), &page]);
+    let warc = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        warc.contains("ncleaner-Date-Published: 2007-05-14\r\n"),
+        "{warc}"
+    );
+    let text = ok(&["clean", "-q", "--format", "text", &page]);
+    assert_eq!(text, format!("{}\n", v["text"].as_str().unwrap()));
+    let md = ok(&["clean", "-q", "--format", "markdown", &page]);
+    assert_eq!(md, v["markdown"].as_str().unwrap());
+}
+
 #[test]
 fn threshold_moves_the_decision() {
     let count = |t: &str| {

@@ -501,7 +501,9 @@ pub fn prepare_output(
 /// rows copied into the file that replaces it (either opened only once a
 /// new record comes, so that inputs that do not match the output leave it
 /// as it was), a directory completed. Returns the counts and the number of
-/// entries left out.
+/// entries left out. An output that prints no metadata
+/// ([`OutputFormat::prints_metadata`]) has it left as the markup states
+/// it, without the completion no decision reads.
 pub fn clean_resuming(
     found: impl Iterator<Item = Found> + Send + 'static,
     dest: &Destination,
@@ -512,6 +514,14 @@ pub fn clean_resuming(
     plan: OutputPlan,
 ) -> Result<(Stats, u64)> {
     let OutputPlan { resume, own } = plan;
+    let plain;
+    let cleaner = match opts.format.prints_metadata() {
+        true => cleaner,
+        false => {
+            plain = cleaner.clone().with_completed_metadata(false);
+            &plain
+        }
+    };
     let source = Source::streaming(
         found,
         SourceOptions {

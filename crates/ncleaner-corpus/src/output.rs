@@ -55,6 +55,19 @@ impl OutputFormat {
         }
     }
 
+    /// Whether the output prints the pages' metadata ([`ncleaner::Cleaned::metadata`]):
+    /// JSON Lines and Parquet in their records' `metadata`, WARC in the
+    /// fields of its `conversion` records ([`crate::warc::metadata_fields`]);
+    /// text, Markdown and CleanEval hold the kept text alone. An output
+    /// that does not has its pages cleaned without the metadata completed
+    /// from the decisions ([`ncleaner::Cleaner::with_completed_metadata`]).
+    pub fn prints_metadata(self) -> bool {
+        match self {
+            OutputFormat::Jsonl | OutputFormat::Parquet | OutputFormat::Warc => true,
+            OutputFormat::Text | OutputFormat::Markdown | OutputFormat::Cleaneval => false,
+        }
+    }
+
     /// How each document is rendered: a WARC's `conversion` records hold
     /// its text, a Parquet file's rows its JSON Lines record.
     pub fn rendering(self) -> Format {
@@ -140,6 +153,13 @@ mod tests {
         assert!(OutputFormat::Text.document_line("a", None, false).is_some());
         assert_eq!(OutputFormat::Warc.document_line("a", None, false), None);
         assert_eq!(OutputFormat::Parquet.document_line("a", None, false), None);
+        // JSON Lines records hold the metadata: every output of them prints it.
+        for o in OutputFormat::ALL {
+            if o.rendering() == Format::Jsonl {
+                assert!(o.prints_metadata(), "{o}");
+            }
+        }
+        assert!(OutputFormat::Warc.prints_metadata());
         assert!(
             "xml"
                 .parse::<OutputFormat>()
