@@ -448,8 +448,10 @@ impl CleanOptions {
 
     /// The cleaner these options describe, its models opened by name
     /// ([`crate::model::Model::open`]: embedded or files); see [`Cleaner::new`].
+    /// Embedded models routed to beside others are opened when a page of
+    /// their language first comes ([`Routes::from_names`]).
     pub fn cleaner(&self) -> Result<Cleaner> {
-        self.cleaner_with(&OpenModels)
+        self.build(&OpenModels, true)
     }
 
     /// The cleaner these options describe, with the models `models` gives
@@ -457,6 +459,12 @@ impl CleanOptions {
     /// Fails with [`Error::Option`] on options that do not validate or
     /// name models that cannot be had.
     pub fn cleaner_with(&self, models: &dyn Models) -> Result<Cleaner> {
+        self.build(models, false)
+    }
+
+    /// [`CleanOptions::cleaner_with`]; `late`: the routes' embedded models
+    /// are opened when first needed, not taken from `models` now.
+    fn build(&self, models: &dyn Models, late: bool) -> Result<Cleaner> {
         self.validate()?;
         let opening = |option: &'static str| {
             move |e: Error| match e {
@@ -465,9 +473,13 @@ impl CleanOptions {
             }
         };
         let mut cleaner = if self.route {
-            let routes = Routes::from_names_with(&self.model, &self.fallback_model, &|name| {
-                models.model(name)
-            })
+            let routes = if late {
+                Routes::from_names(&self.model, &self.fallback_model)
+            } else {
+                Routes::from_names_with(&self.model, &self.fallback_model, &|name| {
+                    models.model(name)
+                })
+            }
             .map_err(opening("model"))?;
             Cleaner::routed(routes)
         } else {

@@ -285,13 +285,23 @@ fn parse_header<'a>(
     })
 }
 
-/// Reads a binary model file. `embedded`: the same bytes, of a model built
-/// into the library, whose counts are then read when first asked for
-/// ([`super::PendingCounts`]), not now.
-fn read_binary(
-    bytes: &[u8],
-    embedded: Option<&'static [u8]>,
-) -> std::result::Result<Model, String> {
+/// The metadata of an embedded model (`None`: no embedded model of that
+/// name), read from its header alone: which languages it is for, without
+/// reading its tables and classifier.
+pub(crate) fn embedded_meta(name: &str) -> Option<Result<ModelMeta>> {
+    let (_, bytes) = EMBEDDED.iter().find(|(n, _)| *n == name)?;
+    Some(
+        binary_header(bytes)
+            .map(|(_, _, meta)| meta)
+            .map_err(|reason| Error::BadModel {
+                what: format!("embedded model {name}"),
+                reason,
+            }),
+    )
+}
+
+/// A binary model file's format version, header length and metadata.
+fn binary_header(bytes: &[u8]) -> std::result::Result<(u32, usize, ModelMeta), String> {
     let u32_at = |p: usize| -> std::result::Result<u32, String> {
         let b = bytes.get(p..p + 4).ok_or("truncated header")?;
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
@@ -305,7 +315,17 @@ fn read_binary(
     let hlen = u32_at(8)? as usize;
     let header = bytes.get(12..12 + hlen).ok_or("truncated header")?;
     let header = std::str::from_utf8(header).map_err(|_| "header is not UTF-8")?;
-    let meta = parse_header(&mut header.lines())?;
+    Ok((version, hlen, parse_header(&mut header.lines())?))
+}
+
+/// Reads a binary model file. `embedded`: the same bytes, of a model built
+/// into the library, whose counts are then read when first asked for
+/// ([`super::PendingCounts`]), not now.
+fn read_binary(
+    bytes: &[u8],
+    embedded: Option<&'static [u8]>,
+) -> std::result::Result<Model, String> {
+    let (version, hlen, meta) = binary_header(bytes)?;
     let mut pos = 12 + hlen;
     let (counts, pending) = match embedded {
         // Stored tables make the counts unneeded for cleaning: skipped now.

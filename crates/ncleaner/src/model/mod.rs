@@ -35,6 +35,7 @@ mod file;
 mod scorer;
 mod varint;
 
+pub(crate) use file::embedded_meta;
 pub use file::{EMBEDDED, embedded};
 pub use scorer::Scorer;
 pub use scorer::log2_prob;

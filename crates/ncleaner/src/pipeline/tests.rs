@@ -65,6 +65,26 @@ fn routes_from_names_as_the_cli_assembles_them() {
     );
 }
 
+/// The default routes open the fallback at once, and each language's
+/// embedded model when a page of its language first comes: one model
+/// for all of `multi`'s languages.
+#[test]
+fn embedded_routes_open_when_first_needed() {
+    let r = Routes::from_names::<&str>(&[], DEFAULT_FALLBACK).unwrap();
+    let opened = |tag: &str| {
+        let (_, slot) = r.by_language.iter().find(|(t, _)| t == tag).unwrap();
+        slot.route.get().is_some()
+    };
+    assert!(!opened("en") && !opened("zh") && !opened("ru"));
+    assert_eq!(&*r.fallback().name, "en-nonlex");
+    assert_eq!(&*r.pick(Some("en")).name, "en");
+    assert!(opened("en") && !opened("zh"));
+    assert_eq!(&*r.pick(Some("ru")).name, "multi");
+    assert!(opened("zh") && opened("pl"), "multi's languages share it");
+    assert!(r.pick(Some("en")).model.meta.languages().any(|l| l == "en"));
+    assert!(r.pick(Some("el")).model.classifier.is_some());
+}
+
 const DE: &str = "Es war einmal ein König, der hatte drei Söhne, von denen war der \
     jüngste so schön, dass die Sonne selber sich wunderte, sooft sie ihm ins Gesicht \
     schien. Nahe bei dem Schlosse des Königs lag ein großer dunkler Wald.";
