@@ -551,10 +551,15 @@ pub fn clean_resuming(
         }
         _ => sink::open_checked(dest, opts.format, &own)?,
     };
+    let run_opts = RunOptions {
+        // Only a WARC output copies the inputs.
+        keep_inputs: opts.format == OutputFormat::Warc,
+        ..RunOptions::default()
+    };
     let mut stats = run(
         source,
         pool,
-        RunOptions::default(),
+        run_opts,
         &|e: &Entry| clean_entry(cleaner, e, &opts),
         &mut *sink,
         observer,

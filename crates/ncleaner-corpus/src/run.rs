@@ -35,7 +35,9 @@
 //! document of many megabytes (a Parquet row, a WARC record) waits until
 //! the ones before it are cleaned, so that huge documents are not held
 //! several at a time beside one's working memory, which is many times its
-//! bytes.
+//! bytes. Once cleaned, a document waits for its turn to be written
+//! without its bytes, unless the output copies its input (WARC:
+//! [`RunOptions::keep_inputs`]).
 //!
 //! A panic while cleaning one document (a bug) fails that document and
 //! nothing else.
@@ -113,7 +115,8 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn count(&mut self, entry: &Entry, outcome: &Outcome) {
+    /// Counts one entry's outcome; `input_bytes`: the bytes of its document.
+    fn count(&mut self, outcome: &Outcome, input_bytes: usize) {
         match outcome {
             Outcome::Rendered(r) => {
                 self.documents += 1;
@@ -122,7 +125,7 @@ impl Stats {
                 self.words_out += r.words_out;
                 self.below_quality += u64::from(r.below_quality);
                 self.truncated += u64::from(r.truncated.is_some());
-                self.bytes += entry.bytes().len() as u64;
+                self.bytes += input_bytes as u64;
             }
             Outcome::Failed(_) => {
                 self.documents += 1;
@@ -244,6 +247,13 @@ pub struct RunOptions {
     pub batch_docs: usize,
     /// A batch is closed when it holds this many bytes.
     pub batch_bytes: usize,
+    /// Whether each entry keeps its input (its document, its WARC record)
+    /// until the sink has written it: a WARC output copies the input's
+    /// records and bytes. When `false`, a document is dropped as soon as it
+    /// is cleaned, so that a cleaned page of megabytes does not wait for
+    /// its turn to be written beside the ones read after it. `true` by
+    /// default; [`crate::clean`] sets it from the output format.
+    pub keep_inputs: bool,
 }
 
 impl Default for RunOptions {
@@ -251,12 +261,16 @@ impl Default for RunOptions {
         RunOptions {
             batch_docs: 64,
             batch_bytes: 1 << 20,
+            keep_inputs: true,
         }
     }
 }
 
 type Batch = Vec<Entry>;
-type Done = Vec<(Entry, Outcome)>;
+/// A cleaned batch: each entry, its outcome, and its document's bytes (the
+/// document itself is dropped once cleaned unless the sink reads it:
+/// [`RunOptions::keep_inputs`]).
+type Done = Vec<(Entry, Outcome, usize)>;
 
 /// The bytes of the batches the reader sent and the workers have not yet
 /// cleaned, against a budget: the reader waits before sending a batch that
@@ -346,6 +360,7 @@ where
 {
     let threads = pool.current_num_threads().max(1);
     let limit = 2 * threads + 1;
+    let keep_inputs = opts.keep_inputs;
     let mut stats = Stats::default();
     let written: Result<()> = {
         let (batch_tx, batch_rx) = mpsc::sync_channel::<Batch>(threads);
@@ -402,7 +417,7 @@ where
                 let in_flight = &in_flight;
                 scope.spawn(move |_| {
                     let bytes = batch_bytes(&batch);
-                    let done = process(batch, work);
+                    let done = process(batch, work, keep_inputs);
                     in_flight.release(bytes);
                     let _ = tx.send((index, done));
                 });
@@ -445,12 +460,12 @@ impl Reorder {
     ) -> Result<()> {
         let mut wrote = false;
         while let Some(done) = self.pending.remove(&self.next) {
-            for (entry, outcome) in done {
+            for (entry, outcome, input_bytes) in done {
                 let outcome = match sink.write(&entry, &outcome)? {
                     Written::Done => outcome,
                     Written::Failed(e) => Outcome::Failed(e),
                 };
-                stats.count(&entry, &outcome);
+                stats.count(&outcome, input_bytes);
                 match &outcome {
                     Outcome::Failed(e) => observer.failed(&entry, e),
                     Outcome::Skipped(why) => observer.skipped(&entry, why),
@@ -497,7 +512,10 @@ fn read_batches(
     }
 }
 
-fn process<F>(batch: Batch, work: &F) -> Done
+/// Cleans a batch. Unless `keep_inputs`, each document's bytes are dropped
+/// as soon as it is cleaned: the result waits for its turn to be written,
+/// and a page of megabytes should not wait beside the next ones read.
+fn process<F>(batch: Batch, work: &F, keep_inputs: bool) -> Done
 where
     F: Fn(&Entry) -> Result<Rendered> + Sync,
 {
@@ -519,7 +537,12 @@ where
                     }),
                 },
             };
-            (entry, outcome)
+            let input_bytes = entry.bytes().len();
+            if !keep_inputs {
+                entry.document = None;
+                entry.record = None;
+            }
+            (entry, outcome, input_bytes)
         })
         .collect()
 }

@@ -270,6 +270,7 @@ fn an_output_failing_alone_or_as_a_whole() {
     let options = RunOptions {
         batch_docs: 1,
         batch_bytes: 1,
+        ..RunOptions::default()
     };
     // One entry fails alone: the run ends, that entry counted failed.
     let incomplete = Arc::new(Mutex::new(false));
@@ -334,6 +335,7 @@ fn documents_larger_than_the_budget_are_cleaned_one_at_a_time() {
     let options = RunOptions {
         batch_docs: 1,
         batch_bytes: 1,
+        ..RunOptions::default()
     };
     let mut sink = Kept(Vec::new());
     let source = Source::new(origins, SourceOptions::default());
@@ -343,6 +345,55 @@ fn documents_larger_than_the_budget_are_cleaned_one_at_a_time() {
     let mut sorted = sink.0.clone();
     sorted.sort();
     assert_eq!(sink.0, sorted);
+}
+
+/// Issue 72: unless the run keeps its inputs, a document is dropped as
+/// soon as it is cleaned, before its entry reaches the sink (a cleaned page
+/// of megabytes waits for its turn to be written without its bytes); the
+/// bytes read are counted either way. A run that keeps them (WARC output)
+/// hands the sink every document whole.
+#[test]
+fn a_document_is_dropped_once_cleaned_unless_inputs_are_kept() {
+    struct Seen(Vec<usize>);
+    impl Sink for Seen {
+        fn write(&mut self, entry: &Entry, _: &Outcome) -> Result<Written> {
+            self.0.push(entry.bytes().len());
+            Ok(Written::Done)
+        }
+        fn finish(&mut self) -> Result<()> {
+            Ok(())
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let origins = small_pages(dir.path(), 5);
+    let sizes: Vec<usize> = (0..5)
+        .map(|i| format!("<p>Page {i} has some words.</p>").len())
+        .collect();
+    let pool = two_threads();
+    let work = |e: &Entry| {
+        assert!(
+            !e.bytes().is_empty(),
+            "a document is whole while it is cleaned"
+        );
+        Ok(Rendered::default())
+    };
+    for keep_inputs in [false, true] {
+        let options = RunOptions {
+            keep_inputs,
+            ..RunOptions::default()
+        };
+        let mut sink = Seen(Vec::new());
+        let source = Source::new(origins.clone(), SourceOptions::default());
+        let stats = run(source, &pool, options, &work, &mut sink, &mut ()).unwrap();
+        assert_eq!(stats.cleaned, 5);
+        assert_eq!(stats.bytes, sizes.iter().sum::<usize>() as u64);
+        let expected = if keep_inputs {
+            sizes.clone()
+        } else {
+            vec![0; 5]
+        };
+        assert_eq!(sink.0, expected, "keep_inputs: {keep_inputs}");
+    }
 }
 
 /// `n` small HTML pages `p0.html`, `p1.html` … written in `dir`, as files.
