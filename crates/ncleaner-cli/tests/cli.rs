@@ -488,7 +488,7 @@ fn train_then_clean_with_the_trained_model() {
     }
     let text = std::fs::read_to_string(&text_model).unwrap();
     assert!(
-        text.starts_with("ncleaner-model 3\nn 3\nq 0.5\nalphabet lexical\n")
+        text.starts_with("ncleaner-model 4\nn 3\nq 0.5\nalphabet lexical\n")
             && text.contains("\nclassifier {"),
         "{}",
         &text[..200]

@@ -8,7 +8,7 @@
 //! on average. A segment's evidence is the mean, minimum and maximum log-odds
 //! of its known words.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Pseudo-count of words with which each word's log-odds is pulled towards 0.
 pub const SMOOTHING: f64 = 50.0;
@@ -23,22 +23,17 @@ pub const EVIDENCE: usize = 4;
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttrModel {
     /// Word hash → smoothed log-odds relative to the prior. Written in key
-    /// order, so that model files are the same bytes for the same training;
-    /// held in a hash map, in which every segment's words are looked up.
-    /// A `BTreeMap` here costs about 2.5 % more of `clean`'s instructions
-    /// (`scripts/profile callgrind`): building it from the two embedded
-    /// models' 34,000 words at start, and searching it for every segment.
-    #[serde(serialize_with = "in_key_order")]
+    /// order, as base64 of the entries' bytes (`classify::le_arrays`), so that
+    /// model files are the same bytes for the same training; held in a hash
+    /// map, in which every segment's words are looked up. A `BTreeMap` here
+    /// costs about 2.5 % more of `clean`'s instructions (`scripts/profile
+    /// callgrind`): building it from the two embedded models' 34,000 words
+    /// at start, and searching it for every segment.
+    #[serde(
+        serialize_with = "super::le_arrays::serialize_map",
+        deserialize_with = "super::le_arrays::deserialize_map"
+    )]
     pub log_odds: rustc_hash::FxHashMap<u32, f32>,
-}
-
-/// Writes a map of log-odds in key order.
-fn in_key_order<S: serde::Serializer>(
-    map: &rustc_hash::FxHashMap<u32, f32>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::Serialize;
-    map.iter().collect::<BTreeMap<_, _>>().serialize(serializer)
 }
 
 impl AttrModel {

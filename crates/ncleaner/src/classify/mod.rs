@@ -20,6 +20,7 @@
 pub mod attrs;
 pub mod features;
 pub mod hmm;
+pub(crate) mod le_arrays;
 pub mod logistic;
 pub mod page;
 pub mod phrases;

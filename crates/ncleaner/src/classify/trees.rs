@@ -123,15 +123,30 @@ const CHUNK_GROUPS: usize = 16;
 /// children are 2k + 1 and 2k + 2). A branch that stopped early is padded
 /// with splits that always go left (the bias, always 1, below `f32::MAX`)
 /// and its value copied to every leaf under it.
+///
+/// In a model file its arrays are base64 strings of their bytes
+/// (`classify::le_arrays`).
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Forest {
     /// The depth of every tree.
     pub depth: u8,
     /// The feature of every split, tree after tree.
+    #[serde(
+        serialize_with = "super::le_arrays::serialize",
+        deserialize_with = "super::le_arrays::deserialize"
+    )]
     pub features: Vec<u16>,
     /// The threshold of every split: rows with `x[feature] < threshold` go left.
+    #[serde(
+        serialize_with = "super::le_arrays::serialize",
+        deserialize_with = "super::le_arrays::deserialize"
+    )]
     pub thresholds: Vec<f32>,
     /// The leaf values, tree after tree.
+    #[serde(
+        serialize_with = "super::le_arrays::serialize",
+        deserialize_with = "super::le_arrays::deserialize"
+    )]
     pub leaves: Vec<f32>,
     /// The splits packed for [`Forest::margins`], built at its first call
     /// from the fields above (once per forest, not per page: packing is a

@@ -50,14 +50,18 @@ use crate::error::{Error, Result};
 ///
 /// Version 2 added the optional segment classifier after the count tables,
 /// version 3 the scorer's tables after it (binary form only); version 1
-/// and 2 files are still read, and their tables built on first use. The optional `language`
+/// and 2 files are still read, and their tables built on first use.
+/// Version 4 writes the classifier's long arrays (the trees' splits and
+/// leaves, the attribute words' log-odds) as base64 strings of their
+/// bytes, not as JSON numbers (`classify::le_arrays`); earlier
+/// files' numbers are read as before. The optional `language`
 /// header line (a model's language tag, [`ModelMeta::language`]) needed no
 /// new version: header lines are `key value` pairs that readers look up by
 /// name, so files without it load as `None` and older readers skip it.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The versions this build reads.
-const READABLE: [u32; 3] = [1, 2, 3];
+const READABLE: [u32; 4] = [1, 2, 3, 4];
 
 const MAGIC: &[u8; 4] = b"NCLM";
 const TEXT_MAGIC: &str = "ncleaner-model";

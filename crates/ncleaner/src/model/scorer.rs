@@ -729,7 +729,7 @@ mod tests {
         let mut v2 = v3;
         v2[4..8].copy_from_slice(&2u32.to_le_bytes());
         let header = String::from_utf8_lossy(&v2[12..40]).into_owned();
-        assert!(header.starts_with("ncleaner-model 3\n"), "{header}");
+        assert!(header.starts_with("ncleaner-model 4\n"), "{header}");
         v2[12 + "ncleaner-model ".len()] = b'2';
         let old = Model::from_bytes(&v2, "x").unwrap();
         assert!(old.scorer.get().is_none(), "nothing stored, nothing read");
