@@ -8,8 +8,8 @@
 //! model, which every process pays before its first page: of the 136 M
 //! instructions of cleaning one small page, 94 M were the JSON of `en`'s
 //! classifier, 60 M of them serde_json's number parsing (callgrind). A
-//! value's four bytes are read back as the very value written, as its
-//! shortest decimal form was.
+//! value's bytes are read back as the very value written, as its shortest
+//! decimal form was.
 //!
 //! Model files of format version 3 and before hold arrays of numbers (and
 //! the log-odds as a JSON object), which are read as before: each field
