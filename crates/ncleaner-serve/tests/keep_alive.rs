@@ -85,7 +85,19 @@ fn the_idle_clock_starts_when_the_answer_is_written() {
     // segment, its text twice), far more than the sockets' buffers.
     let line = "A line of a long text dump that is kept whole by keep-all.\n";
     let text = line.repeat((6 << 20) / line.len());
-    let mut c = TcpStream::connect(s.addr).unwrap();
+    // A receive buffer of fixed, small size: left to the kernel, it grows
+    // (to 32 MB where `net.ipv4.tcp_rmem` allows it) until it holds the
+    // whole answer, and the server's last write is long past before the
+    // client has read it.
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(s.addr),
+        socket2::Type::STREAM,
+        None,
+    )
+    .unwrap();
+    socket.set_recv_buffer_size(64 << 10).unwrap();
+    socket.connect(&s.addr.into()).unwrap();
+    let mut c: TcpStream = socket.into();
     c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
         "POST /api/clean?method=keep-all HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
@@ -96,16 +108,22 @@ fn the_idle_clock_starts_when_the_answer_is_written() {
     let answer = read_head(&mut c);
     assert!(answer.starts_with("http/1.1 200"), "{answer}");
     assert!(!answer.contains("connection: close"), "{answer}");
-    // Read slowly: the download takes several idle timeouts.
+    // Read slowly: the download takes several idle timeouts. The last 8 MB
+    // are read at once: more than the server's send buffer holds (at most
+    // 4 MB by `net.ipv4.tcp_wmem`'s default), so its last write is still
+    // to come when the slow part ends, and the next request follows it
+    // within milliseconds.
     let len = content_length(&answer);
-    assert!(len > 12 << 20, "an answer of {len} bytes");
+    assert!(len > 16 << 20, "an answer of {len} bytes");
     let mut buf = vec![0u8; 256 << 10];
     let mut got = 0;
     while got < len {
         let n = c.read(&mut buf[..(len - got).min(256 << 10)]).unwrap();
         assert!(n > 0, "the connection closed after {got} of {len} bytes");
         got += n;
-        std::thread::sleep(Duration::from_millis(15));
+        if got < len - (8 << 20) {
+            std::thread::sleep(Duration::from_millis(15));
+        }
     }
     // The same connection takes the next request.
     c.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
