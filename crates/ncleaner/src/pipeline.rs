@@ -127,11 +127,7 @@ impl Routes {
         models: &[S],
         fallback: &str,
     ) -> crate::error::Result<Routes> {
-        let names: Vec<&str> = if models.is_empty() {
-            DEFAULT_MODELS.to_vec()
-        } else {
-            models.iter().map(AsRef::as_ref).collect()
-        };
+        let names = route_names(models);
         if names.len() > 1 {
             let metas: Option<Vec<_>> = names
                 .iter()
@@ -170,11 +166,7 @@ impl Routes {
                 model: open(name)?,
             })
         };
-        let names: Vec<&str> = if models.is_empty() {
-            DEFAULT_MODELS.to_vec()
-        } else {
-            models.iter().map(AsRef::as_ref).collect()
-        };
+        let names = route_names(models);
         let join = |h: std::thread::ScopedJoinHandle<'_, crate::error::Result<Route>>| {
             h.join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
@@ -234,6 +226,16 @@ impl Routes {
     /// The fallback model.
     pub fn fallback(&self) -> &Route {
         &self.fallback
+    }
+}
+
+/// The names of the models to route to: `models`, or the default ones
+/// ([`DEFAULT_MODELS`]) when none is named.
+fn route_names<S: AsRef<str>>(models: &[S]) -> Vec<&str> {
+    if models.is_empty() {
+        DEFAULT_MODELS.to_vec()
+    } else {
+        models.iter().map(AsRef::as_ref).collect()
     }
 }
 
